@@ -1,0 +1,1 @@
+"""tasklayer's generator: sources -> model -> annotate -> render -> writer."""

@@ -1,0 +1,1 @@
+"""The generic AWS rules, run in the order the modules list them."""

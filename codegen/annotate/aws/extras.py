@@ -1,0 +1,41 @@
+"""Rules for what a resource's calls need beyond fields: tokens, waiters, pagination."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from codegen.annotate.aws.context import AwsContext
+from codegen.annotate.rules import rule, source
+
+
+@rule("aws.idempotency-token")
+def idempotency_token(ctx: AwsContext) -> None:
+    """A create whose input has an idempotency-token member (botocore's
+    ``OperationModel.idempotent_members``: ClientToken) gets a deterministic token from the task."""
+    rid = source("aws.idempotency-token")
+    for resource in ctx.resources():
+        if resource.create is None:
+            continue
+        tokens = ctx.op(resource.create.name).idempotent_members
+        if tokens:
+            create = dataclasses.replace(resource.create, idempotency_token=tokens[0])
+            resource.set("create", create, rid)
+
+
+@rule("aws.waiters-on-read")
+def waiters(ctx: AwsContext) -> None:
+    """Waiters that poll the resource's read and are named after it (VpcAvailable,
+    NatGatewayDeleted) tell when it is ready or gone."""
+    rid = source("aws.waiters-on-read")
+    if ctx.waiters is None:
+        return
+    for resource in ctx.resources():
+        if resource.read is None:
+            continue
+        found = []
+        for name in ctx.waiters.waiter_names:
+            config = ctx.waiters.get_waiter(name)
+            if config.operation == resource.read.name and name.startswith(resource.name):
+                found.append(name)
+        if found:
+            resource.set("waiters", sorted(found), rid)

@@ -1,0 +1,180 @@
+"""The cloud-neutral model every stage after ``sources`` works on.
+
+Plain frozen dataclasses: Service -> Resource -> Field / Operation. Nothing here knows about
+botocore or discovery documents; sources and annotation rules fill it in. Every annotated value
+carries its provenance: the id of the rule that decided it (``rule:aws.create-input-without-update``)
+or the overlay file and key that corrected it (``overlay:schemas/overlays/aws/ec2.yaml#Vpc.fields.X``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Mapping
+
+
+class Mutability(str, Enum):
+    CREATE_ONLY = "create_only"
+    MUTABLE = "mutable"
+    READ_ONLY = "read_only"
+    UNKNOWN = "unknown"
+
+
+Provenance = Mapping[str, str]
+"""Annotated attribute name -> where its value came from (``rule:<id>`` or ``overlay:<file>#<key>``)."""
+
+
+@dataclass(frozen=True)
+class FieldType:
+    """A field's type, as a tree. ``kind`` is one of string, integer, float, boolean, timestamp,
+    blob, list, map, structure, or ``ref`` for a recursive structure already being described."""
+
+    kind: str
+    name: str = ""  # the schema's own name for the type (botocore shape name, discovery schema id)
+    item: FieldType | None = None  # list items, map values
+    members: tuple[tuple[str, FieldType], ...] = ()  # structure members, in schema order
+    enum: tuple[str, ...] = ()
+
+    def python(self) -> str:
+        """The Python annotation this type renders as."""
+        simple = {
+            "string": "str",
+            "integer": "int",
+            "long": "int",
+            "float": "float",
+            "double": "float",
+            "boolean": "bool",
+            "timestamp": "datetime.datetime",
+            "blob": "bytes",
+        }
+        if self.kind in simple:
+            return simple[self.kind]
+        if self.kind == "list" and self.item is not None:
+            return f"list[{self.item.python()}]"
+        if self.kind == "map" and self.item is not None:
+            return f"dict[str, {self.item.python()}]"
+        return "dict[str, Any]"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One top-level member of a resource's state, named as the API names it."""
+
+    name: str
+    type: FieldType
+    documentation: str = ""
+    mutability: Mutability = Mutability.UNKNOWN
+    update_operation: str | None = None
+    write_only: bool = False  # sent on create/update but never returned by reads
+    required: bool = False  # required by the create operation
+    sensitive: bool = False
+    server_default: bool = False  # the server fills it in when the create leaves it unset
+    unordered: bool = False  # a list compared as a multiset
+    references: str | None = None  # name of the resource this field refers to (by id)
+    read_name: str | None = None  # the member that carries it in reads, when named differently
+    update_name: str | None = None  # the member that carries it in its update input, when renamed
+    read_operation: str | None = None  # a separate read (DescribeVpcAttribute) when not in the main read
+    provenance: Provenance = field(default_factory=dict, compare=False)
+
+    @property
+    def source(self) -> str:
+        """Where the field's class (its mutability) came from."""
+        return self.provenance.get("mutability", "")
+
+
+@dataclass(frozen=True)
+class Operation:
+    """An API operation in a resource's life, with what the rules learned about how to call it."""
+
+    name: str  # AWS operation name or discovery method id
+    role: str  # create | read | list | update | delete | tag | untag
+    identity_members: tuple[str, ...] = ()  # input members that select the resource
+    output_member: str | None = None  # where the resource sits in the output ("Vpc", "Vpcs")
+    output_is_list: bool = False
+    id_filter: str | None = None  # filter/member that selects by id in a list read ("VpcIds")
+    nested_member: str | None = None  # for sub-resources read through their parent ("Routes")
+    idempotency_token: str | None = None
+    paginated: bool = False
+    fields: tuple[str, ...] = ()  # for updates: the resource fields this call carries
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Operations:
+    create: Operation | None = None
+    read: Operation | None = None
+    list: Operation | None = None
+    update: tuple[Operation, ...] = ()
+    delete: Operation | None = None
+    tag: Operation | None = None
+    untag: Operation | None = None
+
+    def names(self) -> dict[str, object]:
+        """The dump's view: operation names only."""
+        return {
+            "create": self.create.name if self.create else None,
+            "read": self.read.name if self.read else None,
+            "list": self.list.name if self.list else None,
+            "update": [op.name for op in self.update],
+            "delete": self.delete.name if self.delete else None,
+            "tag": self.tag.name if self.tag else None,
+            "untag": self.untag.name if self.untag else None,
+        }
+
+
+@dataclass(frozen=True)
+class Identity:
+    primary: tuple[str, ...] = ()  # what delete/read need to select exactly this resource
+    arn: str | None = None  # the member holding the ARN / selfLink, when there is one
+    natural: tuple[str, ...] = ()  # how to find it without an id: "tag:Name" or name members
+    parent: tuple[str, ...] = ()  # scope members: VpcId for a Subnet, RouteTableId for a Route
+    provenance: Provenance = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class TagsModel:
+    """How a resource carries tags (AWS) or labels (GCP)."""
+
+    field: str  # the logical field name in the resource's state ("Tags")
+    create_member: str | None = None  # "TagSpecifications" or "Tags" in the create input
+    resource_type: str | None = None  # TagSpecifications ResourceType value ("vpc")
+    key_name: str = "Key"
+    value_name: str = "Value"
+    tag_operation: str | None = None
+    untag_operation: str | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Resource:
+    name: str
+    api_name: str  # the noun as the API spells it, before any overlay rename
+    shape: str | None  # the schema type describing the resource in reads
+    operations: Operations
+    identity: Identity
+    fields: tuple[Field, ...]
+    tags: TagsModel | None = None
+    waiters: tuple[str, ...] = ()
+    documentation: str = ""
+    provenance: Provenance = field(default_factory=dict, compare=False)
+
+    def field(self, name: str) -> Field:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(f"{self.name} has no field {name!r}")
+
+
+@dataclass(frozen=True)
+class Service:
+    provider: str  # "aws" | "gcp"
+    name: str  # "ec2", "compute"
+    api_version: str
+    resources: tuple[Resource, ...]
+    source_files: tuple[str, ...] = ()
+
+    def resource(self, name: str) -> Resource:
+        for r in self.resources:
+            if r.name == name:
+                return r
+        raise KeyError(f"{self.provider}/{self.name} has no resource {name!r}")
