@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from botocore.model import Shape
+
 from codegen.annotate.aws.context import AwsContext, is_sensitive, split_operation
 from codegen.annotate.aws.resources import references_known_resource
 from codegen.annotate.draft import FieldDraft, ResourceDraft
@@ -13,6 +15,37 @@ from codegen.model import Mutability
 
 def _unset(f: FieldDraft) -> bool:
     return f.get("mutability") is Mutability.UNKNOWN and "mutability" not in f.provenance
+
+
+def _nested_names(shape: Shape, depth: int = 3) -> set[str]:
+    """Member names inside an input's structures and lists, a few levels down."""
+    if depth == 0:
+        return set()
+    if shape.type_name == "list":
+        return _nested_names(shape.member, depth)
+    if shape.type_name != "structure":
+        return set()
+    names: set[str] = set()
+    for name, member in shape.members.items():
+        names.add(name)
+        names |= _nested_names(member, depth - 1)
+    return names
+
+
+@rule("aws.nested-in-selecting-operation")
+def nested_unknown(ctx: AwsContext) -> None:
+    """A create member that an operation selecting the resource carries only inside a nested
+    structure (ModifyInstanceMaintenanceOptions-style requests, rule-request lists) may or may
+    not be changed by it: the rules cannot tell, so it stays ``unknown`` for an overlay."""
+    rid = source("aws.nested-in-selecting-operation")
+    for resource in ctx.resources():
+        nested: set[str] = set()
+        for op_name in ctx.selecting_operations.get(resource.name, []):
+            for member in ctx.input_members(op_name).values():
+                nested |= _nested_names(member)
+        for f in resource.fields.values():
+            if f.in_create and _unset(f) and f.name in nested:
+                f.set("mutability", Mutability.UNKNOWN, rid)
 
 
 @rule("aws.create-input-without-update")

@@ -48,6 +48,17 @@ def singular_candidates(noun: str) -> list[str]:
     return out
 
 
+def singular(noun: str) -> str:
+    """A plain English singular, for nouns the model has no shape to confirm."""
+    if noun.endswith("ies"):
+        return noun[:-3] + "y"
+    if noun.endswith(("sses", "xes", "ches", "shes")):
+        return noun[:-2]
+    if noun.endswith("s") and not noun.endswith(("ss", "us", "is")):
+        return noun[:-1]
+    return noun
+
+
 def same_noun(a: str, b: str) -> bool:
     return bool(set(singular_candidates(a)) & set(singular_candidates(b)))
 
@@ -62,6 +73,8 @@ class AwsContext:
     draft: ServiceDraft
     # operation name -> "tag" | "untag" | "tag-read", found service-wide before resources
     tag_operations: dict[str, str] = field(default_factory=dict)
+    # resource name -> operations that select it but carry none of its fields at the top level
+    selecting_operations: dict[str, list[str]] = field(default_factory=dict)
     _types: dict[str, FieldType] = field(default_factory=dict)
 
     @cached_property
@@ -103,7 +116,7 @@ class AwsContext:
             for candidate in singular_candidates(noun):
                 if candidate in self.shape_names:
                     return candidate
-        return singular_candidates(nouns[0])[-2] if nouns[0].endswith("s") else nouns[0]
+        return singular(nouns[0])
 
     def field_type(self, shape: Shape) -> FieldType:
         """Describe a botocore shape as a FieldType tree; recursive shapes become ``ref``."""

@@ -37,6 +37,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         updates.put_upsert,
         updates.route_updates,
         updates.tags_mutable,
+        classify.nested_unknown,
         classify.create_only,
         classify.read_only,
         classify.separate_reads,

@@ -144,6 +144,8 @@ def update_operations(ctx: AwsContext) -> None:
                 carried[member] = member
             if carried:
                 _add_update(resource, op_name, carried, rid)
+            else:
+                ctx.selecting_operations.setdefault(resource.name, []).append(op_name)
 
 
 def _add_update(resource: ResourceDraft, op_name: str, carried: dict[str, str], rid: str) -> None:

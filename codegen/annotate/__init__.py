@@ -1,0 +1,33 @@
+"""Annotate: run a provider's generic rules over a loaded schema, then its overlay.
+
+The result is the frozen, cloud-neutral model (``codegen.model.Service``) that the dump and the
+renderers read; nothing after this stage looks at botocore or discovery documents again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codegen.annotate.aws.run import annotate_model
+from codegen.model import Service
+from codegen.sources.aws import AwsSource
+
+
+def annotate_aws(source: AwsSource, schemas_dir: Path | None = None) -> Service:
+    """Annotate one AWS service; with ``schemas_dir``, apply its overlay file if it has one."""
+    files = tuple(str(p) for p in source.files)
+    ctx, draft = annotate_model(
+        source.model,
+        service=source.service,
+        api_version=source.api_version,
+        paginators=source.paginators,
+        waiters=source.waiters,
+        source_files=files,
+    )
+    if schemas_dir is not None:
+        from codegen.overlays import apply_overlay, find_overlay
+
+        overlay = find_overlay(schemas_dir, "aws", source.service)
+        if overlay is not None:
+            apply_overlay(draft, overlay, ctx.operation_names)
+    return draft.freeze()

@@ -1,0 +1,124 @@
+"""The ``tasklayer`` command: ``schemas pin``, ``annotations``, ``generate``.
+
+Bad input ends with the file, the place in it and the reason on stderr and exit status 2,
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from codegen.errors import TasklayerError
+
+EXIT_BAD_INPUT = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tasklayer", description=__doc__.splitlines()[0])
+    parser.add_argument("--schemas", type=Path, default=Path("schemas"), help="pinned schemas folder (default: ./schemas)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    schemas = sub.add_parser("schemas", help="manage pinned schemas")
+    schemas_sub = schemas.add_subparsers(dest="schemas_command", required=True)
+    pin = schemas_sub.add_parser("pin", help="copy the newest API version of services from the installed SDK into schemas/")
+    pin.add_argument("provider", choices=["aws"])
+    pin.add_argument("services", nargs="+")
+
+    ann = sub.add_parser("annotations", help="print what the annotator decided")
+    ann.add_argument("--provider", choices=["aws"], default="aws")
+    ann.add_argument("--service", action="append", help="service to annotate (repeatable; default: every pinned one)")
+    ann.add_argument("--json", action="store_true", help="one JSON document per service (a JSON array with --all)")
+    ann.add_argument("--all", action="store_true", help="every service of the installed SDK, not only pinned ones")
+    ann.add_argument("--detail", action="store_true", help="add references, names, types and provenance to the JSON")
+
+    gen = sub.add_parser("generate", help="annotate the pinned services and write generated/")
+    gen.add_argument("--check", action="store_true", help="write nothing; exit 1 when generated/ is stale")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "schemas":
+            return _pin(args)
+        if args.command == "annotations":
+            return _annotations(args)
+        return _generate(args)
+    except TasklayerError as err:
+        print(f"tasklayer: {err.level}: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _pin(args: argparse.Namespace) -> int:
+    from codegen.sources.aws import pin
+
+    for path in pin(args.services, args.schemas):
+        print(f"pinned {path}")
+    return 0
+
+
+def _annotations(args: argparse.Namespace) -> int:
+    from codegen.dump import corpus_summary, service_document, service_table
+
+    if args.all:
+        return _annotate_corpus(args)
+    services = _annotate_pinned(args.schemas, args.service)
+    if args.json:
+        docs = [service_document(s, args.detail) for s in services]
+        print("\n".join(json.dumps(d, indent=2) for d in docs))
+    else:
+        print("\n\n".join(service_table(s) for s in services))
+        print("\n" + _summary_line(corpus_summary(services)))
+    return 0
+
+
+def _annotate_pinned(schemas: Path, names: list[str] | None) -> list:
+    from codegen.annotate import annotate_aws
+    from codegen.sources.aws import load_pinned, pinned_services
+
+    return [annotate_aws(load_pinned(schemas, name), schemas) for name in names or pinned_services(schemas)]
+
+
+def _annotate_corpus(args: argparse.Namespace) -> int:
+    """Run the rules over every installed service: a crash here is a rule bug worth a report."""
+    from codegen.annotate import annotate_aws
+    from codegen.dump import corpus_summary, service_document
+    from codegen.sources.aws import installed_services, load_installed
+
+    names = args.service or installed_services()
+    services = []
+    for i, name in enumerate(names, 1):
+        services.append(annotate_aws(load_installed(name)))
+        if not args.json and sys.stderr.isatty():
+            print(f"\r[{i}/{len(names)}] {name:<40}", end="", file=sys.stderr)
+    if args.json:
+        print(json.dumps([service_document(s, args.detail) for s in services], indent=2))
+    else:
+        print(_summary_line(corpus_summary(services)))
+    return 0
+
+
+def _summary_line(summary: dict) -> str:
+    return (
+        f"{summary['services']} services, {summary['resources']} resources, {summary['fields']} fields, "
+        f"{summary['unknown_fields']} unknown ({summary['unknown_fraction']:.2%})"
+    )
+
+
+def _generate(args: argparse.Namespace) -> int:
+    """Until the templates land, generate annotates every pinned service and reports."""
+    from codegen.dump import corpus_summary
+
+    services = _annotate_pinned(args.schemas, None)
+    for s in services:
+        print(f"{s.provider}/{s.name} {s.api_version}: {len(s.resources)} resources")
+    print(_summary_line(corpus_summary(services)))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

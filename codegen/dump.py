@@ -1,0 +1,103 @@
+"""The annotation dump: what the annotator decided, as JSON (DESIGN.md's format) or a table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codegen.model import Field, Resource, Service
+
+
+def field_document(f: Field, detail: bool = False) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "name": f.name,
+        "mutability": f.mutability.value,
+        "write_only": f.write_only,
+        "update_operation": f.update_operation,
+        "required": f.required,
+        "sensitive": f.sensitive,
+        "server_default": f.server_default,
+        "source": f.source,
+    }
+    if detail:
+        doc.update(
+            unordered=f.unordered,
+            references=f.references,
+            read_name=f.read_name,
+            update_name=f.update_name,
+            read_operation=f.read_operation,
+            type=f.type.python(),
+            provenance=dict(f.provenance),
+        )
+    return doc
+
+
+def resource_document(r: Resource, detail: bool = False) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "name": r.name,
+        "operations": r.operations.names(),
+        "identity": {
+            "primary": list(r.identity.primary),
+            "arn": r.identity.arn,
+            "natural": list(r.identity.natural),
+            "parent": list(r.identity.parent),
+        },
+        "fields": [field_document(f, detail) for f in r.fields],
+    }
+    if detail:
+        doc["api_name"] = r.api_name
+        doc["shape"] = r.shape
+        doc["waiters"] = list(r.waiters)
+        doc["idempotency_token"] = r.operations.create.idempotency_token if r.operations.create else None
+        doc["tags"] = None if r.tags is None else {
+            "create_member": r.tags.create_member,
+            "resource_type": r.tags.resource_type,
+            "tag_operation": r.tags.tag_operation,
+            "untag_operation": r.tags.untag_operation,
+        }
+        doc["provenance"] = {**r.provenance, **{f"identity.{k}": v for k, v in r.identity.provenance.items()}}
+    return doc
+
+
+def service_document(service: Service, detail: bool = False) -> dict[str, Any]:
+    return {
+        "provider": service.provider,
+        "service": service.name,
+        "api_version": service.api_version,
+        "resources": [resource_document(r, detail) for r in service.resources],
+    }
+
+
+def service_table(service: Service) -> str:
+    """A human view: one table per resource."""
+    out = [f"{service.provider}/{service.name} {service.api_version}: {len(service.resources)} resources"]
+    for r in service.resources:
+        ops = r.operations.names()
+        ident = r.identity
+        out.append("")
+        out.append(f"{r.name}  (primary {', '.join(ident.primary) or '-'}; natural {', '.join(ident.natural) or '-'};"
+                   f" parent {', '.join(ident.parent) or '-'}; arn {ident.arn or '-'})")
+        out.append("  " + "  ".join(f"{k}={v}" for k, v in ops.items() if v))
+        rows = [("field", "class", "update via", "flags", "source")]
+        for f in r.fields:
+            flags = [n for n, on in (("required", f.required), ("write-only", f.write_only),
+                                     ("sensitive", f.sensitive), ("server-default", f.server_default),
+                                     ("unordered", f.unordered)) if on]
+            if f.references:
+                flags.append(f"-> {f.references}")
+            rows.append((f.name, f.mutability.value, f.update_operation or "", ",".join(flags), f.source))
+        widths = [max(len(row[i]) for row in rows) for i in range(4)]
+        for row in rows:
+            out.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[4])
+    return "\n".join(out)
+
+
+def corpus_summary(services: list[Service]) -> dict[str, Any]:
+    fields = [f for s in services for r in s.resources for f in r.fields]
+    unknown = sum(1 for f in fields if f.mutability.value == "unknown")
+    return {
+        "services": len(services),
+        "resources": sum(len(s.resources) for s in services),
+        "fields": len(fields),
+        "unknown_fields": unknown,
+        "unknown_fraction": round(unknown / len(fields), 4) if fields else 0.0,
+    }
