@@ -37,10 +37,14 @@ def _delete_selectors(ctx: AwsContext, resource: ResourceDraft) -> list[str]:
     optional = [m for m in members if m not in required and m not in CONTROL_MEMBERS | tokens]
     readable = set(read_members(ctx, resource))
     # an id of its own that reads return: AllocationId, or SecurityGroupRuleIds for one rule
+    stems = tuple(n for n in (resource.name, resource.shape) if n)
     own = [
         m
         for m in optional
-        if any(s in readable and s.endswith(("Id", "Arn")) for s in singular_candidates(m))
+        if any(
+            s in readable and any(s in (f"{n}Id", f"{n}Arn") for n in stems)
+            for s in singular_candidates(m)
+        )
         and not _refers_elsewhere(ctx, resource, m)
     ]
     if required and not all(references_known_resource(ctx, m, members[m].name) for m in required):
@@ -72,9 +76,10 @@ def primary_identity(ctx: AwsContext) -> None:
         if resource.delete is None:
             continue
         selectors = _delete_selectors(ctx, resource)
-        own = [m for m in selectors if not _refers_elsewhere(ctx, resource, m)]
+        stems = tuple(n for n in (resource.name, resource.shape) if n)
+        own_ids = [m for m in selectors if any(m in (f"{n}Id", f"{n}Ids", f"{n}Arn") for n in stems)]
         # scope members (a rule's GroupId) select too, but the rule's own id is its identity
-        chosen = own if own and any(m.endswith(("Id", "Ids", "Arn")) for m in own) else selectors
+        chosen = own_ids if own_ids and len(own_ids) < len(selectors) else selectors
         primary = []
         for m in chosen:
             name = state_name(ctx, resource, m)

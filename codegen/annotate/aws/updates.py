@@ -35,7 +35,8 @@ LIST_VERBS = ("Add", "Remove", "Attach", "Detach", "Assign", "Unassign")
 def _selector_names(ctx: AwsContext, resource: ResourceDraft) -> set[str]:
     names = set(resource.primary) | {n for n in resource.natural if not n.startswith("tag:")}
     if resource.delete is not None:
-        names |= set(resource.delete.identity_members)
+        # whatever the delete takes selects (a credential's UserName), it is not a new value
+        names |= set(ctx.input_members(resource.delete.name))
     if resource.arn:
         names.add(resource.arn)
     for suffix in ("Id", "Name", "Arn", "Ids", "Names", "Arns"):
@@ -99,7 +100,6 @@ def _carried(
     """(field -> input member) this operation carries, and members it brings as new fields."""
     members = dict(ctx.input_members(op_name))
     skip = _selector_names(ctx, resource) | CONTROL_MEMBERS | set(ctx.op(op_name).idempotent_members)
-    skip |= set(resource.parent)
     carried: dict[str, str] = {}
     new: dict[str, Shape] = {}
     payload = [m for m in members if m not in skip]
@@ -109,7 +109,7 @@ def _carried(
             rest = noun[len(resource.name):] if noun.startswith(resource.name) else noun
             named = [n for n in resource.fields if rest and n.startswith(rest)]
             target = named[0] if len(named) == 1 else None
-        if target is not None and target not in resource.parent:
+        if target is not None:
             carried[target] = member
         elif verb in OWNING_VERBS and noun.startswith(resource.name) and (
             noun == resource.name or noun.endswith(("Attribute", "Attributes"))
