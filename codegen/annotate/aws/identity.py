@@ -96,7 +96,9 @@ def arn_member(ctx: AwsContext) -> None:
     rid = "aws.arn-member"
     for resource in ctx.resources():
         members = read_members(ctx, resource)
-        for candidate in (f"{resource.name}Arn", f"{resource.api_name}Arn", "Arn", "ARN"):
+        names = (resource.name, resource.api_name)
+        candidates = [f"{n}{suffix}" for suffix in ("Arn", "ARN") for n in names] + ["Arn", "ARN"]
+        for candidate in candidates:
             if candidate in members:
                 resource.set("arn", candidate, source(rid))
                 break

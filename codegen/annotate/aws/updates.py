@@ -73,7 +73,7 @@ def _belongs_to_other(ctx: AwsContext, resource: ResourceDraft, noun: str, carri
             continue
         for name in (other.name, other.shape or ""):
             if name and len(name) > len(resource.name) and noun.startswith(name):
-                sets_link = all(resource.fields[f].get("references") == other.name or f == other.name + "Id" for f in carried)
+                sets_link = bool(carried) and all(resource.fields[f].get("references") == other.name or f == other.name + "Id" for f in carried)
                 return not sets_link
     return False
 
@@ -160,9 +160,11 @@ def _add_update(resource: ResourceDraft, op_name: str, carried: dict[str, str], 
             f.set("update_name", member, rid)
 
 
-def _preference(resource: ResourceDraft, op: Operation) -> tuple[bool, bool, int, str]:
+def _preference(resource: ResourceDraft, field: str, op: Operation) -> tuple[bool, bool, bool, int, str]:
+    """The resource's own update first (UpdateAutoScalingGroup), then the call named after the
+    field (SetIpAddressType), then the narrowest call."""
     noun = split_operation(op.name)[1]
-    return (noun != resource.name, not noun.startswith(resource.name), -len(op.fields), op.name)
+    return (noun != resource.name, noun != field, not noun.startswith(resource.name), len(op.fields), op.name)
 
 
 @rule("aws.one-update-operation-per-field")
@@ -172,14 +174,13 @@ def route_updates(ctx: AwsContext) -> None:
     AddListenerCertificates); an operation left carrying no field is not an update of it."""
     rid = source("aws.one-update-operation-per-field")
     for resource in ctx.resources():
-        ordered = sorted(resource.update, key=lambda op: _preference(resource, op))
-        used: list[str] = []
-        for op in ordered:
-            for name in op.fields:
-                f = resource.fields[name]
-                if f.get("update_operation") is None:
-                    f.set("update_operation", op.name, f.provenance["mutability"])
-                    used.append(op.name)
+        used: set[str] = set()
+        for name, f in resource.fields.items():
+            carriers = [op for op in resource.update if name in op.fields]
+            if carriers and f.get("update_operation") is None:
+                best = min(carriers, key=lambda op: _preference(resource, name, op))
+                f.set("update_operation", best.name, f.provenance["mutability"])
+                used.add(best.name)
         kept = [op for op in resource.update if op.name in used]
         if kept != resource.update:
             resource.set("update", kept, rid)
