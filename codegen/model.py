@@ -3,7 +3,7 @@
 Plain frozen dataclasses: Service -> Resource -> Field / Operation. Nothing here knows about
 botocore or discovery documents; sources and annotation rules fill it in. Every annotated value
 carries its provenance: the id of the rule that decided it (``rule:aws.create-input-without-update``)
-or the overlay file and key that corrected it (``overlay:schemas/overlays/aws/ec2.yaml#Vpc.fields.X``).
+or the overlay file and key that corrected it (``overlay:schemas/overlays/aws/ec2.yaml#resources.Vpc.fields.X.mutability``).
 """
 
 from __future__ import annotations
