@@ -96,7 +96,7 @@ class ResourceDraft:
         setattr(self, attr, value)
         self.provenance[attr] = source
 
-    def claimed_operations(self) -> set[str]:
+    def claimed_operations(self) -> builtins.set[str]:
         ops = [self.create, self.read, self.list, self.delete, self.tag, self.untag, *self.update]
         return {op.name for op in ops if op is not None}
 

@@ -81,7 +81,8 @@ def _attribute_reader(ctx: AwsContext, resource: ResourceDraft, field: str) -> s
 def _tag_reader(ctx: AwsContext, resource: ResourceDraft) -> str | None:
     readers = sorted(n for n, r in ctx.tag_operations.items() if r == "tag-read")
     specific = [n for n in readers if split_operation(n)[1].startswith(resource.name)]
-    return (specific or readers or [None])[0]
+    chosen = specific or readers
+    return chosen[0] if chosen else None
 
 
 @rule("aws.separate-read-operation")

@@ -8,6 +8,7 @@ from codegen.annotate.aws.context import CONTROL_MEMBERS, AwsContext, documentat
 from codegen.annotate.aws.identity import read_members
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
+from codegen.model import FieldType
 
 TAG_CREATE_MEMBERS = ("TagSpecifications", "Tags", "TagList", "Tagging", "TagSet")
 
@@ -96,16 +97,12 @@ def tags_field(ctx: AwsContext) -> None:
         tags = resource.tags
         if tags is None:
             continue
-        existing = resource.fields.get(tags.field)
-        if existing is None:
+        if tags.field not in resource.fields:
+            # tagged on create (TagSpecifications) but the read shape lists no tags
             tag_shape = ctx.model.shape_for("Tag") if "Tag" in ctx.shape_names else None
-            ftype = ctx.field_type(tag_shape) if tag_shape is not None else None
-            from codegen.model import FieldType
-
-            existing = FieldType("list", "TagList", item=ftype or FieldType("structure", "Tag"))
-            resource.fields[tags.field] = FieldDraft(tags.field, existing, "The tags.")
+            item = ctx.field_type(tag_shape) if tag_shape is not None else FieldType("structure", "Tag")
+            tag_list = FieldType("list", "TagList", item=item)
+            resource.fields[tags.field] = FieldDraft(tags.field, tag_list, "The tags.")
         f = resource.fields[tags.field]
         f.in_create = tags.create_member is not None
         f.provenance["name"] = rid
-        if tags.create_member and tags.create_member != tags.field:
-            f.set("update_name", None, rid)

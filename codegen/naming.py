@@ -1,0 +1,142 @@
+"""Names and values from schemas, made safe to place into generated Python source.
+
+Schemas are input: a member called ``type``, ``class`` or ``3DSettings``, or documentation
+containing ``\"\"\"``, must never become broken or executable code. Everything a template puts
+into code goes through one of these: a :class:`PythonIdentifier`, :func:`python_literal`
+(``repr()`` of plain data) or :func:`safe_docstring`.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import math
+import re
+from typing import Literal
+
+from botocore import xform_name
+
+from codegen.errors import TasklayerError
+
+Style = Literal["snake", "class"]
+
+# Names a generated module or class must not shadow or collide with.
+_RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
+# ASCII only: Python NFKC-normalises non-ASCII identifiers, so "ｔｙｐｅ" would silently be
+# ``type`` again; generated code is ASCII anyway.
+_NOT_IDENTIFIER_CHAR = re.compile(r"[^A-Za-z0-9_]")
+_DIGIT_PREFIX = {"snake": "_", "class": "N"}
+
+
+def _is_safe(value: str) -> bool:
+    return (
+        value.isascii()
+        and value.isidentifier()
+        and value not in _RESERVED
+        and not value.startswith("__")
+    )
+
+
+class PythonIdentifier(str):
+    """A Python identifier that is valid by construction: never a keyword, soft keyword or
+    builtin, never dunder/name-mangled, ASCII only.
+
+    Build one with :meth:`from_api`; the constructor only accepts values that are already safe,
+    so holding a ``PythonIdentifier`` is proof the name can go into code as is.
+    """
+
+    def __new__(cls, value: str) -> PythonIdentifier:
+        if not _is_safe(value):
+            raise ValueError(f"not a safe Python identifier: {value!r} (use PythonIdentifier.from_api)")
+        return super().__new__(cls, value)
+
+    @classmethod
+    def from_api(cls, name: str, style: Style = "snake") -> PythonIdentifier:
+        """The Python name for an API name: ``CidrBlock`` -> ``cidr_block`` / ``CidrBlock``."""
+        if style not in _DIGIT_PREFIX:
+            raise ValueError(f"unknown identifier style {style!r}")
+        if not name or not name.strip():
+            raise TasklayerError("an API name is empty; it cannot become a Python identifier", fragment=repr(name))
+        snake = xform_name(name)  # botocore's own rule, so names match boto3's (keep its quirks)
+        words = snake if style == "snake" else "".join(w[:1].upper() + w[1:] for w in snake.split("_"))
+        return cls(_make_safe(words, style))
+
+
+def _make_safe(value: str, style: Style) -> str:
+    """Replace what cannot be in an identifier, then step around digits and reserved names."""
+    value = _NOT_IDENTIFIER_CHAR.sub("_", value) or "_"
+    if value[0].isdigit():
+        value = _DIGIT_PREFIX[style] + value
+    if value.startswith("__"):  # dunder and class-private (mangled) names mean something else
+        value = "_" + value.lstrip("_")
+    if value in _RESERVED or value == "_":
+        value += "_"
+    return value
+
+
+def module_name(api_name: str) -> PythonIdentifier:
+    """The module (file) name for an API name, e.g. ``LaunchTemplate`` -> ``launch_template``."""
+    return PythonIdentifier.from_api(api_name, "snake")
+
+
+def class_name(api_name: str) -> PythonIdentifier:
+    """The class name for an API name, e.g. ``VPCZoneIdentifier`` -> ``VpcZoneIdentifier``."""
+    return PythonIdentifier.from_api(api_name, "class")
+
+
+def safe_docstring(text: str) -> str:
+    """``text`` made safe to place between ``\"\"\"`` and ``\"\"\"``; the docstring's value is
+    ``text`` with trailing whitespace removed from each line and blank lines trimmed at both ends.
+
+    Backslashes are doubled, runs of three quotes and a final quote are escaped, and characters
+    that are not printable (control characters, line separators black or the tokenizer would
+    treat as line breaks, NUL) become escapes, so documentation can never end the string early.
+    """
+    lines = [line.rstrip() for line in text.split("\n")]
+    body = "\n".join(lines).strip("\n")
+    body = "".join(_escape_char(ch) for ch in body)
+    body = re.sub(r'"{3,}', lambda m: '\\"' * len(m.group()), body)
+    if body.endswith('"') and not body.endswith('\\"'):
+        body = body[:-1] + '\\"'
+    return body
+
+
+def _escape_char(ch: str) -> str:
+    if ch == "\\":
+        return "\\\\"
+    if ch == "\n" or ch.isprintable():
+        return ch
+    return ch.encode("unicode_escape").decode("ascii")
+
+
+class UnrepresentableValue(TypeError):
+    """A value that has no Python literal form; raised by :func:`python_literal`."""
+
+
+def python_literal(value: object) -> str:
+    """The Python literal for plain data: str, int, float, bool, None, and tuples, lists and
+    dicts of those. Anything else raises :class:`UnrepresentableValue` (a ``TypeError``).
+
+    Subclasses are written as their base type (an ``Enum`` of ``str`` becomes its string), so
+    no object's own ``__repr__`` ever reaches generated code. Sets are refused: their order is
+    not stable between runs, and output must be byte-identical.
+    """
+    if value is None or isinstance(value, bool):
+        return repr(None if value is None else bool(value))
+    if isinstance(value, str):
+        return str.__repr__(value)
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise UnrepresentableValue(f"{value!r} has no Python literal")
+        return float.__repr__(value)
+    if isinstance(value, tuple):
+        items = [python_literal(v) for v in value]
+        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+    if isinstance(value, list):
+        return f"[{', '.join(python_literal(v) for v in value)}]"
+    if isinstance(value, dict):
+        pairs = (f"{python_literal(k)}: {python_literal(v)}" for k, v in value.items())
+        return "{" + ", ".join(pairs) + "}"
+    raise UnrepresentableValue(f"cannot write a {type(value).__name__} into generated code: {value!r:.80}")
