@@ -74,6 +74,8 @@ class Field:
     read_name: str | None = None  # the member that carries it in reads, when named differently
     update_name: str | None = None  # the member that carries it in its update input, when renamed
     read_operation: str | None = None  # a separate read (DescribeVpcAttribute) when not in the main read
+    read_attribute: str | None = None  # the attribute that separate read is asked for ("enableDnsHostnames")
+    value_wrapper: str | None = None  # updates send it as {"Value": v} (AttributeBooleanValue)
     provenance: Provenance = field(default_factory=dict, compare=False)
 
     @property
@@ -96,6 +98,10 @@ class Operation:
     idempotency_token: str | None = None
     paginated: bool = False
     fields: tuple[str, ...] = ()  # for updates: the resource fields this call carries
+    filters_member: str | None = None  # a list of {Name, Values} filters (EC2 "Filters")
+    natural_filter: str | None = None  # member that selects by the natural key ("Names")
+    one_field_per_call: bool = False  # ModifyVpcAttribute changes one attribute per call
+    id_member: str | None = None  # where the new resource's id is in a create's output item
     source: str = ""
 
 
@@ -142,6 +148,10 @@ class TagsModel:
     value_name: str = "Value"
     tag_operation: str | None = None
     untag_operation: str | None = None
+    selector_member: str | None = None  # how tag calls name the resource ("Resources", "RoleName")
+    selector_is_list: bool = False
+    selector_is_arn: bool = False  # tag calls take the ARN rather than the primary id
+    untag_member: str | None = None  # "Tags" (EC2 DeleteTags takes [{Key}]) or "TagKeys"
     source: str = ""
 
 

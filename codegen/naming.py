@@ -25,7 +25,9 @@ _RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozense
 # ASCII only: Python NFKC-normalises non-ASCII identifiers, so "ｔｙｐｅ" would silently be
 # ``type`` again; generated code is ASCII anyway.
 _NOT_IDENTIFIER_CHAR = re.compile(r"[^A-Za-z0-9_]")
+_WORD_SEPARATOR = re.compile(r"[^A-Za-z0-9]+")
 _DIGIT_PREFIX = {"snake": "_", "class": "N"}
+_LETTER = {"snake": "x", "class": "X"}
 
 
 def _is_safe(value: str) -> bool:
@@ -58,18 +60,24 @@ class PythonIdentifier(str):
         if not name or not name.strip():
             raise TasklayerError("an API name is empty; it cannot become a Python identifier", fragment=repr(name))
         snake = xform_name(name)  # botocore's own rule, so names match boto3's (keep its quirks)
-        words = snake if style == "snake" else "".join(w[:1].upper() + w[1:] for w in snake.split("_"))
-        return cls(_make_safe(words, style))
+        return cls(_make_safe(snake if style == "snake" else _pascal(snake), style))
+
+
+def _pascal(snake: str) -> str:
+    """``vpc_zone_identifier`` -> ``VpcZoneIdentifier``; other separators (``-``, ``.``) split too."""
+    return "".join(w[:1].upper() + w[1:] for w in _WORD_SEPARATOR.split(snake))
 
 
 def _make_safe(value: str, style: Style) -> str:
     """Replace what cannot be in an identifier, then step around digits and reserved names."""
-    value = _NOT_IDENTIFIER_CHAR.sub("_", value) or "_"
+    value = _NOT_IDENTIFIER_CHAR.sub("_", value)
+    if not value.strip("_"):  # nothing left to name it by ("-", "_")
+        value = _LETTER[style] + value
     if value[0].isdigit():
         value = _DIGIT_PREFIX[style] + value
     if value.startswith("__"):  # dunder and class-private (mangled) names mean something else
         value = "_" + value.lstrip("_")
-    if value in _RESERVED or value == "_":
+    if value in _RESERVED:
         value += "_"
     return value
 
@@ -94,18 +102,20 @@ def safe_docstring(text: str) -> str:
     """
     lines = [line.rstrip() for line in text.split("\n")]
     body = "\n".join(lines).strip("\n")
-    body = "".join(_escape_char(ch) for ch in body)
-    body = re.sub(r'"{3,}', lambda m: '\\"' * len(m.group()), body)
-    if body.endswith('"') and not body.endswith('\\"'):
-        body = body[:-1] + '\\"'
-    return body
+    body = _DOCSTRING_HAZARD.sub(_escape_hazard, body)
+    return "".join(ch if ch == "\n" or ch.isprintable() else _escape_char(ch) for ch in body)
+
+
+# A backslash; a run of three or more quotes; a quote at either end (next to the delimiters).
+_DOCSTRING_HAZARD = re.compile(r'\\|"{3,}|\A"|"\Z')
+
+
+def _escape_hazard(match: re.Match[str]) -> str:
+    return "\\\\" if match.group() == "\\" else '\\"' * len(match.group())
 
 
 def _escape_char(ch: str) -> str:
-    if ch == "\\":
-        return "\\\\"
-    if ch == "\n" or ch.isprintable():
-        return ch
+    """``\\x00``, ``\\t``, ``\\u2028``: the escape Python reads back as ``ch``."""
     return ch.encode("unicode_escape").decode("ascii")
 
 
@@ -121,8 +131,10 @@ def python_literal(value: object) -> str:
     no object's own ``__repr__`` ever reaches generated code. Sets are refused: their order is
     not stable between runs, and output must be byte-identical.
     """
-    if value is None or isinstance(value, bool):
-        return repr(None if value is None else bool(value))
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "True" if value else "False"
     if isinstance(value, str):
         return str.__repr__(value)
     if isinstance(value, int):

@@ -33,6 +33,8 @@ FIELD_DEFAULTS: dict[str, Any] = {
     "read_name": None,
     "update_name": None,
     "read_operation": None,
+    "read_attribute": None,
+    "value_wrapper": None,
 }
 
 

@@ -34,6 +34,10 @@ TAGS_KEYS = (
     "value_name",
     "tag_operation",
     "untag_operation",
+    "selector_member",
+    "selector_is_list",
+    "selector_is_arn",
+    "untag_member",
 )
 FIELD_EXTRA_KEYS = ("add", "type")
 
@@ -205,6 +209,8 @@ FIELD_VALUES: dict[str, _Check] = {
     "read_name": _Reader.optional_name,
     "update_name": _Reader.optional_name,
     "read_operation": _Reader.optional_name,
+    "read_attribute": _Reader.optional_name,
+    "value_wrapper": _Reader.optional_name,
 }
 
 IDENTITY_VALUES: dict[str, _Check] = {
@@ -214,7 +220,11 @@ IDENTITY_VALUES: dict[str, _Check] = {
     "arn": _Reader.optional_name,
 }
 TAGS_VALUES: dict[str, _Check] = {
-    k: (_Reader.name if k in ("field", "key_name", "value_name") else _Reader.optional_name)
+    k: (
+        _Reader.name
+        if k in ("field", "key_name", "value_name")
+        else _Reader.boolean if k in ("selector_is_list", "selector_is_arn") else _Reader.optional_name
+    )
     for k in TAGS_KEYS
 }
 

@@ -7,7 +7,17 @@ from typing import Any, Mapping, Sequence
 from botocore.model import ServiceModel
 from botocore.waiter import WaiterModel
 
-from codegen.annotate.aws import classify, extras, fields, identity, reads, resources, tagging, updates
+from codegen.annotate.aws import (
+    calls,
+    classify,
+    extras,
+    fields,
+    identity,
+    reads,
+    resources,
+    tagging,
+    updates,
+)
 from codegen.annotate.aws.context import AwsContext
 from codegen.annotate.draft import ServiceDraft
 from codegen.annotate.rules import Rule, check_unique
@@ -49,6 +59,12 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         # what calls need
         extras.idempotency_token,
         extras.waiters,
+        # how calls are shaped
+        calls.read_selectors,
+        calls.create_id,
+        calls.one_attribute_per_call,
+        calls.value_wrapper,
+        calls.tag_selectors,
     )
 )
 

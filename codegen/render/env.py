@@ -1,0 +1,84 @@
+"""The one Jinja2 environment every template renders in.
+
+Strict on purpose: a name a template expects but the context lacks is an error, not an empty
+string in generated code; nothing that varies between runs (clock, host, environment, random)
+is reachable from a template, so the same inputs render the same bytes.
+"""
+
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from codegen.errors import TasklayerError
+from codegen.naming import UnrepresentableValue, class_name, module_name, python_literal, safe_docstring
+
+# Jinja2 defaults that draw on ``random``: gone, so a template cannot make output vary.
+_NONDETERMINISTIC_FILTERS = ("random",)
+_NONDETERMINISTIC_GLOBALS = ("lipsum",)
+
+
+def make_environment(templates_dir: Path) -> jinja2.Environment:
+    """The strict environment over ``templates_dir``, with the filters that put schema values
+    into code safely: ``repr``, ``docstring``, ``snake`` and ``classname``."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,  # the output is Python, not HTML
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
+    for name in _NONDETERMINISTIC_FILTERS:
+        env.filters.pop(name, None)
+    for name in _NONDETERMINISTIC_GLOBALS:
+        env.globals.pop(name, None)
+    env.filters.update(
+        repr=python_literal,
+        docstring=safe_docstring,
+        snake=module_name,
+        classname=class_name,
+    )
+    return env
+
+
+def render_template(env: jinja2.Environment, name: str, **context: Any) -> str:
+    """Render one template; a template mistake becomes a :class:`TasklayerError` naming the
+    template file and line rather than a traceback through Jinja2's generated code."""
+    try:
+        return env.get_template(name).render(**context)
+    except jinja2.TemplateSyntaxError as err:
+        raise TasklayerError(
+            f"template syntax error: {err.message}",
+            file=err.filename or name,
+            pointer=f"line {err.lineno}",
+            fragment=err.source.splitlines()[err.lineno - 1].strip() if err.source and err.lineno else None,
+        ) from err
+    except (jinja2.TemplateError, UnrepresentableValue) as err:
+        file, line = _template_location(env, err, name)
+        raise TasklayerError(f"cannot render template: {err}", file=file, pointer=line) from err
+    except TasklayerError as err:  # e.g. an empty API name given to the snake filter
+        if err.file is None:
+            err.file, err.pointer = _template_location(env, err, name)
+        raise
+
+
+def _template_location(env: jinja2.Environment, err: BaseException, name: str) -> tuple[str, str | None]:
+    """The innermost template frame of ``err``'s traceback (Jinja2 rewrites tracebacks so its
+    frames carry the template's file name and line), or just ``name`` when there is none."""
+    roots = _template_roots(env)
+    for frame in reversed(traceback.extract_tb(err.__traceback__)):
+        if any(Path(frame.filename).is_relative_to(root) for root in roots):
+            return frame.filename, f"line {frame.lineno}"
+    return name, None
+
+
+def _template_roots(env: jinja2.Environment) -> list[Path]:
+    loader = env.loader
+    if isinstance(loader, jinja2.FileSystemLoader):
+        return [Path(p) for p in loader.searchpath]
+    return []
