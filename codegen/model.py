@@ -76,6 +76,8 @@ class Field:
     read_operation: str | None = None  # a separate read (DescribeVpcAttribute) when not in the main read
     read_attribute: str | None = None  # the attribute that separate read is asked for ("enableDnsHostnames")
     value_wrapper: str | None = None  # updates send it as {"Value": v} (AttributeBooleanValue)
+    in_create: bool = False  # the create call takes it (a fact of the schema, not a judgement)
+    in_read: bool = False  # the main read returns it
     provenance: Provenance = field(default_factory=dict, compare=False)
 
     @property
@@ -98,6 +100,7 @@ class Operation:
     idempotency_token: str | None = None
     paginated: bool = False
     fields: tuple[str, ...] = ()  # for updates: the resource fields this call carries
+    id_filter_is_list: bool = False  # VpcIds takes a list; GetRole's RoleName one value
     filters_member: str | None = None  # a list of {Name, Values} filters (EC2 "Filters")
     natural_filter: str | None = None  # member that selects by the natural key ("Names")
     one_field_per_call: bool = False  # ModifyVpcAttribute changes one attribute per call

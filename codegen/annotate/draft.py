@@ -64,6 +64,8 @@ class FieldDraft:
             name=self.name,
             type=self.type,
             documentation=self.documentation,
+            in_create=self.in_create,
+            in_read=self.in_read,
             provenance=dict(sorted(self.provenance.items())),
             **values,
         )

@@ -36,9 +36,11 @@ def _shaped_read(ctx: AwsContext, resource: ResourceDraft, op: Operation, rid: s
     # a sub-resource read through its parent is selected by the parent's id
     wanted = list(resource.parent) if op.nested_member else list(resource.primary)
     natural = [n for n in resource.natural if not n.startswith("tag:")]
+    id_filter = _selector_for(members, wanted)
     return dataclasses.replace(
         op,
-        id_filter=_selector_for(members, wanted),
+        id_filter=id_filter,
+        id_filter_is_list=id_filter is not None and members[id_filter].type_name == "list",
         filters_member=next((n for n, s in members.items() if _is_filter_list(s)), None),
         natural_filter=_selector_for(members, natural) if natural else None,
     )

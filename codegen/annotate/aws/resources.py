@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codegen.annotate.aws.context import AwsContext, same_noun, split_operation
+from codegen.annotate.aws.context import AwsContext, documentation_text, same_noun, split_operation
 from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import source
@@ -77,7 +77,7 @@ def _add(
     draft = ResourceDraft(name=name, api_name=noun, kind=kind)
     draft.set("create", Operation(create, "create", source=source(rid)), source(rid))
     draft.set("delete", Operation(delete, "delete", source=source(rid)), source(rid))
-    draft.documentation = ctx.op(create).documentation or ""
+    draft.documentation = documentation_text(ctx.op(create)).split("\n\n")[0]
     ctx.draft.resources[name] = draft
 
 

@@ -106,13 +106,14 @@ def tags_model(ctx: AwsContext) -> None:
 
 
 def _resource_type(ctx: AwsContext, resource: ResourceDraft, create: str | None) -> str | None:
-    """The TagSpecifications ResourceType enum value whose letters spell the resource name."""
+    """The TagSpecifications ResourceType enum value whose letters spell the resource's name."""
     if create != "TagSpecifications" or resource.create is None:
         return None
     spec = ctx.input_members(resource.create.name)[create].member
     enum = getattr(spec.members.get("ResourceType"), "enum", None) or []
-    wanted = resource.name.lower()
-    for value in enum:
-        if value.replace("-", "").lower() == wanted:
-            return str(value)
+    # the resource's name, else its shape's (SecurityGroupIngress is a "security-group-rule")
+    for wanted in (resource.name.lower(), (resource.shape or "").lower()):
+        for value in enum:
+            if value.replace("-", "").lower() == wanted:
+                return str(value)
     return None

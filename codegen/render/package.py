@@ -1,0 +1,133 @@
+"""Render the generated package: the runtime (copied verbatim), one core and one kOps-style
+task per selected resource, and the package files. Returns file path -> source text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from codegen.model import Service
+from codegen.render.env import make_environment, render_template
+from codegen.render.views import ResourceView
+
+PACKAGE = "tasklayer_tasks"
+BOTOCORE_FLOOR = "1.34"
+
+
+@dataclass(frozen=True)
+class Selection:
+    """A service and which of its resources to render (from its overlay's ``generate``)."""
+
+    service: Service
+    resources: tuple[str, ...]
+
+
+def render_package(selections: list[Selection], templates_dir: Path) -> dict[str, str]:
+    env = make_environment(templates_dir)
+    files = dict(_runtime(templates_dir))
+    sources = [f"{s.service.provider}/{s.service.name} {s.service.api_version}" for s in selections]
+    files["pyproject.toml"] = render_template(env, "package/pyproject.toml.jinja", botocore_floor=BOTOCORE_FLOOR)
+    files["README.md"] = render_template(env, "package/README.md.jinja", sources=sources)
+    files[f"{PACKAGE}/__init__.py"] = render_template(env, "package/init.py.jinja", sources=sources)
+    files[f"{PACKAGE}/py.typed"] = ""
+    providers = sorted({s.service.provider for s in selections})
+    for provider in providers:
+        files[f"{PACKAGE}/{provider}/__init__.py"] = f'"""Generated {provider} services; do not edit."""\n'
+    for selection in selections:
+        files.update(_service(env, selection))
+    return files
+
+
+def _runtime(templates_dir: Path) -> dict[str, str]:
+    runtime = templates_dir / "runtime"
+    return {
+        f"{PACKAGE}/runtime/{path.name}": path.read_text(encoding="utf-8")
+        for path in sorted(runtime.glob("*.py"))
+    }
+
+
+def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
+    service = selection.service
+    generated = frozenset(selection.resources)
+    views = [ResourceView(service.resource(n), service, generated) for n in selection.resources]
+    base = f"{PACKAGE}/{service.provider}/{service.name}"
+    files = {
+        f"{base}/__init__.py": render_template(
+            env, "aws/service_init.py.jinja", service=service, views=views,
+            exported=sorted(str(v.class_name) for v in views),
+        ),
+        f"{base}/core/__init__.py": f'"""Cores of the {service.name} resources; generated, do not edit."""\n',
+    }
+    modules = {v.name: v.module for v in views}
+    for view in views:
+        files[f"{base}/core/{view.module}.py"] = render_template(
+            env, "aws/core.py.jinja", service=service, view=view, core_imports=_core_imports(view)
+        )
+        files[f"{base}/{view.module}.py"] = render_template(
+            env, "aws/kops_task.py.jinja", service=service, view=view,
+            task_imports=_task_imports(view, modules), find_how=_find_how(view),
+        )
+    return files
+
+
+def _core_imports(view: ResourceView) -> list[str]:
+    specs = ["CallSpec", "FieldSpec", "ResourceSpec"]
+    if view.create_arguments() is not None:
+        specs.append("CreateSpec")
+    if view.read_arguments() is not None:
+        specs.append("ReadSpec")
+    if view.tags_arguments() is not None:
+        specs.append("TagsSpec")
+    return [
+        "from typing import Any",
+        "",
+        "from ....runtime.aws_core import AwsCore",
+        "from ....runtime.retry import RetryPolicy",
+        f"from ....runtime.spec import {', '.join(sorted(specs))}",
+    ]
+
+
+def _task_imports(view: ResourceView, modules: dict[str, str]) -> list[str]:
+    annotations = " ".join(f.annotation for f in view.task_fields)
+    typing = ["TYPE_CHECKING", "ClassVar"] + (["Any"] if "Any" in annotations else [])
+    lines = []
+    if "datetime." in annotations:
+        lines += ["import datetime", ""]
+    lines += [
+        "from dataclasses import dataclass",
+        f"from typing import {', '.join(sorted(typing))}",
+        "",
+        "from ...runtime.errors import CannotChangeFieldError",
+        "from ...runtime.spec import ResourceSpec",
+        "from ...runtime.task import AwsTask, Changes",
+        f"from .core.{view.module} import SPEC, {view.class_name}Core",
+        "",
+        "if TYPE_CHECKING:",
+        "    from ...runtime.task import Context",
+    ]
+    for ref in view.references:
+        module = next(m for name, m in modules.items() if _class(name) == ref)
+        lines.append(f"    from .{module} import {ref}")
+    return lines
+
+
+def _class(name: str) -> str:
+    from codegen.naming import class_name
+
+    return str(class_name(name))
+
+
+def _find_how(view: ResourceView) -> str:
+    ident = view.resource.identity
+    how = []
+    if ident.primary:
+        how.append(f"{', '.join(ident.primary)}")
+    natural = [("its Name tag" if n == "tag:Name" else n) for n in ident.natural]
+    if natural:
+        how.append(", ".join(natural))
+    text = " else by ".join(how) or "no key"
+    if ident.parent:
+        text += f", within its {', '.join(ident.parent)}"
+    return text

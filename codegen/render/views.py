@@ -1,0 +1,311 @@
+"""What the templates print, computed from the model: names, types, docstrings, spec literals.
+
+Templates stay dumb: every decision (an attribute's name, its Python type, which fields are
+create-only, how a spec value is written) is made here, on plain frozen dataclasses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from botocore import xform_name
+
+from codegen.model import Field, FieldType, Mutability, Operation, Resource, Service
+from codegen.naming import PythonIdentifier, class_name, module_name, python_literal
+
+RUNTIME = "..runtime"  # generated modules import the runtime relative to their service package
+
+
+def _wrapped(t: FieldType) -> FieldType | None:
+    """AttributeBooleanValue-style {"Value": x} structures are x to the task."""
+    if t.kind == "structure" and [n for n, _ in t.members] == ["Value"]:
+        return t.members[0][1]
+    return None
+
+
+def python_type(t: FieldType) -> str:
+    inner = _wrapped(t)
+    if inner is not None:
+        return python_type(inner)
+    if t.kind == "list" and t.item is not None:
+        return f"list[{python_type(t.item)}]"
+    if t.kind == "map" and t.item is not None:
+        return f"dict[str, {python_type(t.item)}]"
+    return t.python()
+
+
+def _first_sentence(text: str, limit: int = 600) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3].rsplit(" ", 1)[0] + "..."
+
+
+@dataclass(frozen=True)
+class FieldView:
+    field: Field
+    resource: Resource
+    generated: frozenset[str]  # names of resources rendered in the same service
+
+    @cached_property
+    def is_tags(self) -> bool:
+        return self.resource.tags is not None and self.field.name == self.resource.tags.field
+
+    @cached_property
+    def task_reference(self) -> str | None:
+        """The generated task class this field may hold (a Subnet's ``vpc``), if any."""
+        ref = self.field.references
+        if ref and ref in self.generated and self.field.name.endswith(("Id", "Arn", "Ids", "Arns", "ARNs")):
+            return str(class_name(ref))
+        return None
+
+    @cached_property
+    def attr(self) -> PythonIdentifier:
+        if self.is_tags:
+            return PythonIdentifier.from_api("Tags")
+        if self.task_reference:
+            stem = self.field.name
+            for suffix in ("Ids", "Arns", "ARNs", "Id", "Arn"):
+                if stem.endswith(suffix):
+                    stem = stem[: -len(suffix)]
+                    break
+            plural = self.field.type.kind == "list"
+            same = [
+                f for f in self.resource.fields
+                if f.references == self.field.references and f.name.endswith(("Id", "Arn", "Ids", "Arns", "ARNs"))
+            ]
+            base = self.field.references if len(same) == 1 else stem
+            return PythonIdentifier.from_api(base + ("s" if plural and not base.endswith("s") else ""))
+        return PythonIdentifier.from_api(self.field.name)
+
+    @cached_property
+    def annotation(self) -> str:
+        if self.is_tags:
+            return "dict[str, str] | None"
+        if self.task_reference:
+            one = f"{self.task_reference} | str"
+            return f"list[{one}] | None" if self.field.type.kind == "list" else f"{one} | None"
+        return f"{python_type(self.field.type)} | None"
+
+    @property
+    def on_task(self) -> bool:
+        """Read-only fields are the cloud's to set: they show up in ``observed``, not as inputs."""
+        return self.field.mutability is not Mutability.READ_ONLY
+
+    @property
+    def documentation(self) -> str:
+        doc = _first_sentence(self.field.documentation) or f"The {self.field.name} of the resource."
+        notes = {
+            Mutability.CREATE_ONLY: "Can only be set when the resource is created.",
+            Mutability.MUTABLE: f"Changed with {self.field.update_operation}." if self.field.update_operation else "",
+            Mutability.UNKNOWN: "Whether it can be changed later is not known.",
+        }.get(self.field.mutability, "")
+        flags = [notes] if notes else []
+        if self.field.write_only:
+            flags.append("Never returned by reads, so never compared.")
+        if self.field.sensitive:
+            flags.append("Sensitive: never printed.")
+        return " ".join([doc, *flags])
+
+    def spec_arguments(self) -> list[tuple[str, str]]:
+        """FieldSpec keyword arguments that differ from the defaults, as source text."""
+        f = self.field
+        values: list[tuple[str, object]] = [
+            ("name", f.name),
+            ("attr", str(self.attr)),
+            ("mutability", f.mutability.value),
+            ("in_create", self.in_create),
+            ("update_operation", f.update_operation if not self.is_tags else None),
+            ("update_member", f.update_name),
+            ("read_member", f.read_name),
+            ("read_operation", f.read_operation if f.read_attribute else None),
+            ("read_attribute", f.read_attribute),
+            ("value_wrapper", f.value_wrapper or ("Value" if _wrapped(f.type) else None)),
+            ("write_only", f.write_only),
+            ("sensitive", f.sensitive),
+            ("server_default", f.server_default),
+            ("unordered", f.unordered),
+            ("references", f.references),
+            ("is_tags", self.is_tags),
+            ("filter_name", self.filter_name),
+        ]
+        defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
+                    "unordered": False, "is_tags": False}
+        return [
+            (k, python_literal(v)) for k, v in values
+            if v is not None and defaults.get(k, None) != v
+        ]
+
+    @property
+    def filter_name(self) -> str | None:
+        """EC2-style reads select by filters named like the member, kebab-cased (``vpc-id``,
+        ``group-name``); only the members a find selects by need one."""
+        ident = self.resource.identity
+        read = self.resource.operations.read
+        if read is None or read.filters_member is None or self.field.name not in (*ident.natural, *ident.parent):
+            return None
+        return xform_name(self.field.name, "-")
+
+    @property
+    def in_create(self) -> bool:
+        """Sent in the create call (tags go through the tags spec instead)."""
+        return self.field.in_create and not self.is_tags
+
+
+@dataclass(frozen=True)
+class ResourceView:
+    resource: Resource
+    service: Service
+    generated: frozenset[str]
+
+    @property
+    def name(self) -> str:
+        return self.resource.name
+
+    @cached_property
+    def module(self) -> PythonIdentifier:
+        return module_name(self.resource.name)
+
+    @cached_property
+    def class_name(self) -> PythonIdentifier:
+        return class_name(self.resource.name)
+
+    @cached_property
+    def fields(self) -> list[FieldView]:
+        return [FieldView(f, self.resource, self.generated) for f in self.resource.fields]
+
+    @property
+    def task_fields(self) -> list[FieldView]:
+        return [f for f in self.fields if f.on_task]
+
+    @property
+    def has_id(self) -> bool:
+        return len(self.resource.identity.primary) == 1
+
+    @property
+    def id_member(self) -> str:
+        return self.resource.identity.primary[0]
+
+    @property
+    def create_only_attrs(self) -> list[str]:
+        return [str(f.attr) for f in self.task_fields if f.field.mutability is not Mutability.MUTABLE]
+
+    @property
+    def references(self) -> list[str]:
+        """Task classes this one's fields may hold, for imports."""
+        return sorted({f.task_reference for f in self.task_fields if f.task_reference and f.task_reference != self.class_name})
+
+    @property
+    def documentation(self) -> str:
+        return _first_sentence(self.resource.documentation, 800) or f"A {self.service.name} {self.name}."
+
+    def calls_summary(self) -> list[str]:
+        """One line per call, for the core module's docstring."""
+        ops = self.resource.operations
+        out = []
+        if ops.create:
+            out.append(f"create: {ops.create.name}")
+        if ops.read:
+            how = f" (inside {ops.read.nested_member})" if ops.read.nested_member else ""
+            out.append(f"read:   {ops.read.name}{how}")
+        for op in ops.update:
+            out.append(f"update: {op.name} ({', '.join(op.fields)})")
+        if ops.tag:
+            out.append(f"tags:   {ops.tag.name}")
+        if ops.delete:
+            out.append(f"delete: {ops.delete.name}")
+        return out
+
+    # -- the spec literal -------------------------------------------------------------------------
+
+    def read_arguments(self) -> list[tuple[str, str]] | None:
+        op = self.resource.operations.read
+        if op is None:
+            return None
+        values: list[tuple[str, object]] = [
+            ("operation", op.name),
+            ("output_member", op.output_member),
+            ("output_is_list", op.output_is_list),
+            ("id_filter", op.id_filter),
+            ("id_filter_is_list", op.id_filter_is_list),
+            ("filters_member", op.filters_member),
+            ("natural_filter", op.natural_filter),
+            ("nested_member", op.nested_member),
+            ("required", tuple(self._read_required(op))),
+        ]
+        return [(k, python_literal(v)) for k, v in values]
+
+    def _read_required(self, op: Operation) -> list[str]:
+        # Get-style reads (GetRole) are called with their identity members from the state
+        if op.id_filter and op.id_filter in self.resource.identity.primary and len(self.resource.identity.primary) > 1:
+            return list(self.resource.identity.primary)
+        return []
+
+    def create_arguments(self) -> list[tuple[str, str]] | None:
+        op = self.resource.operations.create
+        if op is None:
+            return None
+        values: list[tuple[str, object]] = [
+            ("operation", op.name),
+            ("output_member", op.output_member),
+            ("output_is_list", op.output_is_list),
+            ("id_member", op.id_member),
+            ("idempotency_token", op.idempotency_token),
+        ]
+        return [(k, python_literal(v)) for k, v in values]
+
+    def _identity_pairs(self, op: Operation) -> tuple[tuple[str, str], ...]:
+        state_names = [f.name for f in self.resource.fields]
+        pairs = []
+        for member in op.identity_members:
+            target = member
+            if member not in state_names:
+                longer = [n for n in state_names if n.endswith(member) or member.startswith(n)]
+                target = longer[0] if longer else member
+            pairs.append((member, target))
+        return tuple(pairs)
+
+    def _list_members(self, op: Operation) -> tuple[str, ...]:
+        fields = {f.name for f in self.resource.fields}
+        return tuple(m for m in op.identity_members if m not in fields and m.endswith("s"))
+
+    def call_arguments(self, op: Operation) -> list[tuple[str, str]]:
+        values: list[tuple[str, object]] = [
+            ("operation", op.name),
+            ("identity", self._identity_pairs(op)),
+            ("one_field_per_call", op.one_field_per_call),
+            ("list_members", self._list_members(op)),
+        ]
+        return [(k, python_literal(v)) for k, v in values if v not in (False, ())]
+
+    def delete_arguments(self) -> list[tuple[str, str]] | None:
+        op = self.resource.operations.delete
+        return self.call_arguments(op) if op else None
+
+    def update_calls(self) -> list[list[tuple[str, str]]]:
+        return [self.call_arguments(op) for op in self.resource.operations.update]
+
+    def tags_arguments(self) -> list[tuple[str, str]] | None:
+        t = self.resource.tags
+        if t is None:
+            return None
+        values: list[tuple[str, object]] = [
+            ("field", t.field),
+            ("create_member", t.create_member),
+            ("resource_type", t.resource_type),
+            ("tag_operation", t.tag_operation),
+            ("untag_operation", t.untag_operation),
+            ("selector_member", t.selector_member),
+            ("selector_is_list", t.selector_is_list),
+            ("selector_is_arn", t.selector_is_arn),
+            ("untag_member", t.untag_member),
+        ]
+        return [(k, python_literal(v)) for k, v in values]
+
+    def identity_arguments(self) -> list[tuple[str, str]]:
+        ident = self.resource.identity
+        return [
+            ("primary", python_literal(ident.primary)),
+            ("natural", python_literal(ident.natural)),
+            ("parent", python_literal(ident.parent)),
+            ("arn", python_literal(ident.arn)),
+        ]
