@@ -46,9 +46,10 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
     return env
 
 
-def render_template(env: jinja2.Environment, name: str, **context: Any) -> str:
+def render_template(env: jinja2.Environment, name: str, /, **context: Any) -> str:
     """Render one template; a template mistake becomes a :class:`TasklayerError` naming the
-    template file and line rather than a traceback through Jinja2's generated code."""
+    template file and line rather than a traceback through Jinja2's generated code.
+    ``env`` and ``name`` are positional-only, so templates may use variables of those names."""
     try:
         return env.get_template(name).render(**context)
     except jinja2.TemplateSyntaxError as err:
