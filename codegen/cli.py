@@ -35,8 +35,10 @@ def _parser() -> argparse.ArgumentParser:
     ann.add_argument("--all", action="store_true", help="every service of the installed SDK, not only pinned ones")
     ann.add_argument("--detail", action="store_true", help="add references, names, types and provenance to the JSON")
 
-    gen = sub.add_parser("generate", help="annotate the pinned services and write generated/")
+    gen = sub.add_parser("generate", help="render the pinned services' tasks into generated/")
     gen.add_argument("--check", action="store_true", help="write nothing; exit 1 when generated/ is stale")
+    gen.add_argument("--output", type=Path, default=Path("generated"), help="where to write (default: ./generated)")
+    gen.add_argument("--templates", type=Path, default=Path("templates"), help="templates folder (default: ./templates)")
     return parser
 
 
@@ -110,13 +112,22 @@ def _summary_line(summary: dict) -> str:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    """Until the templates land, generate annotates every pinned service and reports."""
-    from codegen.dump import corpus_summary
+    """Render the pinned, annotated services into ``generated/`` (or compare, with --check)."""
+    import time
 
-    services = _annotate_pinned(args.schemas, None)
-    for s in services:
-        print(f"{s.provider}/{s.name} {s.api_version}: {len(s.resources)} resources")
-    print(_summary_line(corpus_summary(services)))
+    from codegen.generate import generate
+
+    started = time.perf_counter()
+    result = generate(args.schemas, args.templates, args.output, check=args.check)
+    elapsed = time.perf_counter() - started
+    if args.check:
+        if result.stale:
+            print(result.report(), file=sys.stderr)
+            print(f"tasklayer: {args.output} is stale; run `tasklayer generate`", file=sys.stderr)
+            return 1
+        print(f"{args.output} is up to date ({elapsed:.1f}s)")
+        return 0
+    print(f"wrote {args.output} ({elapsed:.1f}s)")
     return 0
 
 

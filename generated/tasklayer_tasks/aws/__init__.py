@@ -1,0 +1,1 @@
+"""Generated aws services; do not edit."""

@@ -1,0 +1,1 @@
+"""Cores of the ec2 resources; generated, do not edit."""

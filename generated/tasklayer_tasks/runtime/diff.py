@@ -1,0 +1,60 @@
+"""What differs between the cloud and the task: kOps' BuildChanges, by the field metadata.
+
+``None`` in the desired state means "don't care"; tags are compared on the keys the task
+manages only; unordered lists as multisets; write-only fields never against reads;
+server-defaulted fields only when the task sets them; read-only fields never.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from .spec import ResourceSpec
+
+REDACTED = "<redacted>"
+
+
+def _multiset(values: list[Any]) -> Counter[str]:
+    return Counter(json.dumps(v, sort_keys=True, default=str) for v in values)
+
+
+def differs(spec: ResourceSpec, name: str, have: Any, want: Any) -> bool:
+    f = spec.field(name)
+    if f.is_tags:
+        have = have or {}
+        return any(have.get(k) != v for k, v in want.items())
+    if f.unordered and isinstance(have, list) and isinstance(want, list):
+        return _multiset(have) != _multiset(want)
+    return bool(have != want)
+
+
+def compute_changes(
+    spec: ResourceSpec, actual: Mapping[str, Any] | None, desired: Mapping[str, Any]
+) -> dict[str, tuple[Any, Any]]:
+    """Field name -> (old, new) for every field the task cares about that the cloud lacks."""
+    changes: dict[str, tuple[Any, Any]] = {}
+    for f in spec.fields:
+        want = desired.get(f.name)
+        if want is None or f.mutability == "read_only":
+            continue
+        if actual is None:
+            changes[f.name] = (None, want)
+            continue
+        if f.write_only:
+            continue
+        have = actual.get(f.name)
+        if f.is_tags:
+            have = {k: (have or {}).get(k) for k in want}
+        if differs(spec, f.name, have, want):
+            changes[f.name] = (have, want)
+    return changes
+
+
+def shown(spec: ResourceSpec, name: str, value: Any) -> str:
+    """A value as plans, logs and errors print it: sensitive ones never."""
+    if spec.field(name).sensitive and value is not None:
+        return REDACTED
+    return repr(value)

@@ -1,0 +1,117 @@
+"""Runs a graph of tasks: waves of ready tasks, bounded concurrency, a deadline per task,
+quiet retries of "try again later", and a clear error for a dependency cycle."""
+
+from __future__ import annotations
+
+import graphlib
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from .errors import DependencyCycleError, TaskError, TryAgainLater
+from .targets import Target
+from .task import AwsTask
+
+log = logging.getLogger("tasklayer")
+
+
+def _closure(tasks: Sequence[AwsTask]) -> dict[AwsTask, list[AwsTask]]:
+    """Every task and what it depends on, including dependencies not listed explicitly."""
+    graph: dict[AwsTask, list[AwsTask]] = {}
+    todo = list(tasks)
+    while todo:
+        task = todo.pop()
+        if task in graph:
+            continue
+        graph[task] = task.dependencies()
+        todo.extend(graph[task])
+    return graph
+
+
+def _check_acyclic(graph: dict[AwsTask, list[AwsTask]]) -> None:
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as err:
+        raise DependencyCycleError([t.key for t in err.args[1]]) from None
+
+
+@dataclass
+class Executor:
+    target: Target
+    max_concurrency: int = 4
+    task_deadline: float = 600.0  # seconds a task may keep asking to try again later
+    retry_interval: float = 2.0
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+    attempts: dict[str, int] = field(default_factory=dict)
+
+    def run(self, tasks: Sequence[AwsTask]) -> None:
+        """Apply every task, each after the tasks it depends on."""
+        graph = _closure(tasks)
+        _check_acyclic(graph)
+        self._waves(graph, lambda t: t.run(self.target.context, self.target), reverse=False)
+
+    def delete(self, tasks: Sequence[AwsTask]) -> None:
+        """Delete every task's resource, each before the tasks it depends on."""
+        graph = _closure(tasks)
+        _check_acyclic(graph)
+        context = self.target.context
+        self._waves(graph, lambda t: t.locate(context), reverse=False)
+        self._waves(graph, lambda t: t.delete(context, self.target, located=True), reverse=True)
+
+    def _waves(
+        self, graph: dict[AwsTask, list[AwsTask]], step: Callable[[AwsTask], object], reverse: bool
+    ) -> None:
+        blockers = (
+            graph
+            if not reverse
+            else {t: [o for o, deps in graph.items() if t in deps] for t in graph}
+        )
+        pending, done = set(graph), set()
+        deadlines: dict[AwsTask, float] = {}
+        with ThreadPoolExecutor(max_workers=self.max_concurrency) as pool:
+            while pending:
+                ready = sorted(
+                    (t for t in pending if all(b in done for b in blockers[t])), key=lambda t: t.key
+                )
+                results = list(pool.map(lambda t: self._attempt(t, step), ready))
+                progressed = False
+                failures: list[Exception] = []
+                for task, outcome in zip(ready, results):
+                    self.attempts[task.key] = self.attempts.get(task.key, 0) + 1
+                    if outcome is None:
+                        pending.discard(task)
+                        done.add(task)
+                        progressed = True
+                    elif isinstance(outcome, TryAgainLater):
+                        deadline = deadlines.setdefault(task, self.clock() + self.task_deadline)
+                        if self.clock() > deadline:
+                            failures.append(
+                                TaskError(
+                                    f"{task.key}: gave up after {self.task_deadline:.0f}s: {outcome}"
+                                )
+                            )
+                        else:
+                            log.debug("%s: will try again: %s", task.key, outcome)
+                    elif isinstance(outcome, TaskError):
+                        failures.append(outcome)
+                    else:
+                        failures.append(TaskError(f"{task.key}: {outcome}"))
+                if len(failures) == 1:
+                    raise failures[0]
+                if failures:
+                    raise TaskError("; ".join(str(f) for f in failures))
+                if not progressed:
+                    self.sleep(self.retry_interval)
+
+    @staticmethod
+    def _attempt(task: AwsTask, step: Callable[[AwsTask], object]) -> Exception | None:
+        try:
+            step(task)
+            return None
+        except TryAgainLater as err:
+            return err
+        except Exception as err:  # reported with the task's name, after the wave
+            return err

@@ -1,0 +1,114 @@
+"""What the generator knows about a resource, as data the runtime reads.
+
+Every generated core module holds one ``ResourceSpec``; nothing here is computed at run time
+from a schema. Names are the API's own (botocore operation and member names).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str  # API member name ("CidrBlock"); the key in a state dict
+    attr: str  # attribute on the task ("cidr_block")
+    mutability: str  # create_only | mutable | read_only | unknown
+    in_create: bool = False  # sent in the create call
+    update_operation: str | None = None
+    update_member: str | None = None  # member in the update input, when renamed
+    read_member: str | None = None  # member in reads, when renamed
+    read_operation: str | None = None  # separate read (DescribeVpcAttribute)
+    read_attribute: str | None = None  # attribute asked of that read ("enableDnsHostnames")
+    value_wrapper: str | None = None  # sent as {"Value": v}
+    write_only: bool = False
+    sensitive: bool = False
+    server_default: bool = False
+    unordered: bool = False
+    references: str | None = None  # the resource this field holds the id of
+    is_tags: bool = False
+    filter_name: str | None = None  # name of the {Name, Values} filter that selects by it
+
+
+@dataclass(frozen=True)
+class ReadSpec:
+    operation: str
+    output_member: str | None  # None: the output is the resource itself
+    output_is_list: bool
+    id_filter: str | None  # input member selecting by id ("VpcIds", "RoleName")
+    id_filter_is_list: bool
+    filters_member: str | None  # EC2-style [{Name, Values}]
+    natural_filter: str | None  # input member selecting by natural key ("Names")
+    nested_member: str | None  # sub-resources listed inside their parent ("Routes")
+    required: tuple[str, ...] = ()  # required input members (Get-style reads), filled from state
+
+
+@dataclass(frozen=True)
+class CreateSpec:
+    operation: str
+    output_member: str | None
+    output_is_list: bool
+    id_member: str | None  # where the new id is in the output item
+    idempotency_token: str | None
+
+
+@dataclass(frozen=True)
+class CallSpec:
+    """An update or delete call: the operation and how it names the resource, as
+    (input member, state field) pairs."""
+
+    operation: str
+    identity: tuple[tuple[str, str], ...]
+    one_field_per_call: bool = False
+    list_members: tuple[str, ...] = ()  # identity members the call takes as a list
+
+    def identity_params(self, state: dict[str, object] | object) -> dict[str, object]:
+        assert isinstance(state, dict)
+        params: dict[str, object] = {}
+        for member, field in self.identity:
+            if state.get(field) is not None:
+                value = state[field]
+                params[member] = [value] if member in self.list_members else value
+        return params
+
+
+@dataclass(frozen=True)
+class TagsSpec:
+    field: str
+    create_member: str | None
+    resource_type: str | None
+    tag_operation: str | None
+    untag_operation: str | None
+    selector_member: str | None
+    selector_is_list: bool
+    selector_is_arn: bool
+    untag_member: str | None
+
+
+@dataclass(frozen=True)
+class ResourceSpec:
+    service: str  # botocore service name ("ec2")
+    name: str  # resource name ("Vpc")
+    fields: tuple[FieldSpec, ...]
+    primary: tuple[str, ...]
+    natural: tuple[str, ...]  # "tag:Name" or field names
+    parent: tuple[str, ...]
+    arn: str | None
+    create: CreateSpec | None
+    read: ReadSpec | None
+    updates: tuple[CallSpec, ...]
+    delete: CallSpec | None
+    tags: TagsSpec | None
+    not_found_codes: tuple[str, ...] = ()
+
+    def field(self, name: str) -> FieldSpec:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(f"{self.name} has no field {name}")
+
+    def update_call(self, operation: str) -> CallSpec:
+        for call in self.updates:
+            if call.operation == operation:
+                return call
+        raise KeyError(f"{self.name} has no update call {operation}")
