@@ -39,20 +39,27 @@ class AwsCore:
         return is_not_found(err, self.spec.not_found_codes)
 
     def _read(self, params: Mapping[str, Any], retry_not_found: bool) -> list[dict[str, Any]]:
-        """All items a read returns, every page of it; [] when the API says NotFound."""
+        """All items a read returns, every page of it; [] when the API says NotFound (after
+        retrying it, when the resource was just created and may not be visible yet)."""
         read = self.spec.read
         assert read is not None
+        method = xform_name(read.operation)
+
+        def fetch(**kwargs: Any) -> list[dict[str, Any]]:
+            if not self.client.can_paginate(method):
+                return self._items(getattr(self.client, method)(**kwargs))
+            items: list[dict[str, Any]] = []
+            for page in self.client.get_paginator(method).paginate(**kwargs):
+                items += self._items(page)
+            return items
+
         try:
-            method = xform_name(read.operation)
-            if self.client.can_paginate(method):
-                items: list[dict[str, Any]] = []
-                pages = self.client.get_paginator(method).paginate(**params)
-                for page in pages:
-                    items += self._items(page)
-                return items
-            return self._items(self.call(read.operation, params, retry_not_found=retry_not_found))
+            found: list[dict[str, Any]] = self.retry.call(
+                fetch, retry_if=self._not_found if retry_not_found else None, **params
+            )
+            return found
         except ClientError as err:
-            if self._not_found(err) and not retry_not_found:
+            if self._not_found(err):
                 return []
             raise
 
@@ -250,7 +257,11 @@ class AwsCore:
 
     def _tag(self, actual: Mapping[str, Any], tags: Mapping[str, str]) -> None:
         spec = self.spec.tags
-        if spec is None or spec.tag_operation is None or spec.selector_member is None or not tags:
+        if spec is None or spec.tag_operation is None or spec.selector_member is None:
+            return
+        have = actual.get(spec.field) or {}
+        tags = {k: v for k, v in tags.items() if have.get(k) != v}  # only what differs
+        if not tags:
             return
         key = self.spec.arn if spec.selector_is_arn and self.spec.arn else self.spec.primary[0]
         selector = actual[key]
