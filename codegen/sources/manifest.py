@@ -21,6 +21,7 @@ from codegen.sources.validate import decode_json
 MANIFEST_NAME = "manifest.json"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
+_OPTIONAL_TEXT = ("revision", "googleapiclient_version")
 
 
 def manifest_path(schemas_dir: Path) -> Path:
@@ -98,6 +99,9 @@ def _check_service_entry(entry: Any, path: Path, pointer: str) -> None:
         pointer + "/api_version",
         "expected an api version such as '2016-11-15'",
     )
+    for key in _OPTIONAL_TEXT:  # a gcp entry's document revision and googleapiclient version
+        if key in entry:
+            _check(_is_plain_name(entry[key]), path, f"{pointer}/{key}", "expected a plain version string")
     files = entry.get("files")
     _check(isinstance(files, dict), path, pointer + "/files", "expected an object")
     for name, digest in files.items():

@@ -1,0 +1,130 @@
+"""Structural checks on a decoded Google discovery document, before any rule reads it.
+
+googleapiclient trusts the documents it ships: a dangling ``$ref`` or a method without a path
+surfaces as a ``KeyError`` deep inside ``build_from_document`` or one of our rules, without a
+file name. These checks walk the document once and turn each such problem into a
+:class:`TasklayerError` with the file, a JSON pointer and the reason. They check what the rules
+and googleapiclient rely on; they are not a full schema of the discovery format.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from codegen.errors import TasklayerError, json_pointer
+
+DOCUMENT_KIND = "discovery#restDescription"
+PARAMETER_LOCATIONS = ("path", "query")
+_TYPE_NAMES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
+
+
+def check_document(doc: Any, file: Path | str) -> None:
+    """Check a whole discovery document: identity keys, schemas, and every resource's methods."""
+    _expect(doc, dict, file, "")
+    kind = doc.get("kind", DOCUMENT_KIND)
+    if kind != DOCUMENT_KIND:
+        raise TasklayerError(
+            f"not a discovery document (kind {kind!r}, expected {DOCUMENT_KIND!r})",
+            file=file,
+            pointer="/kind",
+        )
+    for key in ("name", "version", "revision"):
+        _require(doc, key, str, file, "")
+    schemas = doc.get("schemas", {})
+    _expect(schemas, dict, file, "/schemas")
+    for name, schema in schemas.items():
+        _check_schema(schema, schemas, file, json_pointer("schemas", name))
+    _check_methods(doc, schemas, file, "")
+    _check_resources(doc.get("resources", {}), schemas, file, "/resources")
+
+
+def _check_resources(resources: Any, schemas: dict[str, Any], file: Path | str, pointer: str) -> None:
+    _expect(resources, dict, file, pointer)
+    for name, resource in resources.items():
+        where = f"{pointer}{json_pointer(name)}"
+        _expect(resource, dict, file, where)
+        _check_methods(resource, schemas, file, where)
+        if "resources" in resource:
+            _check_resources(resource["resources"], schemas, file, where + "/resources")
+
+
+def _check_methods(owner: dict[str, Any], schemas: dict[str, Any], file: Path | str, pointer: str) -> None:
+    methods = owner.get("methods", {})
+    _expect(methods, dict, file, pointer + "/methods")
+    for name, method in methods.items():
+        _check_method(method, schemas, file, f"{pointer}/methods{json_pointer(name)}")
+
+
+def _check_method(method: Any, schemas: dict[str, Any], file: Path | str, pointer: str) -> None:
+    for key in ("id", "path", "httpMethod"):
+        _require(method, key, str, file, pointer)
+    parameters = method.get("parameters", {})
+    _expect(parameters, dict, file, pointer + "/parameters")
+    for name, parameter in parameters.items():
+        where = f"{pointer}/parameters{json_pointer(name)}"
+        location = _require(parameter, "location", str, file, where)
+        if location not in PARAMETER_LOCATIONS:
+            raise TasklayerError(
+                f"unknown parameter location {location!r} (known: {', '.join(PARAMETER_LOCATIONS)})",
+                file=file,
+                pointer=where + "/location",
+            )
+    order = method.get("parameterOrder", [])
+    _expect(order, list, file, pointer + "/parameterOrder")
+    for index, name in enumerate(order):
+        if not isinstance(name, str) or name not in parameters:
+            raise TasklayerError(
+                f"parameterOrder names an undefined parameter {name!r}",
+                file=file,
+                pointer=f"{pointer}/parameterOrder/{index}",
+            )
+    for key in ("request", "response"):
+        if key in method:
+            _check_schema(method[key], schemas, file, f"{pointer}/{key}")
+
+
+def _check_schema(schema: Any, schemas: dict[str, Any], file: Path | str, pointer: str) -> None:
+    """A schema is a ``$ref`` to a named schema or an inline one; walk the inline parts."""
+    _expect(schema, dict, file, pointer)
+    if "$ref" in schema:
+        target = _require(schema, "$ref", str, file, pointer)
+        if target not in schemas:
+            raise TasklayerError(
+                f"reference to undefined schema {target!r}",
+                file=file,
+                pointer=pointer + "/$ref",
+                fragment=json.dumps(schema)[:200],
+            )
+    if "type" in schema:
+        _require(schema, "type", str, file, pointer)
+    properties = schema.get("properties", {})
+    _expect(properties, dict, file, pointer + "/properties")
+    for name, prop in properties.items():
+        _check_schema(prop, schemas, file, f"{pointer}/properties{json_pointer(name)}")
+    if "items" in schema:
+        _check_schema(schema["items"], schemas, file, pointer + "/items")
+    extra = schema.get("additionalProperties")
+    if extra is not None and not isinstance(extra, bool):
+        _check_schema(extra, schemas, file, pointer + "/additionalProperties")
+
+
+def _require(parent: Any, key: str, kind: type, file: Path | str, pointer: str) -> Any:
+    _expect(parent, dict, file, pointer)
+    where = f"{pointer}{json_pointer(key)}"
+    if key not in parent:
+        raise TasklayerError(f"missing required key {key!r}", file=file, pointer=where)
+    _expect(parent[key], kind, file, where)
+    return parent[key]
+
+
+def _expect(value: Any, kind: type, file: Path | str, pointer: str) -> None:
+    if not isinstance(value, kind):
+        got = _TYPE_NAMES.get(type(value), "null" if value is None else type(value).__name__)
+        raise TasklayerError(
+            f"expected {_TYPE_NAMES[kind]}, got {got}",
+            file=file,
+            pointer=pointer,
+            fragment=json.dumps(value, default=str)[:200],
+        )
