@@ -159,6 +159,17 @@ class TagsModel:
 
 
 @dataclass(frozen=True)
+class Readiness:
+    """When a created resource is ready: a state field's value, from the cloud's own waiter
+    (NatGatewayAvailable: ``NatGateways[].State == "available"``; "failed" ends the wait)."""
+
+    field: str
+    ready: str
+    failed: tuple[str, ...] = ()
+    waiter: str = ""
+
+
+@dataclass(frozen=True)
 class Resource:
     name: str
     api_name: str  # the noun as the API spells it, before any overlay rename
@@ -168,6 +179,7 @@ class Resource:
     fields: tuple[Field, ...]
     tags: TagsModel | None = None
     waiters: tuple[str, ...] = ()
+    readiness: Readiness | None = None
     documentation: str = ""
     provenance: Provenance = field(default_factory=dict, compare=False)
 

@@ -188,3 +188,17 @@ def test_threads_do_not_share_clients_unsafely(cloud: Any) -> None:
     for t in threads:
         t.join()
     assert len({id(c) for c in clients}) == 1
+
+
+def test_warn_if_insufficient_access_turns_access_denied_into_a_warning(cloud: Any) -> None:
+    from tasklayer_tasks.runtime import Lifecycle
+
+    context, calls = cloud
+    _fail_first(context, "DescribeVpcs", "UnauthorizedOperation", times=10)
+    target = CloudTarget(context)
+    Executor(target, sleep=lambda _: None).run(
+        [Vpc(name="denied", cidr_block="10.0.0.0/16", lifecycle=Lifecycle.WARN_IF_INSUFFICIENT_ACCESS)]
+    )
+    assert calls.writes() == {} and len(target.warnings) == 1 and "Vpc/denied" in target.warnings[0]
+    with pytest.raises(TaskError, match="UnauthorizedOperation"):
+        Executor(target, sleep=lambda _: None).run([Vpc(name="denied", cidr_block="10.0.0.0/16")])

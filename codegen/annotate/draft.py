@@ -16,6 +16,7 @@ from codegen.model import (
     Mutability,
     Operation,
     Operations,
+    Readiness,
     Resource,
     Service,
     TagsModel,
@@ -89,6 +90,7 @@ class ResourceDraft:
     parent: tuple[str, ...] = ()
     tags: TagsModel | None = None
     waiters: builtins.list[str] = field(default_factory=builtins.list)
+    readiness: Readiness | None = None
     documentation: str = ""
     fields: dict[str, FieldDraft] = field(default_factory=dict)
     provenance: dict[str, str] = field(default_factory=dict)
@@ -131,6 +133,7 @@ class ResourceDraft:
             fields=tuple(f.freeze() for f in self.fields.values()),
             tags=self.tags,
             waiters=tuple(self.waiters),
+            readiness=self.readiness,
             documentation=self.documentation,
             provenance=dict(sorted(self.provenance.items())),
         )

@@ -80,6 +80,8 @@ def _core_imports(view: ResourceView) -> list[str]:
         specs.append("ReadSpec")
     if view.tags_arguments() is not None:
         specs.append("TagsSpec")
+    if view.readiness_arguments() is not None:
+        specs.append("ReadinessSpec")
     return [
         "from typing import Any",
         "",

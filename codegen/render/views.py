@@ -301,6 +301,13 @@ class ResourceView:
         ]
         return [(k, python_literal(v)) for k, v in values]
 
+    def readiness_arguments(self) -> list[tuple[str, str]] | None:
+        r = self.resource.readiness
+        if r is None:
+            return None
+        return [("field", python_literal(r.field)), ("ready", python_literal(r.ready)),
+                ("failed", python_literal(r.failed))]
+
     def identity_arguments(self) -> list[tuple[str, str]]:
         ident = self.resource.identity
         return [

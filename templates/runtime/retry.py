@@ -44,6 +44,15 @@ def is_not_found(err: ClientError, extra: tuple[str, ...] = ()) -> bool:
     )
 
 
+ACCESS_DENIED_CODES = frozenset(
+    {"AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "AuthorizationError", "Forbidden"}
+)
+
+
+def is_access_denied(err: ClientError) -> bool:
+    return error_code(err) in ACCESS_DENIED_CODES
+
+
 def is_in_use(err: ClientError) -> bool:
     """Something still depends on it (EC2's DependencyViolation, InvalidIPAddress.InUse)."""
     code = error_code(err)

@@ -86,6 +86,15 @@ class TagsSpec:
 
 
 @dataclass(frozen=True)
+class ReadinessSpec:
+    """A created resource is ready when ``field`` reads ``ready``; ``failed`` values never will."""
+
+    field: str
+    ready: str
+    failed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ResourceSpec:
     service: str  # botocore service name ("ec2")
     name: str  # resource name ("Vpc")
@@ -99,6 +108,7 @@ class ResourceSpec:
     updates: tuple[CallSpec, ...]
     delete: CallSpec | None
     tags: TagsSpec | None
+    readiness: ReadinessSpec | None = None
     not_found_codes: tuple[str, ...] = ()
 
     def field(self, name: str) -> FieldSpec:

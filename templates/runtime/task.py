@@ -14,6 +14,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from botocore.exceptions import ClientError
+
 from .aws_core import AwsCore, State
 from .diff import compute_changes, shown
 from .errors import (
@@ -25,7 +27,7 @@ from .errors import (
     TryAgainLater,
 )
 from .lifecycle import Lifecycle
-from .retry import RetryPolicy
+from .retry import RetryPolicy, is_access_denied
 from .spec import ResourceSpec
 
 if TYPE_CHECKING:
@@ -206,8 +208,18 @@ class AwsTask:
             raise CannotChangeFieldError(self.key, fixed)
 
     def run(self, context: Context, target: Target) -> None:
+        """kOps' DefaultDeltaRunMethod: find, diff, check, render."""
         if self.lifecycle is Lifecycle.IGNORE:
             return
+        try:
+            self._run(context, target)
+        except ClientError as err:
+            if self.lifecycle is Lifecycle.WARN_IF_INSUFFICIENT_ACCESS and is_access_denied(err):
+                target.warn(f"{self.key}: skipped, not allowed: {err}")
+                return
+            raise
+
+    def _run(self, context: Context, target: Target) -> None:
         state = self.find_state(context, dry_run=target.dry_run)
         if state is not None:
             self.adopt(state)
@@ -217,6 +229,8 @@ class AwsTask:
             raise MissingResourceError(f"{self.key}: not found, and its lifecycle says it must exist")
         changes = Changes(self, compute_changes(self.spec, state, self.desired(target.dry_run)))
         if actual is not None and not changes:
+            if not target.dry_run:
+                self.check_ready()
             return
         if self.lifecycle is Lifecycle.EXISTS_AND_VALIDATES:
             raise TaskError(f"{self.key}: differs from what was declared: {'; '.join(changes.lines())}")
@@ -225,6 +239,20 @@ class AwsTask:
             return
         self.check_changes(actual, changes)
         target.render(self, actual, changes)
+        if not target.dry_run:
+            self.check_ready()
+
+    def check_ready(self) -> None:
+        """A resource still being made (a NAT gateway ``pending``) makes its dependents wait:
+        the executor tries this task again later rather than blocking on it."""
+        readiness = self.spec.readiness
+        if readiness is None or not self.observed:
+            return
+        value = self.observed.get(readiness.field)
+        if value in readiness.failed:
+            raise TaskError(f"{self.key}: {readiness.field} is {value!r}; it will not become {readiness.ready!r}")
+        if value is not None and value != readiness.ready:
+            raise TryAgainLater(f"{self.key}: {readiness.field} is {value!r}, waiting for {readiness.ready!r}")
 
     def render_cloud(self, target: Target, actual: AwsTask | None, changes: Changes) -> None:
         core = self.core(target.context)

@@ -175,3 +175,29 @@ def test_delete_in_reverse_order_leaves_nothing_behind(cloud: tuple[Context, Cal
     order = [op for op, _ in calls.params if not op.startswith("Describe")]
     assert order.index("DeleteNatGateway") < order.index("ReleaseAddress")
     assert order.index("DeleteSubnet") < order.index("DeleteVpc")
+
+
+def test_pending_nat_gateway_makes_its_dependents_wait_without_a_duplicate(cloud: tuple[Context, Calls]) -> None:
+    """NatGatewayAvailable's acceptors say when it is ready; until then the route that uses it
+    waits (the executor retries quietly) and the gateway is not created twice."""
+    from tasklayer_tasks.aws.ec2 import Route
+
+    context, calls = cloud
+    pending_reads = [3]
+
+    def still_pending(parsed: dict, **_: object) -> None:
+        if pending_reads[0] > 0:
+            pending_reads[0] -= 1
+            for nat in parsed.get("NatGateways", []):
+                nat["State"] = "pending"
+
+    context.client("ec2").meta.events.register("after-call.ec2.DescribeNatGateways", still_pending)
+    stack = network_stack()
+    private = Route(name="private-default", route_table=stack.route_table, destination_cidr_block="10.9.0.0/16",
+                    nat_gateway=stack.nat)
+    executor = Executor(CloudTarget(context), sleep=lambda _: None)
+    executor.run([*stack.tasks(), private])
+    assert calls.writes()["CreateNatGateway"] == 1 and calls.writes()["CreateRoute"] == 2
+    assert executor.attempts["NatGateway/demo"] > 1 and pending_reads[0] == 0
+    route_params = [p for op, p in calls.params if op == "CreateRoute" and p.get("NatGatewayId")]
+    assert route_params and route_params[0]["NatGatewayId"] == stack.nat.id

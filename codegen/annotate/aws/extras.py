@@ -6,6 +6,7 @@ import dataclasses
 
 from codegen.annotate.aws.context import AwsContext
 from codegen.annotate.rules import rule, source
+from codegen.model import Readiness
 
 
 @rule("aws.idempotency-token")
@@ -39,3 +40,29 @@ def waiters(ctx: AwsContext) -> None:
                 found.append(name)
         if found:
             resource.set("waiters", sorted(found), rid)
+
+
+@rule("aws.readiness-from-available-waiter")
+def readiness(ctx: AwsContext) -> None:
+    """The <R>Available waiter says when a new resource is ready: its success acceptor names
+    the state member and value (``NatGateways[].State`` == ``available``), its failure acceptors
+    the states that will never become ready."""
+    rid = source("aws.readiness-from-available-waiter")
+    if ctx.waiters is None:
+        return
+    for resource in ctx.resources():
+        name = f"{resource.name}Available"
+        if name not in resource.waiters:
+            continue
+        acceptors = ctx.waiters.get_waiter(name).acceptors
+        success = [a for a in acceptors if a.state == "success" and a.matcher in ("pathAll", "path")]
+        if len(success) != 1 or not isinstance(success[0].expected, str):
+            continue
+        member = success[0].argument.rsplit(".", 1)[-1]
+        if member not in resource.fields:
+            continue
+        failed = tuple(
+            str(a.expected) for a in acceptors
+            if a.state == "failure" and a.argument == success[0].argument and isinstance(a.expected, str)
+        )
+        resource.set("readiness", Readiness(member, success[0].expected, failed, name), rid)

@@ -59,6 +59,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         # what calls need
         extras.idempotency_token,
         extras.waiters,
+        extras.readiness,
         # how calls are shaped
         calls.read_selectors,
         calls.create_id,

@@ -14,7 +14,15 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ReadSpec, ResourceSpec, TagsSpec
+from ....runtime.spec import (
+    CallSpec,
+    CreateSpec,
+    FieldSpec,
+    ReadSpec,
+    ReadinessSpec,
+    ResourceSpec,
+    TagsSpec,
+)
 
 SPEC = ResourceSpec(
     service="ec2",
@@ -198,6 +206,11 @@ SPEC = ResourceSpec(
         selector_is_list=True,
         selector_is_arn=False,
         untag_member="Tags",
+    ),
+    readiness=ReadinessSpec(
+        field="State",
+        ready="available",
+        failed=("failed", "deleting", "deleted"),
     ),
 )
 
