@@ -59,11 +59,19 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
             exported=sorted(str(v.class_name) for v in views),
         ),
         f"{base}/core/__init__.py": f'"""Cores of the {service.name} resources; generated, do not edit."""\n',
+        f"{base}/reconcilers/__init__.py": render_template(
+            env, "aws/reconcilers_init.py.jinja", service=service, views=views,
+            exported=sorted(f"{v.class_name}{suffix}" for v in views for suffix in ("Reconciler", "Spec", "Status")),
+        ),
     }
     modules = {v.name: v.module for v in views}
     for view in views:
         files[f"{base}/core/{view.module}.py"] = render_template(
             env, "aws/core.py.jinja", service=service, view=view, core_imports=_core_imports(view)
+        )
+        files[f"{base}/reconcilers/{view.module}.py"] = render_template(
+            env, "aws/reconciler.py.jinja", service=service, view=view,
+            reconciler_imports=_reconciler_imports(view),
         )
         files[f"{base}/{view.module}.py"] = render_template(
             env, "aws/kops_task.py.jinja", service=service, view=view,
@@ -113,6 +121,19 @@ def _task_imports(view: ResourceView, modules: dict[str, str]) -> list[str]:
         module = next(m for name, m in modules.items() if _class(name) == ref)
         lines.append(f"    from .{module} import {ref}")
     return lines
+
+
+def _reconciler_imports(view: ResourceView) -> list[str]:
+    annotations = " ".join(f.plain_type for f in view.fields)
+    typing = ["ClassVar", "TypedDict"] + (["Any"] if "Any" in annotations else [])
+    lines = ["import datetime", ""] if "datetime." in annotations else []
+    return lines + [
+        f"from typing import {', '.join(sorted(typing))}",
+        "",
+        "from ....runtime.reconciler import AwsReconciler",
+        "from ....runtime.spec import ResourceSpec",
+        f"from ..core.{view.module} import SPEC, {view.class_name}Core",
+    ]
 
 
 def _class(name: str) -> str:

@@ -17,6 +17,19 @@ from codegen.naming import PythonIdentifier, class_name, module_name, python_lit
 RUNTIME = "..runtime"  # generated modules import the runtime relative to their service package
 
 
+def camel(name: str) -> str:
+    """API member name to a custom resource key, as the runtime's ``reconciler.camel`` does:
+    ``CidrBlock`` -> ``cidrBlock``, ``VPCZoneIdentifier`` -> ``vpcZoneIdentifier``."""
+    upper = 0
+    while upper < len(name) and name[upper].isupper():
+        upper += 1
+    if upper <= 1:
+        return name[:1].lower() + name[1:]
+    if upper == len(name):
+        return name.lower()
+    return name[: upper - 1].lower() + name[upper - 1 :]
+
+
 def _wrapped(t: FieldType) -> FieldType | None:
     """AttributeBooleanValue-style {"Value": x} structures are x to the task."""
     if t.kind == "structure" and [n for n, _ in t.members] == ["Value"]:
@@ -136,6 +149,18 @@ class FieldView:
         ]
 
     @property
+    def crd_key(self) -> str:
+        """The custom resource's key: lowerCamel of the API name (``cidrBlock``)."""
+        return camel(self.field.name)
+
+    @property
+    def plain_type(self) -> str:
+        """The value as a spec/status carries it: ids rather than tasks."""
+        if self.is_tags:
+            return "dict[str, str]"
+        return python_type(self.field.type)
+
+    @property
     def filter_name(self) -> str | None:
         """EC2-style reads select by filters named like the member, kebab-cased (``vpc-id``,
         ``group-name``); only the members a find selects by need one."""
@@ -176,6 +201,20 @@ class ResourceView:
     @property
     def task_fields(self) -> list[FieldView]:
         return [f for f in self.fields if f.on_task]
+
+    @property
+    def spec_fields(self) -> list[FieldView]:
+        """What a spec may set: create-only, mutable and unknown fields, tags aside."""
+        return [f for f in self.task_fields if not f.is_tags]
+
+    @property
+    def status_fields(self) -> list[FieldView]:
+        """What a status reports: every field the cloud returns."""
+        return [f for f in self.fields if (f.field.in_read or f.field.read_operation) and not f.is_tags]
+
+    @property
+    def named_by_tag(self) -> bool:
+        return "tag:Name" in self.resource.identity.natural
 
     @property
     def has_id(self) -> bool:

@@ -106,14 +106,13 @@ class AwsCore:
         if read.nested_member:
             return self._find_nested(desired, retry_not_found)
         primary = {p: desired.get(p) for p in self.spec.primary}
-        if self.spec.primary and all(v is not None for v in primary.values()):
-            params = self._id_params(primary, desired)
-        else:
-            params = self._natural_params(desired, name)
+        by_id = bool(self.spec.primary) and all(v is not None for v in primary.values())
+        params = self._id_params(primary, desired) if by_id else self._natural_params(desired, name)
         if params is None:
             return []
         states = [self.state(item) for item in self._read(params, retry_not_found)]
-        return [s for s in states if self._in_scope(s, desired, name)]
+        # an id is the identity; a name is checked again, in case a server ignored a filter
+        return states if by_id else [s for s in states if self._in_scope(s, desired, name)]
 
     def _id_params(self, primary: Mapping[str, Any], desired: Mapping[str, Any]) -> dict[str, Any] | None:
         read = self.spec.read

@@ -1,0 +1,126 @@
+"""A CAPI-like network reconcile built only from generated reconcilers.
+
+Like CAPA's ``ReconcileNetwork``: VPC, subnets, internet gateway (+ attachment), an Elastic IP
+and NAT gateway, route tables with their routes and associations, and a security group with a
+rule. Each step is one generated reconciler; a step that is not Ready stops the pass and asks
+to be requeued, exactly as a controller would. Statuses live in ``store`` (the CR status a
+controller would patch), and every new id reaches it through the persist callback the moment
+the create call returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tasklayer_tasks.aws.ec2.reconcilers import (
+    ElasticIpReconciler,
+    InternetGatewayAttachmentReconciler,
+    InternetGatewayReconciler,
+    NatGatewayReconciler,
+    RouteReconciler,
+    RouteTableAssociationReconciler,
+    RouteTableReconciler,
+    SecurityGroupIngressReconciler,
+    SecurityGroupReconciler,
+    SubnetReconciler,
+    VpcReconciler,
+)
+from tasklayer_tasks.runtime import Context
+from tasklayer_tasks.runtime.reconciler import AwsReconciler, Condition, Result
+
+
+@dataclass
+class SubnetSpec:
+    name: str
+    cidr_block: str
+    availability_zone: str
+    public: bool
+
+
+@dataclass
+class NetworkSpec:
+    cluster: str
+    vpc_cidr: str = "10.0.0.0/16"
+    shared_vpc_id: str | None = None  # bring your own VPC: it is only read, never changed
+    subnets: list[SubnetSpec] = field(default_factory=lambda: [
+        SubnetSpec("public-a", "10.0.0.0/20", "us-east-1a", public=True),
+        SubnetSpec("private-a", "10.0.16.0/20", "us-east-1a", public=False),
+    ])
+
+
+Step = tuple[str, type[AwsReconciler], dict[str, Any]]
+
+
+class NetworkReconciler:
+    def __init__(self, context: Context, spec: NetworkSpec, store: MutableMapping[str, dict[str, Any]],
+                 on_persist: Callable[[str, dict[str, Any]], None] | None = None) -> None:
+        self.context, self.network, self.store = context, spec, store
+        self.on_persist = on_persist
+
+    def _id(self, key: str) -> str:
+        return str(self.store.get(key, {}).get("id", ""))
+
+    def _steps(self) -> Iterator[Step]:
+        """The steps in order; each reads the ids the earlier ones stored."""
+        n, c = self.network, self.network.cluster
+        vpc: dict[str, Any] = {"name": c, "cidrBlock": n.vpc_cidr, "enableDnsHostnames": True}
+        if n.shared_vpc_id:
+            vpc = {"name": c, "shared": True}
+            self.store.setdefault("vpc", {"id": n.shared_vpc_id})
+        yield "vpc", VpcReconciler, vpc
+        for s in n.subnets:
+            yield f"subnet/{s.name}", SubnetReconciler, {"name": f"{c}-{s.name}", "vpcId": self._id("vpc"),
+                                                        "cidrBlock": s.cidr_block, "availabilityZone": s.availability_zone}
+        yield "igw", InternetGatewayReconciler, {"name": c}
+        yield "igw-attachment", InternetGatewayAttachmentReconciler, {"internetGatewayId": self._id("igw"),
+                                                                      "vpcId": self._id("vpc")}
+        public = [s for s in n.subnets if s.public]
+        yield "eip/nat", ElasticIpReconciler, {"name": f"{c}-nat", "domain": "vpc"}
+        yield "nat", NatGatewayReconciler, {"name": f"{c}-nat", "subnetId": self._id(f"subnet/{public[0].name}"),
+                                            "allocationId": self._id("eip/nat")}
+        for kind, target in (("public", {"gatewayId": self._id("igw")}), ("private", {"natGatewayId": self._id("nat")})):
+            yield f"rt/{kind}", RouteTableReconciler, {"name": f"{c}-{kind}", "vpcId": self._id("vpc")}
+            yield f"route/{kind}", RouteReconciler, {"routeTableId": self._id(f"rt/{kind}"),
+                                                     "destinationCidrBlock": "0.0.0.0/0", **target}
+        for s in n.subnets:
+            kind = "public" if s.public else "private"
+            yield f"assoc/{s.name}", RouteTableAssociationReconciler, {
+                "routeTableId": self._id(f"rt/{kind}"), "subnetId": self._id(f"subnet/{s.name}")}
+        yield "sg/nodes", SecurityGroupReconciler, {"name": f"nodes.{c}", "groupName": f"nodes.{c}",
+                                                    "description": "nodes", "vpcId": self._id("vpc")}
+        yield "sg/nodes/ssh", SecurityGroupIngressReconciler, {
+            "name": f"ssh.nodes.{c}", "groupId": self._id("sg/nodes"), "ipProtocol": "tcp",
+            "fromPort": 22, "toPort": 22, "cidrIp": "10.0.0.0/8"}
+
+    def _reconciler(self, key: str, kind: type[AwsReconciler]) -> AwsReconciler:
+        def persist(status: dict[str, Any]) -> None:
+            self.store[key] = status
+            if self.on_persist is not None:
+                self.on_persist(key, status)
+
+        return kind(self.context, self.network.cluster, persist=persist)
+
+    def reconcile(self) -> Result:
+        for key, kind, spec in self._steps():
+            result = self._reconciler(key, kind).reconcile(spec, self.store.get(key, {}))
+            self.store[key] = result.status
+            if not result.ready:
+                return _summary(key, result)
+        return Result({}, (Condition("Ready", "True", "NetworkReady"),))
+
+    def delete(self) -> Result:
+        steps = list(self._steps())
+        for key, kind, spec in reversed(steps):
+            result = self._reconciler(key, kind).delete(spec, self.store.get(key, {}))
+            if result.requeue_after is not None:
+                return _summary(key, result)
+            self.store.pop(key, None)
+        return Result({}, (Condition("Ready", "False", "Deleted", severity="Info"),))
+
+
+def _summary(key: str, result: Result) -> Result:
+    ready = result.conditions[0]
+    return Result({}, (Condition("Ready", "False", ready.reason, f"{key}: {ready.message}", ready.severity),),
+                  result.requeue_after)
