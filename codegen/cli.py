@@ -25,14 +25,14 @@ def _parser() -> argparse.ArgumentParser:
     schemas = sub.add_parser("schemas", help="manage pinned schemas")
     schemas_sub = schemas.add_subparsers(dest="schemas_command", required=True)
     pin = schemas_sub.add_parser("pin", help="copy the newest API version of services from the installed SDK into schemas/")
-    pin.add_argument("provider", choices=["aws"])
-    pin.add_argument("services", nargs="+")
+    pin.add_argument("provider", choices=["aws", "gcp"])
+    pin.add_argument("services", nargs="+", help="botocore service names; GCP API names, optionally with a version (dns.v1)")
 
     ann = sub.add_parser("annotations", help="print what the annotator decided")
-    ann.add_argument("--provider", choices=["aws"], default="aws")
+    ann.add_argument("--provider", choices=["aws", "gcp"], default="aws")
     ann.add_argument("--service", action="append", help="service to annotate (repeatable; default: every pinned one)")
     ann.add_argument("--json", action="store_true", help="one JSON document per service (a JSON array with --all)")
-    ann.add_argument("--all", action="store_true", help="every service of the installed SDK, not only pinned ones")
+    ann.add_argument("--all", action="store_true", help="every service of the installed SDK (every discovery document for gcp), not only pinned ones")
     ann.add_argument("--detail", action="store_true", help="add references, names, types and provenance to the JSON")
 
     gen = sub.add_parser("generate", help="render the pinned services' tasks into generated/")
@@ -56,7 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _pin(args: argparse.Namespace) -> int:
-    from codegen.sources.aws import pin
+    if args.provider == "gcp":
+        from codegen.sources.gcp import pin
+    else:
+        from codegen.sources.aws import pin
 
     for path in pin(args.services, args.schemas):
         print(f"pinned {path}")
@@ -67,8 +70,9 @@ def _annotations(args: argparse.Namespace) -> int:
     from codegen.dump import corpus_summary, service_document, service_table
 
     if args.all:
-        return _annotate_corpus(args)
-    services = _annotate_pinned(args.schemas, args.service)
+        return _annotate_gcp_corpus(args) if args.provider == "gcp" else _annotate_corpus(args)
+    annotate = _annotate_gcp_pinned if args.provider == "gcp" else _annotate_pinned
+    services = annotate(args.schemas, args.service)
     if args.json:
         docs = [service_document(s, args.detail) for s in services]
         print("\n".join(json.dumps(d, indent=2) for d in docs))
@@ -83,6 +87,36 @@ def _annotate_pinned(schemas: Path, names: list[str] | None) -> list:
     from codegen.sources.aws import load_pinned, pinned_services
 
     return [annotate_aws(load_pinned(schemas, name), schemas) for name in names or pinned_services(schemas)]
+
+
+def _annotate_gcp_pinned(schemas: Path, names: list[str] | None) -> list:
+    from codegen.annotate import annotate_gcp
+    from codegen.sources.gcp import load_pinned, pinned_services
+
+    return [annotate_gcp(load_pinned(schemas, name), schemas) for name in names or pinned_services(schemas)]
+
+
+def _annotate_gcp_corpus(args: argparse.Namespace) -> int:
+    """Run the GCP rules over every installed discovery document (``--service compute`` picks
+    every version of an API, ``--service compute.v1`` one document)."""
+    from codegen.annotate import annotate_gcp
+    from codegen.dump import corpus_summary, service_document
+    from codegen.sources.gcp import installed_documents, load_installed
+
+    stems = installed_documents()
+    wanted = args.service or []
+    if wanted:
+        stems = [s for w in wanted for s in stems if s == w or s.split(".", 1)[0] == w] or wanted
+    services = []
+    for i, stem in enumerate(stems, 1):
+        services.append(annotate_gcp(load_installed(stem)))
+        if not args.json and sys.stderr.isatty():
+            print(f"\r[{i}/{len(stems)}] {stem:<40}", end="", file=sys.stderr)
+    if args.json:
+        print(json.dumps([service_document(s, args.detail) for s in services], indent=2))
+    else:
+        print(_summary_line(corpus_summary(services), noun="discovery documents"))
+    return 0
 
 
 def _annotate_corpus(args: argparse.Namespace) -> int:
@@ -104,9 +138,9 @@ def _annotate_corpus(args: argparse.Namespace) -> int:
     return 0
 
 
-def _summary_line(summary: dict) -> str:
+def _summary_line(summary: dict, noun: str = "services") -> str:
     return (
-        f"{summary['services']} services, {summary['resources']} resources, {summary['fields']} fields, "
+        f"{summary['services']} {noun}, {summary['resources']} resources, {summary['fields']} fields, "
         f"{summary['unknown_fields']} unknown ({summary['unknown_fraction']:.2%})"
     )
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import jinja2
 
 from codegen.model import Service
+from codegen.render import crd
 from codegen.render.env import make_environment, render_template
 from codegen.render.views import ResourceView
 
@@ -64,6 +65,14 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
             exported=sorted(f"{v.class_name}{suffix}" for v in views for suffix in ("Reconciler", "Spec", "Status")),
         ),
     }
+    if views:
+        files[f"{base}/operator.py"] = render_template(
+            env, "aws/operator.py.jinja", service=service, views=views, package=PACKAGE,
+            group=crd.group(views[0]), version=crd.VERSION,
+            plurals=[(crd.plural(str(v.class_name)), v) for v in views],
+        )
+    for view in views:
+        files[f"crds/{service.provider}/{service.name}/{crd.plural(str(view.class_name))}.yaml"] = crd.crd_yaml(view)
     modules = {v.name: v.module for v in views}
     for view in views:
         files[f"{base}/core/{view.module}.py"] = render_template(

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from googleapiclient import discovery_cache
+from googleapiclient import discovery_cache  # type: ignore[import-untyped]
 
 from codegen.errors import TasklayerError
 from codegen.sources.gcp_validate import check_document

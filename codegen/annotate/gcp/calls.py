@@ -48,11 +48,12 @@ def _tokens_sent(ctx: GcpContext, resource: ResourceDraft, facts: Facts, method:
     ``labelFingerprint``, setTargetPools's ``fingerprint``), the resource-wide ones when its body
     is the resource (a patch sends ``fingerprint``), and its ``if<Field>Match`` preconditions."""
     locks = lock_fields(ctx, resource, facts)
-    body = ctx.body(method)
-    sent = [n for n in locks if n in body]
     own = own_update(ctx, facts)
     if own is not None and own[1]["id"] == method["id"]:
-        sent += [n for n in locks if n in ("fingerprint", "etag") and n not in sent]
+        # the body is the resource: it holds every token, the call checks the resource-wide one
+        sent = [n for n in locks if n in ("fingerprint", "etag")]
+    else:
+        sent = [n for n in locks if n in ctx.body(method)]
     for name in ctx.query(method):
         field = name[2:-5][:1].lower() + name[2:-5][1:]
         if name.startswith("if") and name.endswith("Match") and field in locks and field not in sent:
@@ -164,8 +165,9 @@ def _operation_waits(ctx: GcpContext) -> list[tuple[tuple[str, ...], str, str]]:
 @rule("gcp.long-running-operations")
 def long_running(ctx: GcpContext) -> None:
     """Calls that return an Operation finish when it is done: waited on with the operations
-    collection of the resource's scope (compute's ``regionOperations.wait`` for a regional
-    resource) or nested under it (AIP ``…/operations/{id}``), ``wait`` before polling ``get``."""
+    collection nested under the resource (AIP ``…/workloadIdentityPools/{id}/operations``, dns's
+    managedZoneOperations) or else of its scope (compute's ``regionOperations.wait`` for a
+    regional resource), ``wait`` before polling ``get``."""
     rid = source("gcp.long-running-operations")
     for resource, facts in ctx.resources():
         methods = (facts.create, facts.collection.methods["delete"])
@@ -173,7 +175,7 @@ def long_running(ctx: GcpContext) -> None:
             continue
         nested = facts.scope + (singular(facts.collection.name),)
         ranked = sorted(
-            (scope != facts.scope, key != "wait", method_id)
+            (scope != nested, key != "wait", method_id)
             for scope, key, method_id in _operation_waits(ctx)
             if scope in (facts.scope, nested)
         )

@@ -4,8 +4,6 @@ output-only values, input-only values, secrets, server defaults, references betw
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
-
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.gcp.context import GcpContext, singular_candidates, upper_first
 from codegen.annotate.gcp.text import behaviours
@@ -23,7 +21,7 @@ _SERVER_TIME = re.compile(
     re.I,
 )
 _RESERVED = re.compile(r"^(\[output only\] )?reserved for future use\b", re.I)
-_SECRET_NAME = re.compile(r"password|secret|privateKey|rawKey|sharedKey|credential", re.I)
+_SECRET_NAME = re.compile(r"(password|secret|privateKey|privateKeyData|rawKey|sharedKey|credentials?)$", re.I)
 _DEFAULT = re.compile(
     r"\b(default|defaults|defaulted|if (not|un)(specified|set)|if (you )?(do not|don't) specify"
     r"|if (this field is |it is )?(not|un)(set|specified|provided)|if omitted|when omitted"
@@ -61,11 +59,13 @@ def standard_output(ctx: GcpContext) -> None:
     deletion times ("The modification time of the bucket"), and fields "Reserved for future
     use" are read-only even where the text forgets to say so (storage)."""
     rid = source("gcp.standard-output-fields")
-    for resource, _ in ctx.resources():
+    for resource, facts in ctx.resources():
+        props = ctx.properties({"$ref": facts.schema})
         for name, f in resource.fields.items():
             if name in resource.natural:
                 continue
-            is_time = f.type.kind == "string" and bool(_SERVER_TIME.search(f.documentation))
+            timestamp = props.get(name, {}).get("format") == "date-time"
+            is_time = timestamp and bool(_SERVER_TIME.search(f.documentation))
             if name in STANDARD_OUTPUT or is_time or _RESERVED.search(f.documentation):
                 _read_only(f, rid)
 
@@ -168,7 +168,3 @@ def unordered(ctx: GcpContext) -> None:
         for name, f in resource.fields.items():
             if f.type.kind == "list" and (f.get("references") or name in paired):
                 f.set("unordered", True, rid)
-
-
-def property_of(ctx: GcpContext, schema: str, name: str) -> Mapping[str, Any]:
-    return ctx.properties({"$ref": schema}).get(name, {})

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterator, Mapping
 
-from codegen.annotate.draft import FieldDraft, ResourceDraft, ServiceDraft
+from codegen.annotate.draft import ResourceDraft, ServiceDraft
 from codegen.model import FieldType
 
 Method = Mapping[str, Any]
@@ -50,7 +50,6 @@ class Facts:
     carriers: dict[str, list[str]] = field(default_factory=dict)
     actions: set[str] = field(default_factory=set)  # method ids of set…/resize/expand…/add…
     partners: dict[str, str] = field(default_factory=dict)  # add… -> remove…, attach… -> detach…
-    fingerprints: dict[str, list[str]] = field(default_factory=dict)  # method id -> tokens it sends
 
     def method(self, name: str) -> Method | None:
         return self.collection.methods.get(name)
@@ -139,7 +138,8 @@ class GcpContext:
 
     @property
     def schemas(self) -> Mapping[str, Any]:
-        return self.document.get("schemas", {})
+        schemas: Mapping[str, Any] = self.document.get("schemas", {})
+        return schemas
 
     def resources(self) -> Iterator[tuple[ResourceDraft, Facts]]:
         for name, resource in list(self.draft.resources.items()):
@@ -152,7 +152,8 @@ class GcpContext:
         return self.schemas.get(schema["$ref"], {}) if "$ref" in schema else schema
 
     def properties(self, schema: Mapping[str, Any] | None) -> Mapping[str, Any]:
-        return self.resolve(schema).get("properties", {})
+        props: Mapping[str, Any] = self.resolve(schema).get("properties", {})
+        return props
 
     def body(self, method: Method) -> Mapping[str, Any]:
         """Properties of the method's request body (none without one)."""
@@ -165,9 +166,6 @@ class GcpContext:
         params = method.get("parameters", {})
         order = [p for p in method.get("parameterOrder", []) if params[p].get("location") == "path"]
         return order + [p for p, v in params.items() if v.get("location") == "path" and p not in order]
-
-    def field(self, resource: ResourceDraft, name: str) -> FieldDraft | None:
-        return resource.fields.get(name)
 
     def field_type(self, schema: Mapping[str, Any]) -> FieldType:
         """Describe a discovery schema as a FieldType tree; recursive schemas become ``ref``."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from codegen.annotate.draft import ResourceDraft
-from codegen.annotate.gcp.context import Facts, GcpContext
+from codegen.annotate.gcp.context import Facts, GcpContext, singular
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
 
@@ -20,10 +20,16 @@ def own_parameters(ctx: GcpContext, facts: Facts) -> list[str]:
     return own or get_params[-1:]
 
 
-def _state_name(resource: ResourceDraft, param: str) -> str:
-    if param in resource.fields:
+def _state_name(resource: ResourceDraft, facts: Facts, param: str) -> str:
+    """The field a selecting parameter carries: the resource's ``name`` (or ``<resource>Name``)
+    for the parameter named after the resource (``{address}`` of globalAddresses, whose Address
+    also has an ``address`` field: the IP), else the field of the same name (dns's ``type``)."""
+    own = singular(facts.collection.name).lower()
+    if param in resource.fields and not own.endswith(param.lower()):
         return param
-    for candidate in ("name", "id"):
+    # dns's responsePolicies are named by ``responsePolicyName``, their rules by ``ruleName``
+    named = [n for n in resource.fields if n.endswith("Name") and own.endswith(n[:-4].lower())]
+    for candidate in ("name", *named, "id"):
         if candidate in resource.fields:
             return candidate
     return param
@@ -38,7 +44,7 @@ def name_within_scope(ctx: GcpContext) -> None:
     rid = source("gcp.name-within-scope")
     for resource, facts in ctx.resources():
         own = own_parameters(ctx, facts)
-        primary = tuple(dict.fromkeys(_state_name(resource, p) for p in own))
+        primary = tuple(dict.fromkeys(_state_name(resource, facts, p) for p in own))
         resource.set("primary", primary, rid)
         resource.set("natural", primary, rid)
         get_params = tuple(ctx.path_params(facts.get))

@@ -33,13 +33,16 @@ def _schema_of(ctx: GcpContext, method: Method) -> str | None:
 
 
 def _name_for(collection: Collection, schema: str) -> str:
-    """``globalAddresses`` returning ``Address`` is ``GlobalAddress``; ``keys`` returning
-    ``ServiceAccountKey`` is ``ServiceAccountKey``: the longer of the collection's singular and
-    the schema name, when one ends with the other."""
+    """``globalAddresses`` returning ``Address`` is GlobalAddress (the collection's singular);
+    ``serviceAccounts.keys`` returning ``ServiceAccountKey`` is ServiceAccountKey (the schema, when
+    what it adds to the noun starts with a parent collection's noun; apigee's
+    ``GoogleCloudApigeeV1Alias`` stays Alias)."""
+    parents = tuple(upper_first(singular(p)) for p in collection.path[:-1])
     for candidate in singular_candidates(collection.name):
         noun = upper_first(candidate)
-        if schema.lower().endswith(noun.lower()) and len(schema) >= len(noun):
-            return schema
+        if schema.lower().endswith(noun.lower()):
+            prefix = schema[: len(schema) - len(noun)]
+            return schema if not prefix or parents and prefix.startswith(parents) else noun
         if noun.lower().endswith(schema.lower()):
             return noun
     return upper_first(singular(collection.name))
@@ -50,8 +53,9 @@ def find_resources(ctx: GcpContext) -> None:
     """A resource is a discovery collection with a create-like method (``insert`` or
     ``create``), a ``get`` that returns an object schema (the resource's state) and a
     ``delete``. It is named after the collection (``globalAddresses`` -> GlobalAddress) or its
-    schema when that is longer (``keys`` -> ServiceAccountKey); two collections that would share
-    a name are told apart by their schemas, else by their parent collection (ProjectRole)."""
+    schema when that spells the parents too (``serviceAccounts.keys`` -> ServiceAccountKey); two
+    collections that would share a name are told apart by their schemas, else by their parent
+    collection (ProjectRole, OrganizationRole)."""
     rid = source("gcp.insert-get-delete-make-a-resource")
     found: list[tuple[str, Collection, str, str]] = []
     for collection in ctx.collections:

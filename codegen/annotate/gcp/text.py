@@ -19,7 +19,9 @@ _BEHAVIOUR_PREFIX = re.compile(
     re.I,
 )
 _OUTPUT_ONLY = re.compile(
-    r"\[output[ -]only\]|(^|[.;]\s)output[ -]only\.|\(output[ -]only\)|\boutput[ -]only\.?$", re.I
+    r"\[output[ -]only\]|(^|[.;]\s)output[ -]only\.|\(output[ -]only\)|\boutput[ -]only\.?$"
+    r"|\b(this|the) (field|value|property) is read[ -]only\b",
+    re.I,
 )
 _INPUT_ONLY = re.compile(r"\[input[ -]only\]|(^|[.;]\s)input[ -]only\.", re.I)
 _IMMUTABLE = re.compile(r"(^|[.;]\s)immutable\.|\bis immutable\b|\bit'?s immutable\b", re.I)
@@ -29,6 +31,7 @@ _CREATE_ONLY = (
                r" (at|during|on|upon|when) (\w+ ){0,3}creat", re.I),
     re.compile(r"\b(cannot|can not|can't) be (changed|updated|modified|patched|edited)\b", re.I),
     re.compile(r"\bonce (set|created),? (it )?(cannot|can't|can not)\b", re.I),
+    re.compile(r"\bused to create (this|the)\b", re.I),  # where it came from: a source image
 )
 _UPDATE_WORDS = re.compile(r"updat|modif|chang|expand|added|set|edit", re.I)
 _LIMIT_SENTENCE = re.compile(
@@ -41,6 +44,7 @@ _LIMIT_SENTENCE = re.compile(
 )
 _MASK = re.compile(r"update[ _-]?mask", re.I)
 _FIELD_DOCS = re.compile(r"indicated in the field descriptions?|as noted in the field", re.I)
+_METHOD_AFTER = re.compile(r"\b(?:using|with|by|via|through|calling|call)\s*(?:(?:the|an|a)\s+)?([A-Za-z]+)")
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
@@ -74,7 +78,8 @@ def behaviours(description: str) -> Behaviours:
 
 def says_create_only(description: str) -> bool:
     """The text says the value is fixed once created ("can be set only at resource creation
-    time", "cannot be changed", "Once set, it cannot be updated", "Immutable")."""
+    time", "cannot be changed", "Once set, it cannot be updated", "Immutable", "The source image
+    used to create this disk")."""
     text = clean(description)
     return behaviours(text).immutable or any(p.search(text) for p in _CREATE_ONLY)
 
@@ -87,7 +92,7 @@ def methods_named(description: str, methods: Collection[str]) -> list[str]:
     for sentence in _SENTENCE.split(clean(description)):
         if not _UPDATE_WORDS.search(sentence):
             continue
-        for word in re.findall(r"(?:using|with|by|via|through|call(?:ing)?)\s*([A-Za-z]+)", sentence):
+        for word in _METHOD_AFTER.findall(sentence):
             for name in _unglued(word):
                 if name in methods and name not in found:
                     found.append(name)

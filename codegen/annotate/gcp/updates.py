@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from codegen.annotate.draft import ResourceDraft
+from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.gcp.actions import writable
 from codegen.annotate.gcp.classify import unset
 from codegen.annotate.gcp.context import Facts, GcpContext, Method, verb
@@ -59,7 +59,7 @@ def field_doc_names_method(ctx: GcpContext) -> None:
         for name, f in writable(resource).items():
             for key in methods_named(f.documentation, levels):
                 _carry(facts, methods[key]["id"], name)
-                if unset(f) or f.get("mutability") is Mutability.MUTABLE:
+                if unset(f):
                     f.set("mutability", Mutability.MUTABLE, rid)
 
 
@@ -113,7 +113,7 @@ def update_carries(ctx: GcpContext) -> None:
                 _limited(f, limit, limited)
 
 
-def _limited(f, limit: Limit, rid: str) -> None:  # type: ignore[no-untyped-def]
+def _limited(f: FieldDraft, limit: Limit, rid: str) -> None:
     """Named or left to the field docs: the others cannot change. Unnamed: nobody can tell."""
     fixed = limit.kind in ("named", "field-docs")
     f.set("mutability", Mutability.CREATE_ONLY if fixed else Mutability.UNKNOWN, rid)

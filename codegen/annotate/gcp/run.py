@@ -1,0 +1,66 @@
+"""The GCP rules, in the order they run, and the entry point that runs them on one document."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from codegen.annotate.draft import ServiceDraft
+from codegen.annotate.gcp import actions, calls, classify, fields, identity, resources, updates
+from codegen.annotate.gcp.context import GcpContext
+from codegen.annotate.rules import Rule, check_unique
+
+GCP_RULES: Sequence[Rule[GcpContext]] = check_unique(
+    (
+        # what the document's collections are
+        resources.find_resources,
+        resources.scope,
+        fields.collect_fields,
+        # identity
+        identity.name_within_scope,
+        identity.id_parameter,
+        identity.self_link,
+        # what the server owns
+        classify.output_only,
+        classify.standard_output,
+        classify.scope_fields,
+        calls.lock_tokens,
+        identity.name_is_fixed,
+        classify.references,
+        # how each field can change: actions, then the text, then the resource's own update
+        actions.action_methods,
+        updates.field_doc_names_method,
+        updates.containing_resource,
+        updates.field_doc_create_only,
+        updates.update_carries,
+        updates.create_only,
+        updates.read_only_rest,
+        calls.route_updates,
+        calls.labels_model,
+        # the other facts about each field
+        fields.required,
+        classify.write_only,
+        classify.sensitive,
+        classify.server_default,
+        classify.unordered,
+        # what calls need
+        resources.list_operation,
+        calls.idempotency_token,
+        calls.long_running,
+        calls.create_id,
+    )
+)
+
+
+def annotate_document(
+    document: Mapping[str, Any],
+    *,
+    service: str,
+    api_version: str,
+    source_files: tuple[str, ...] = (),
+) -> tuple[GcpContext, ServiceDraft]:
+    """Run every GCP rule over one discovery document; overlays come after."""
+    draft = ServiceDraft("gcp", service, api_version, source_files=source_files)
+    ctx = GcpContext(document=document, draft=draft)
+    for r in GCP_RULES:
+        r(ctx)
+    return ctx, draft

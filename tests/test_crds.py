@@ -1,0 +1,69 @@
+"""The generated CustomResourceDefinitions: valid manifests, valid and structural schemas,
+create-only fields immutable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import pytest
+import yaml
+from openapi_spec_validator import validate as validate_openapi
+
+CRDS = sorted((Path(__file__).resolve().parent.parent / "generated" / "crds").rglob("*.yaml"))
+
+
+def load(path: Path) -> dict[str, Any]:
+    return dict(yaml.safe_load(path.read_text()))
+
+
+def test_there_is_one_crd_per_generated_resource() -> None:
+    names = {p.stem for p in CRDS}
+    assert {"vpcs", "subnets", "natgateways", "securitygroupingresses", "elasticips"} <= names
+    assert len(CRDS) == 12
+
+
+@pytest.mark.parametrize("path", CRDS, ids=lambda p: p.stem)
+def test_manifest_is_a_valid_crd(path: Path) -> None:
+    kubernetes_validate.validate(load(path), kubernetes_validate.latest_version(), strict=True)
+
+
+def _schema(path: Path) -> dict[str, Any]:
+    return dict(load(path)["spec"]["versions"][0]["schema"]["openAPIV3Schema"])
+
+
+@pytest.mark.parametrize("path", CRDS, ids=lambda p: p.stem)
+def test_embedded_schema_is_valid_openapi(path: Path) -> None:
+    document = {"openapi": "3.0.3", "info": {"title": path.stem, "version": "v1alpha1"}, "paths": {},
+                "components": {"schemas": {"Resource": _schema(path)}}}
+    validate_openapi(document)
+
+
+def _untyped(node: Any, where: str) -> list[str]:
+    if not isinstance(node, dict):
+        return []
+    bad = [] if ("type" in node or node.get("x-kubernetes-preserve-unknown-fields")) else [where]
+    for key, child in (node.get("properties") or {}).items():
+        bad += _untyped(child, f"{where}.{key}")
+    for key in ("items", "additionalProperties"):
+        if isinstance(node.get(key), dict):
+            bad += _untyped(node[key], f"{where}[{key}]")
+    return bad
+
+
+@pytest.mark.parametrize("path", CRDS, ids=lambda p: p.stem)
+def test_schema_is_structural(path: Path) -> None:
+    assert _untyped(_schema(path), "") == []
+
+
+def test_create_only_fields_are_immutable_and_mutable_ones_are_not() -> None:
+    vpc = _schema(next(p for p in CRDS if p.stem == "vpcs"))
+    spec = vpc["properties"]["spec"]["properties"]
+    assert spec["cidrBlock"]["x-kubernetes-validations"] == [
+        {"rule": "self == oldSelf", "message": "cidrBlock can only be set when the resource is created"}]
+    assert "x-kubernetes-validations" not in spec["enableDnsHostnames"]
+    assert spec["enableDnsHostnames"]["type"] == "boolean"  # {"Value": bool} unwrapped
+    status = vpc["properties"]["status"]["properties"]
+    assert {"id", "conditions", "state", "vpcId", "ownerId"} <= set(status)
+    assert "state" not in spec  # read-only fields are status only
