@@ -90,3 +90,91 @@ def test_bad_overlay_is_exit_2_naming_key(capsys: pytest.CaptureFixture[str], sc
 def test_unknown_service_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "--schemas", str(SCHEMAS), "annotations", "--service", "ec3")
     assert code == 2 and "ec3" in err
+
+
+# --- gcp -------------------------------------------------------------------------------------
+
+
+def test_gcp_dump_has_design_format(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--schemas", str(SCHEMAS), "annotations", "--provider", "gcp", "--service", "compute", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert (doc["provider"], doc["service"], doc["api_version"]) == ("gcp", "compute", "v1")
+    network = next(r for r in doc["resources"] if r["name"] == "Network")
+    assert set(network) == {"name", "operations", "identity", "fields"}
+    assert network["operations"]["update"] == ["compute.networks.patch"]
+    assert network["identity"] == {"primary": ["name"], "arn": "selfLink", "natural": ["name"], "parent": ["project"]}
+    routing = next(f for f in network["fields"] if f["name"] == "routingConfig")
+    assert set(routing) == FIELD_KEYS
+    assert (routing["mutability"], routing["update_operation"]) == ("mutable", "compute.networks.patch")
+
+
+def test_gcp_human_view_covers_every_pinned_api(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--schemas", str(SCHEMAS), "annotations", "--provider", "gcp")
+    assert code == 0
+    assert "gcp/compute v1" in out and "gcp/iam v1" in out and "gcp/storage v1" in out
+    assert "ServiceAccount  (primary name; natural accountId; parent project; arn name)" in out
+
+
+def test_gcp_all_runs_over_every_installed_document(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "annotations", "--provider", "gcp", "--all")
+    assert code == 0
+    line = out.strip().splitlines()[-1]
+    assert int(line.split()[0]) > 500 and "discovery documents" in line and "unknown (" in line
+
+
+def test_gcp_all_json_picks_documents(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "annotations", "--provider", "gcp", "--all", "--json", "--service", "iam.v1",
+                       "--service", "dns")
+    docs = json.loads(out)
+    assert [(d["service"], d["api_version"]) for d in docs] == [("iam", "v1"), ("dns", "v1"), ("dns", "v1beta2"),
+                                                                 ("dns", "v2")]
+
+
+def test_gcp_pin_writes_document_and_manifest(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "--schemas", str(tmp_path), "schemas", "pin", "gcp", "storage")
+    assert code == 0
+    assert out.splitlines() == [f"pinned {tmp_path / 'gcp/storage/v1/discovery.json'}", f"pinned {tmp_path / 'manifest.json'}"]
+    assert json.loads((tmp_path / "manifest.json").read_text())["gcp"]["services"]["storage"]["api_version"] == "v1"
+
+
+def test_gcp_pin_unknown_api_is_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "--schemas", str(tmp_path), "schemas", "pin", "gcp", "compute.v9")
+    assert code == 2 and "compute.v9" in err and "Traceback" not in err
+
+
+def _repin(schemas: Path, api: str, text: str) -> Path:
+    """Write a changed document and record its sha256, as if it had been pinned like that."""
+    import hashlib
+
+    path = schemas / "gcp" / api / "v1" / "discovery.json"
+    path.write_text(text)
+    manifest = json.loads((schemas / "manifest.json").read_text())
+    manifest["gcp"]["services"][api]["files"]["discovery.json"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    (schemas / "manifest.json").write_text(json.dumps(manifest))
+    return path
+
+
+def test_gcp_truncated_document_is_exit_2_naming_file(capsys: pytest.CaptureFixture[str], schemas_copy: Path) -> None:
+    path = schemas_copy / "gcp" / "dns" / "v1" / "discovery.json"
+    _repin(schemas_copy, "dns", path.read_text()[:5000])
+    code, out, err = run(capsys, "--schemas", str(schemas_copy), "annotations", "--provider", "gcp", "--service", "dns")
+    assert code == 2 and out == ""
+    assert "dns/v1/discovery.json" in err and "invalid JSON" in err and "Traceback" not in err
+
+
+def test_gcp_dangling_ref_is_exit_2_with_pointer(capsys: pytest.CaptureFixture[str], schemas_copy: Path) -> None:
+    path = schemas_copy / "gcp" / "dns" / "v1" / "discovery.json"
+    doc = json.loads(path.read_text())
+    doc["resources"]["managedZones"]["methods"]["get"]["response"] = {"$ref": "NoSuchZone"}
+    _repin(schemas_copy, "dns", json.dumps(doc))
+    code, _, err = run(capsys, "--schemas", str(schemas_copy), "annotations", "--provider", "gcp", "--service", "dns")
+    assert code == 2
+    assert "/resources/managedZones/methods/get/response/$ref" in err and "NoSuchZone" in err
+
+
+def test_gcp_edited_document_is_exit_2(capsys: pytest.CaptureFixture[str], schemas_copy: Path) -> None:
+    path = schemas_copy / "gcp" / "iam" / "v1" / "discovery.json"
+    path.write_text(path.read_text().replace("Creates a ServiceAccount.", "Makes a ServiceAccount."))
+    code, _, err = run(capsys, "--schemas", str(schemas_copy), "annotations", "--provider", "gcp", "--service", "iam")
+    assert code == 2 and "sha256" in err and "tasklayer schemas pin gcp iam" in err

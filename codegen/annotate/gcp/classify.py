@@ -21,13 +21,17 @@ _SERVER_TIME = re.compile(
     re.I,
 )
 _RESERVED = re.compile(r"^(\[output only\] )?reserved for future use\b", re.I)
-_SECRET_NAME = re.compile(r"(password|secret|privateKey|privateKeyData|rawKey|sharedKey|credentials?)$", re.I)
+_SECRET_NAME = re.compile(
+    r"(password|passphrase|secret|secretKey|secretValue|privateKey|privateKeyData|rawKey|sharedKey|credentials?)$",
+    re.I,
+)
 _DEFAULT = re.compile(
     r"\b(default|defaults|defaulted|if (not|un)(specified|set)|if (you )?(do not|don't) specify"
     r"|if (this field is |it is )?(not|un)(set|specified|provided)|if omitted|when omitted"
     r"|selected by (google|the server)|chosen by the server|(is|are) (assigned|chosen|selected|allocated) automatically)\b",
     re.I,
 )
+_CAMEL = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b")
 _URL = re.compile(r"\b(url|urls|uri|uris|selflink|partial url|resource name|reference)\b", re.I)
 
 
@@ -108,9 +112,10 @@ def _member_names(t: FieldType, depth: int = 2) -> set[str]:
 
 @rule("gcp.secret-material")
 def sensitive(ctx: GcpContext) -> None:
-    """Discovery has no sensitive trait: a field named for secret material (password, secret,
-    privateKey, rawKey, sharedKey, credential), or holding such a member (a customer-supplied
-    encryption key's ``rawKey``), is sensitive and never printed."""
+    """Discovery has no sensitive trait: a field named for secret material (``…password``,
+    ``…Secret``, ``secretKey``, ``privateKeyData``, ``rawKey``, ``sharedKey``, ``credentials``), or
+    holding such a member (a customer-supplied encryption key's ``rawKey``, IAP's
+    ``oauth2ClientSecret``), is sensitive and never printed."""
     rid = source("gcp.secret-material")
     for resource, _ in ctx.resources():
         for name, f in resource.fields.items():
@@ -134,14 +139,19 @@ def server_default(ctx: GcpContext) -> None:
 
 def _target(ctx: GcpContext, resource: ResourceDraft, f: FieldDraft) -> str | None:
     """The resource a URL-valued field points at: the one its name spells (``network`` ->
-    Network, ``healthChecks`` -> HealthCheck) when its text speaks of a URL or reference."""
+    Network, ``healthChecks`` -> HealthCheck), or the more specific one its text names (a
+    TargetPool's ``healthChecks``: "The URL of the HttpHealthCheck resource"), when its text
+    speaks of a URL or reference."""
     item = f.type.item if f.type.kind == "list" and f.type.item else f.type
     if item.kind != "string" or not _URL.search(f.documentation):
         return None
     for candidate in singular_candidates(f.name):
         name = upper_first(candidate)
-        if name in ctx.draft.resources and name != resource.name:
-            return name
+        # the text may name a more specific kind: "The URL of the HttpHealthCheck resource"
+        spelled = [w for w in _CAMEL.findall(f.documentation) if w.endswith(name) and w in ctx.draft.resources]
+        for target in (*spelled, name):
+            if target in ctx.draft.resources and target != resource.name:
+                return target
     return None
 
 

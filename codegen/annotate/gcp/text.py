@@ -39,6 +39,7 @@ _LIMIT_SENTENCE = re.compile(
     r"|\bonly\b.*\bfields?\b.*\b(update|updated|modified|changed|edited|patch|update-able)\b"
     r"|\b(update|updates|patch|modify|change|edit)( only)?\b.*\bonly\b.*\bfields?\b"
     r"|\bcan only (update|patch|modify|change|edit)\b|\bonly (update|modify|patch)\b"
+    r"|\bcan (update|patch|modify|change|edit) only\b"
     r"|\bthe only (field|fields|update-able|valid)\b",
     re.I,
 )
