@@ -421,6 +421,8 @@ def test_update_limits() -> None:
     assert update_limit("The update is performed only on selected fields included as part of update-mask.",
                         fields) is None
     assert update_limit("Updates the specified firewall rule with the data included in the request.", fields) is None
+    assert update_limit("The update method replaces the entire resource, whereas the patch method only replaces "
+                        "fields that are provided in the submitted resource.", fields) is None
 
 
 # --- accuracy on the pinned documents: what kOps and CAPG create -----------------------------

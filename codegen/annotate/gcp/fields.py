@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.gcp.context import Facts, GcpContext, singular
+from codegen.annotate.gcp.resources import creates_in_place
 from codegen.annotate.gcp.text import behaviours, clean
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
@@ -35,7 +36,8 @@ def collect_fields(ctx: GcpContext) -> None:
     create takes the ones its body carries: the body itself (compute), or the member of a
     wrapper body typed with the resource's schema (iam's CreateServiceAccountRequest
     .serviceAccount), whose other members (``accountId``) are fields the create alone takes; so
-    is a create parameter named ``<resource>Id`` that names the new resource (AIP ``create``)."""
+    is a create parameter named ``<resource>Id`` that names the new resource (AIP ``create``), and
+    the ``name`` a create addressing the new resource itself takes in its path (``PUT {+name}``)."""
     rid = source("gcp.fields-from-resource-schema")
     for resource, facts in ctx.resources():
         for name, prop in ctx.properties({"$ref": facts.schema}).items():
@@ -44,6 +46,8 @@ def collect_fields(ctx: GcpContext) -> None:
             resource.fields[name] = f
         _create_body(ctx, resource, facts, rid)
         _create_parameters(ctx, resource, facts, rid)
+        if creates_in_place(facts) and "name" in resource.fields:
+            resource.fields["name"].in_create = True  # given in the create's own path
 
 
 def _create_body(ctx: GcpContext, resource: ResourceDraft, facts: Facts, rid: str) -> None:

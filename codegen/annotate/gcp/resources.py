@@ -119,12 +119,16 @@ def scope_names(ctx: GcpContext, method: Method) -> list[str]:
 def scope(ctx: GcpContext) -> None:
     """A resource's scope is where its create puts it: the path ``projects/{project}`` (global),
     ``…/regions/{region}`` (regional) or ``…/zones/{zone}`` (zonal), or an AIP parent
-    (``projects/{projectsId}/locations/{locationsId}`` -> project, location). The create is
-    called with the scope's parameters."""
+    (``projects/{projectsId}/locations/{locationsId}`` -> project, location); a create that
+    addresses the new resource itself (``PUT v1/{+name}``) is scoped by what comes before it. The
+    create is called with its own path parameters."""
     rid = source("gcp.scope-from-method-path")
     for resource, facts in ctx.resources():
         create = facts.create
-        facts.scope = tuple(scope_names(ctx, create))
+        names = scope_names(ctx, create)
+        if names and creates_in_place(facts):  # PUT …/topics/{topic}: the last one is itself
+            names = names[:-1]
+        facts.scope = tuple(names)
         resource.set("parent", facts.scope, rid)
         identity = tuple(ctx.path_params(create)) + tuple(
             n for n, p in ctx.query(create).items() if p.get("required") and n in SCOPE_PARAMETERS
@@ -168,6 +172,12 @@ def _items_member(ctx: GcpContext, method: Method, schema: str) -> str | None:
         if prop.get("type") == "object" and "additionalProperties" in prop:
             return str(name)
     return None
+
+
+def creates_in_place(facts: Facts) -> bool:
+    """The create addresses the new resource itself (pubsub's ``PUT v1/{+name}``), as ``get`` does,
+    rather than the collection it is added to."""
+    return path_template(facts.create) == path_template(facts.get)
 
 
 def same_level(get: Method, other: Method) -> bool:

@@ -43,7 +43,10 @@ _LIMIT_SENTENCE = re.compile(
     r"|\bthe only (field|fields|update-able|valid)\b",
     re.I,
 )
-_MASK = re.compile(r"update[ _-]?mask", re.I)
+_MASK = re.compile(
+    r"update[ _-]?mask|fields? (that are |which are )?(provided|specified|present|supplied|included|given|set)\b",
+    re.I,
+)
 _FIELD_DOCS = re.compile(r"indicated in the field descriptions?|as noted in the field", re.I)
 _METHOD_AFTER = re.compile(r"\b(?:using|with|by|via|through|calling|call)\s*(?:(?:the|an|a)\s+)?([A-Za-z]+)")
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -119,8 +122,8 @@ class Limit:
 def update_limit(description: str, fields: Collection[str]) -> Limit | None:
     """Read "Only routingConfig can be modified", "you can only patch the network_tier field",
     "You can update only the `display_name` field", "Only certain fields can be updated ... as
-    indicated in the field descriptions". Sentences about update masks say the call changes
-    what the mask names, which is no limit on the fields."""
+    indicated in the field descriptions". Sentences about update masks or merge semantics ("only
+    replaces fields that are provided") say the call changes what it is sent: no limit."""
     named: list[str] = []
     limited = field_docs = False
     for sentence in _SENTENCE.split(clean(description)):

@@ -103,8 +103,8 @@ def update_carries(ctx: GcpContext) -> None:
         fields = writable(resource)
         limit = update_limit(method.get("description", ""), fields)
         for name, f in fields.items():
-            if f.get("mutability") is Mutability.CREATE_ONLY:
-                continue
+            if f.get("mutability") is Mutability.CREATE_ONLY or not f.in_read:
+                continue  # a value only the create takes (accountId) is no part of the body
             if limit is None or name in limit.fields:
                 _carry(facts, method["id"], name)
                 if unset(f):
