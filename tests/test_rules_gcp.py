@@ -611,3 +611,42 @@ def test_pinned_references_and_tags(pinned: dict[str, Service]) -> None:
     assert (account.identity.natural, account.identity.parent, account.identity.arn) == (
         ("accountId",), ("project",), "name")
     assert account.field("accountId").write_only and account.field("accountId").required
+
+
+# --- overlays apply to GCP drafts as to AWS ones ---------------------------------------------
+
+
+def test_overlay_corrects_gcp_rules_with_method_ids(tmp_path: Path) -> None:
+    from codegen.annotate import annotate_gcp
+
+    overlays = tmp_path / "schemas" / "overlays" / "gcp"
+    overlays.mkdir(parents=True)
+    (overlays / "compute.yaml").write_text(
+        "resources:\n"
+        "  Firewall:\n"
+        "    fields:\n"
+        "      direction: {mutability: create_only}\n"
+        "  Network:\n"
+        "    fields:\n"
+        "      mtu: {mutability: mutable, update_operation: compute.networks.patch}\n"
+    )
+    compute = annotate_gcp(load_pinned(SCHEMAS, "compute"), tmp_path / "schemas")
+    direction = compute.resource("Firewall").field("direction")
+    assert (direction.mutability, direction.update_operation) == (C, None)
+    assert direction.source == "overlay:schemas/overlays/gcp/compute.yaml#resources.Firewall.fields.direction.mutability"
+    patch = next(op for op in compute.resource("Network").operations.update if op.name == "compute.networks.patch")
+    assert "mtu" in patch.fields
+
+
+def test_overlay_naming_an_unknown_method_is_an_error(tmp_path: Path) -> None:
+    from codegen.annotate import annotate_gcp
+    from codegen.errors import TasklayerError
+
+    overlays = tmp_path / "schemas" / "overlays" / "gcp"
+    overlays.mkdir(parents=True)
+    (overlays / "compute.yaml").write_text(
+        "resources:\n  Network:\n    fields:\n      mtu: {mutability: mutable, update_operation: compute.networks.pach}\n"
+    )
+    with pytest.raises(TasklayerError) as info:
+        annotate_gcp(load_pinned(SCHEMAS, "compute"), tmp_path / "schemas")
+    assert "compute.networks.pach" in str(info.value)

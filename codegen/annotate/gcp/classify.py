@@ -148,7 +148,7 @@ def _target(ctx: GcpContext, resource: ResourceDraft, f: FieldDraft) -> str | No
     for candidate in singular_candidates(f.name):
         name = upper_first(candidate)
         # the text may name a more specific kind: "The URL of the HttpHealthCheck resource"
-        spelled = [w for w in _CAMEL.findall(f.documentation) if w.endswith(name) and w in ctx.draft.resources]
+        spelled: list[str] = [w for w in _CAMEL.findall(f.documentation) if w.endswith(name)]
         for target in (*spelled, name):
             if target in ctx.draft.resources and target != resource.name:
                 return target
