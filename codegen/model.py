@@ -73,6 +73,7 @@ class Field:
     references: str | None = None  # name of the resource this field refers to (by id)
     read_name: str | None = None  # the member that carries it in reads, when named differently
     update_name: str | None = None  # the member that carries it in its update input, when renamed
+    update_param: bool = False  # its update call takes it as a query parameter (resize's ``size``)
     read_operation: str | None = None  # a separate read (DescribeVpcAttribute) when not in the main read
     read_attribute: str | None = None  # the attribute that separate read is asked for ("enableDnsHostnames")
     value_wrapper: str | None = None  # updates send it as {"Value": v} (AttributeBooleanValue)

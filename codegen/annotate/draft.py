@@ -33,6 +33,7 @@ FIELD_DEFAULTS: dict[str, Any] = {
     "references": None,
     "read_name": None,
     "update_name": None,
+    "update_param": False,
     "read_operation": None,
     "read_attribute": None,
     "value_wrapper": None,

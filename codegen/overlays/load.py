@@ -208,6 +208,7 @@ FIELD_VALUES: dict[str, _Check] = {
     "references": _Reader.optional_name,
     "read_name": _Reader.optional_name,
     "update_name": _Reader.optional_name,
+    "update_param": _Reader.boolean,
     "read_operation": _Reader.optional_name,
     "read_attribute": _Reader.optional_name,
     "value_wrapper": _Reader.optional_name,

@@ -8,7 +8,7 @@ removed, members the read renames put back under the field's name.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from botocore import xform_name
 from botocore.exceptions import ClientError
@@ -18,6 +18,18 @@ from .retry import RetryPolicy, is_in_use, is_not_found
 from .spec import FieldSpec, ResourceSpec
 
 State = dict[str, Any]
+
+
+class Core(Protocol):
+    """What a task or reconciler needs from a cloud: the same five calls on every cloud."""
+
+    spec: ResourceSpec
+
+    def find(self, desired: Mapping[str, Any], name: str, *, retry_not_found: bool = False) -> list[State]: ...
+    def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None: ...
+    def create(self, desired: Mapping[str, Any], token: str | None = None) -> State: ...
+    def update(self, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None: ...
+    def delete(self, actual: Mapping[str, Any]) -> None: ...
 
 
 class AwsCore:

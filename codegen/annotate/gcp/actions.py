@@ -58,14 +58,18 @@ def _by_method_name(method_name: str, fields: Mapping[str, Any]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def carried_fields(ctx: GcpContext, resource: ResourceDraft, key: str, method: Method) -> list[str]:
-    """The resource fields an action method changes, from its body and query parameters."""
+def carried_fields(ctx: GcpContext, resource: ResourceDraft, key: str, method: Method,
+                   members_out: dict[str, tuple[str, bool]] | None = None) -> list[str]:
+    """The resource fields an action method changes, from its body and query parameters;
+    ``members_out`` learns, per field, the member that carries it and whether it is a query
+    parameter (``resize(size=)`` carries ``targetSize``)."""
     fields = writable(resource)
     request = method.get("request") or {}
     whole = [n for n, f in fields.items() if request.get("$ref") and f.type.name == request["$ref"]]
     if whole:  # instances.setTags takes a Tags body: the tags field itself
         return whole
-    members = list(ctx.body(method)) + [n for n in ctx.query(method) if not is_control(n)]
+    query = [n for n in ctx.query(method) if not is_control(n)]
+    members = list(ctx.body(method)) + query
     carried: list[str] = []
     unexplained = []
     for member in members:
@@ -76,6 +80,8 @@ def carried_fields(ctx: GcpContext, resource: ResourceDraft, key: str, method: M
             unexplained.append(member)
         elif target not in carried:
             carried.append(target)
+            if members_out is not None:
+                members_out[target] = (member, member in query)
     if len(unexplained) == 1 and verb(key) == "set":
         target = _by_method_name(key, fields)
         if target is not None and target not in carried:
@@ -109,9 +115,12 @@ def action_methods(ctx: GcpContext) -> None:
         for key, method in methods.items():
             if not _is_action(key, methods) or not same_level(facts.get, method):
                 continue
-            carried = carried_fields(ctx, resource, key, method)
+            members: dict[str, tuple[str, bool]] = {}
+            carried = carried_fields(ctx, resource, key, method, members)
             if not carried:
                 continue
+            for name, carrier in members.items():
+                facts.members[(method["id"], name)] = carrier
             _carry(facts, method["id"], carried)
             facts.actions.add(method["id"])
             partner = _partner(key, methods)

@@ -50,6 +50,8 @@ class Facts:
     carriers: dict[str, list[str]] = field(default_factory=dict)
     actions: set[str] = field(default_factory=set)  # method ids of set…/resize/expand…/add…
     partners: dict[str, str] = field(default_factory=dict)  # add… -> remove…, attach… -> detach…
+    # (method id, field) -> (the member that carries it, sent as a query parameter?)
+    members: dict[tuple[str, str], tuple[str, bool]] = field(default_factory=dict)
 
     def method(self, name: str) -> Method | None:
         return self.collection.methods.get(name)

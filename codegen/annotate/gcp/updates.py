@@ -165,5 +165,10 @@ def route(ctx: GcpContext, resource: ResourceDraft, facts: Facts) -> dict[str, l
             continue
         best = min(carriers, key=lambda m: _preference(facts, own, name, m))
         f.set("update_operation", best, f.provenance["mutability"])
+        member, in_query = facts.members.get((best, name), (name, False))
+        if member != name:
+            f.set("update_name", member, f.provenance["mutability"])
+        if in_query:
+            f.set("update_param", True, f.provenance["mutability"])
         routed.setdefault(best, []).append(name)
     return routed

@@ -19,6 +19,7 @@ from .task import AwsTask, Changes, Context
 
 __all__ = [
     "AwsTask",
+    "Task",
     "CannotChangeFieldError",
     "Changes",
     "CloudTarget",

@@ -12,14 +12,14 @@ from typing import Callable, Sequence
 
 from .errors import DependencyCycleError, TaskError, TryAgainLater
 from .targets import Target
-from .task import AwsTask
+from .task import Task
 
 log = logging.getLogger("tasklayer")
 
 
-def _closure(tasks: Sequence[AwsTask]) -> dict[AwsTask, list[AwsTask]]:
+def _closure(tasks: Sequence[Task]) -> dict[Task, list[Task]]:
     """Every task and what it depends on, including dependencies not listed explicitly."""
-    graph: dict[AwsTask, list[AwsTask]] = {}
+    graph: dict[Task, list[Task]] = {}
     todo = list(tasks)
     while todo:
         task = todo.pop()
@@ -30,7 +30,7 @@ def _closure(tasks: Sequence[AwsTask]) -> dict[AwsTask, list[AwsTask]]:
     return graph
 
 
-def _check_acyclic(graph: dict[AwsTask, list[AwsTask]]) -> None:
+def _check_acyclic(graph: dict[Task, list[Task]]) -> None:
     try:
         graphlib.TopologicalSorter(graph).prepare()
     except graphlib.CycleError as err:
@@ -47,13 +47,13 @@ class Executor:
     sleep: Callable[[float], None] = time.sleep
     attempts: dict[str, int] = field(default_factory=dict)
 
-    def run(self, tasks: Sequence[AwsTask]) -> None:
+    def run(self, tasks: Sequence[Task]) -> None:
         """Apply every task, each after the tasks it depends on."""
         graph = _closure(tasks)
         _check_acyclic(graph)
         self._waves(graph, lambda t: t.run(self.target.context, self.target), reverse=False)
 
-    def delete(self, tasks: Sequence[AwsTask]) -> None:
+    def delete(self, tasks: Sequence[Task]) -> None:
         """Delete every task's resource, each before the tasks it depends on."""
         graph = _closure(tasks)
         _check_acyclic(graph)
@@ -62,7 +62,7 @@ class Executor:
         self._waves(graph, lambda t: t.delete(context, self.target, located=True), reverse=True)
 
     def _waves(
-        self, graph: dict[AwsTask, list[AwsTask]], step: Callable[[AwsTask], object], reverse: bool
+        self, graph: dict[Task, list[Task]], step: Callable[[Task], object], reverse: bool
     ) -> None:
         blockers = (
             graph
@@ -70,7 +70,7 @@ class Executor:
             else {t: [o for o, deps in graph.items() if t in deps] for t in graph}
         )
         pending, done = set(graph), set()
-        deadlines: dict[AwsTask, float] = {}
+        deadlines: dict[Task, float] = {}
         with ThreadPoolExecutor(max_workers=self.max_concurrency) as pool:
             while pending:
                 ready = sorted(
@@ -107,7 +107,7 @@ class Executor:
                     self.sleep(self.retry_interval)
 
     @staticmethod
-    def _attempt(task: AwsTask, step: Callable[[AwsTask], object]) -> Exception | None:
+    def _attempt(task: Task, step: Callable[[Task], object]) -> Exception | None:
         try:
             step(task)
             return None

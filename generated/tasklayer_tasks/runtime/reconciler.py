@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from botocore.exceptions import ClientError
 
-from .aws_core import AwsCore, State
+from .aws_core import AwsCore, Core, State
 from .diff import compute_changes
 from .errors import TaskError, TryAgainLater
 from .spec import ResourceSpec
@@ -86,15 +86,14 @@ def _now() -> str:
 
 
 @dataclass
-class AwsReconciler:
-    """Reconciles one kind of AWS resource for one cluster. Generated subclasses set ``spec``."""
+class Reconciler:
+    """Reconciles one kind of resource for one cluster, whatever the cloud. Generated
+    subclasses set ``spec`` and the core."""
 
     context: Context
     cluster: str
     persist: Callable[[dict[str, Any]], None] | None = None
-    ownership_key: str = (
-        ""  # default: CAPA's sigs.k8s.io/cluster-api-provider-aws/cluster/<cluster>
-    )
+    ownership_key: str = ""  # the tag/label that says who owns a resource (see ownership_key_for)
     requeue_after: float = DEFAULT_REQUEUE
     clock: Callable[[], str] = field(default=_now)
 
@@ -102,10 +101,14 @@ class AwsReconciler:
 
     def __post_init__(self) -> None:
         if not self.ownership_key:
-            self.ownership_key = f"sigs.k8s.io/cluster-api-provider-aws/cluster/{self.cluster}"
+            self.ownership_key = self.ownership_key_for(self.cluster)
 
-    def core(self) -> AwsCore:
-        return AwsCore(self.spec, self.context.client(self.spec.service), self.context.retry)
+    @staticmethod
+    def ownership_key_for(cluster: str) -> str:
+        raise NotImplementedError
+
+    def core(self) -> Core:
+        raise NotImplementedError(f"{type(self).__name__} names no core")
 
     # -- spec <-> state ----------------------------------------------------------------------------
 
@@ -141,12 +144,16 @@ class AwsReconciler:
             status["tags"] = dict(state[self.spec.tags.field])
         return status
 
-    def _owned(self, state: State) -> bool | None:
-        """True / False from the ownership tag; None when the resource carries no tags at all
-        (routes, associations): those belong to whoever reconciles their parent."""
-        if self.spec.tags is None:
-            return None
-        return (state.get(self.spec.tags.field) or {}).get(self.ownership_key) == OWNED
+    def _owned(self, state: State, status: Mapping[str, Any]) -> bool:
+        """Owned by this cluster: its ownership tag/label says so; a resource with no tags or
+        labels at all (a Route, a Network) is ours only when our status already records it,
+        i.e. we created it and persisted its identity."""
+        if self.spec.tags is not None:
+            return (state.get(self.spec.tags.field) or {}).get(self.ownership_key) == OWNED
+        recorded = self.status_of(state)
+        keys = ["id"] if "id" in recorded else [camel(p) for p in self.spec.primary]
+        known = [k for k in keys if recorded.get(k) is not None]
+        return bool(known) and all(status.get(k) == recorded[k] for k in known)
 
     # -- results -----------------------------------------------------------------------------------
 
@@ -171,7 +178,7 @@ class AwsReconciler:
 
     # -- reconcile ----------------------------------------------------------------------------------
 
-    def _find(self, core: AwsCore, desired: State, spec: Mapping[str, Any]) -> list[State]:
+    def _find(self, core: Core, desired: State, spec: Mapping[str, Any]) -> list[State]:
         found = core.find(desired, str(spec.get("name", "")))
         for state in found[:1]:
             core.read_separately(state, desired)
@@ -207,7 +214,7 @@ class AwsReconciler:
                 return self._result(
                     self.status_of(state), True, "Shared", "only read: the resource is shared"
                 )
-            if self._owned(state) is False:
+            if not self._owned(state, status):
                 return self._result(
                     self.status_of(state),
                     False,
@@ -227,7 +234,7 @@ class AwsReconciler:
             )
 
     def _create(
-        self, core: AwsCore, desired: State, spec: Mapping[str, Any], status: Mapping[str, Any]
+        self, core: Core, desired: State, spec: Mapping[str, Any], status: Mapping[str, Any]
     ) -> Result:
         identity = core.create(desired, token=self._token(spec))
         new_status = {**status, **self.status_of(identity)}
@@ -241,7 +248,7 @@ class AwsReconciler:
         core.read_separately(found[0], desired)
         return self._converge(core, found[0], {**desired, **identity})
 
-    def _converge(self, core: AwsCore, state: State, desired: State) -> Result:
+    def _converge(self, core: Core, state: State, desired: State) -> Result:
         changes = compute_changes(self.spec, state, desired)
         fixed = [camel(n) for n in changes if self.spec.field(n).mutability != "mutable"]
         if fixed:
@@ -307,7 +314,7 @@ class AwsReconciler:
         try:
             found = core.find(desired, str(spec.get("name", "")))
             for state in found:
-                if self._owned(state) is False:
+                if not self._owned(state, status):
                     continue  # never delete what the cluster does not own
                 core.delete(state)
         except TryAgainLater as err:
@@ -317,3 +324,15 @@ class AwsReconciler:
                 status, False, "CloudError", str(err), requeue=True, severity="Warning"
             )
         return self._result({k: v for k, v in status.items() if k != "id"}, False, "Deleted", "")
+
+
+@dataclass
+class AwsReconciler(Reconciler):
+    """AWS: calls through botocore; ownership is CAPA's tag."""
+
+    @staticmethod
+    def ownership_key_for(cluster: str) -> str:
+        return f"sigs.k8s.io/cluster-api-provider-aws/cluster/{cluster}"
+
+    def core(self) -> Core:
+        return AwsCore(self.spec, self.context.client(self.spec.service), self.context.retry)

@@ -10,7 +10,7 @@ from .aws_core import State
 from .diff import shown
 
 if TYPE_CHECKING:
-    from .task import AwsTask, Changes, Context
+    from .task import Task, Changes, Context
 
 log = logging.getLogger("tasklayer")
 
@@ -19,9 +19,9 @@ class Target(Protocol):
     dry_run: bool
     context: Context
 
-    def render(self, task: AwsTask, actual: AwsTask | None, changes: Changes) -> None: ...
-    def created(self, task: AwsTask, identity: State) -> None: ...
-    def remove(self, task: AwsTask, state: State) -> None: ...
+    def render(self, task: Task, actual: Task | None, changes: Changes) -> None: ...
+    def created(self, task: Task, identity: State) -> None: ...
+    def remove(self, task: Task, state: State) -> None: ...
     def warn(self, message: str) -> None: ...
 
 
@@ -31,18 +31,18 @@ class CloudTarget:
     call returns, before anything else can fail."""
 
     context: Context
-    on_created: Callable[[AwsTask, State], None] | None = None
+    on_created: Callable[[Task, State], None] | None = None
     warnings: list[str] = field(default_factory=list)
     dry_run: bool = False
 
-    def render(self, task: AwsTask, actual: AwsTask | None, changes: Changes) -> None:
+    def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
         task.render_cloud(self, actual, changes)
 
-    def created(self, task: AwsTask, identity: State) -> None:
+    def created(self, task: Task, identity: State) -> None:
         if self.on_created is not None:
             self.on_created(task, identity)
 
-    def remove(self, task: AwsTask, state: State) -> None:
+    def remove(self, task: Task, state: State) -> None:
         task.core(self.context).delete(state)
 
     def warn(self, message: str) -> None:
@@ -89,7 +89,7 @@ class DryRunTarget:
     warnings: list[str] = field(default_factory=list)
     dry_run: bool = True
 
-    def render(self, task: AwsTask, actual: AwsTask | None, changes: Changes) -> None:
+    def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
         if actual is None:
             spec = task.spec
             lines = [
@@ -100,10 +100,10 @@ class DryRunTarget:
         else:
             self.plan.modify.append((task.key, changes.lines()))
 
-    def created(self, task: AwsTask, identity: State) -> None:  # pragma: no cover - never creates
+    def created(self, task: Task, identity: State) -> None:  # pragma: no cover - never creates
         raise AssertionError("a dry run creates nothing")
 
-    def remove(self, task: AwsTask, state: State) -> None:
+    def remove(self, task: Task, state: State) -> None:
         self.plan.delete.append(task.key)
 
     def warn(self, message: str) -> None:

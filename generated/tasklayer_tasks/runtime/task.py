@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from botocore.exceptions import ClientError
 
-from .aws_core import AwsCore, State
+from .aws_core import AwsCore, Core, State
 from .diff import compute_changes, shown
 from .errors import (
     CannotChangeFieldError,
@@ -33,21 +33,44 @@ from .spec import ResourceSpec
 if TYPE_CHECKING:
     from .targets import Target
 
-T = TypeVar("T", bound="AwsTask")
+T = TypeVar("T", bound="Task")
 
 
 @dataclass
 class Context:
-    """Where tasks run: the region, the botocore clients, the retry policy, and the owner whose
-    name seeds idempotency tokens."""
+    """Where tasks run: the region (and, on GCP, project and zone), the API clients, the retry
+    policy, and the owner whose name seeds idempotency tokens.
+
+    AWS clients come from botocore (``session``, ``endpoint_url``); GCP clients from
+    googleapiclient, built from the discovery documents shipped with the tasks, over ``http``
+    (an authorized http, or the runtime's ``FakeGcp``).
+    """
 
     region: str = "us-east-1"
     cluster: str = ""
     endpoint_url: str | None = None
     session: Any = None
+    project: str = ""
+    zone: str = ""
+    http: Any = None
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     _clients: dict[str, Any] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def scope(self) -> dict[str, str]:
+        return {"project": self.project, "region": self.region, "zone": self.zone}
+
+    def gcp_client(self, document_path: str) -> Any:
+        """A googleapiclient resource built from a shipped discovery document: no network and
+        no credentials are needed to build it."""
+        with self._lock:
+            if document_path not in self._clients:
+                from googleapiclient.discovery import build_from_document  # type: ignore[import-untyped]
+
+                with open(document_path, encoding="utf-8") as handle:
+                    document = handle.read()
+                self._clients[document_path] = build_from_document(document, http=self.http)
+            return self._clients[document_path]
 
     def client(self, service: str) -> Any:
         with self._lock:
@@ -69,7 +92,7 @@ class Placeholder(str):
 class Changes:
     """The fields that differ, by API name: (actual, desired)."""
 
-    task: AwsTask
+    task: Task
     fields: dict[str, tuple[Any, Any]]
 
     def __bool__(self) -> bool:
@@ -90,8 +113,9 @@ class Changes:
 
 
 @dataclass(kw_only=True, eq=False)
-class AwsTask:
-    """Base of every generated AWS task. Subclasses declare the fields and the spec."""
+class Task:
+    """Base of every generated task, whatever the cloud. Subclasses declare the fields, the
+    spec, and the core that makes the calls."""
 
     name: str
     lifecycle: Lifecycle = Lifecycle.SYNC
@@ -108,13 +132,13 @@ class AwsTask:
 
     # -- desired state ---------------------------------------------------------------------------
 
-    def dependencies(self) -> list[AwsTask]:
+    def dependencies(self) -> list[Task]:
         """Tasks this one refers to (a Subnet's ``vpc``): they run first."""
-        deps: list[AwsTask] = []
+        deps: list[Task] = []
         for f in self.spec.fields:
             value = getattr(self, f.attr, None)
             values = value if isinstance(value, list) else [value]
-            deps.extend(v for v in values if f.references and isinstance(v, AwsTask))
+            deps.extend(v for v in values if f.references and isinstance(v, Task))
         return deps
 
     @property
@@ -126,11 +150,15 @@ class AwsTask:
         state: State = {}
         for f in self.spec.fields:
             value = getattr(self, f.attr, None)
-            if isinstance(value, AwsTask):
-                value = value.resource_id or self._unresolved(value, dry_run)
-            elif isinstance(value, list) and any(isinstance(v, AwsTask) for v in value):
+            if isinstance(value, Task):
+                value = value.reference_value() or self._unresolved(value, dry_run)
+            elif isinstance(value, list) and any(isinstance(v, Task) for v in value):
                 value = [
-                    v.resource_id or self._unresolved(v, dry_run) if isinstance(v, AwsTask) else v
+                    (
+                        v.reference_value() or self._unresolved(v, dry_run)
+                        if isinstance(v, Task)
+                        else v
+                    )
                     for v in value
                 ]
             if value is not None:
@@ -142,7 +170,7 @@ class AwsTask:
             state[tags.field] = {"Name": self.name, **(state.get(tags.field) or {})}
         return state
 
-    def _unresolved(self, dependency: AwsTask, dry_run: bool) -> str:
+    def _unresolved(self, dependency: Task, dry_run: bool) -> str:
         if dry_run:
             return Placeholder(f"<id of {dependency.key}>")
         raise TryAgainLater(f"{self.key}: waiting for {dependency.key} to have an id")
@@ -155,8 +183,12 @@ class AwsTask:
 
     # -- find --------------------------------------------------------------------------------------
 
-    def core(self, context: Context) -> AwsCore:
-        return AwsCore(self.spec, context.client(self.spec.service), context.retry)
+    def core(self, context: Context) -> Core:
+        raise NotImplementedError(f"{type(self).__name__} names no core")
+
+    def reference_value(self) -> str | None:
+        """What a field referring to this resource holds: its id (AWS), its selfLink (GCP)."""
+        return self.resource_id
 
     def find_state(
         self, context: Context, dry_run: bool = False, separate_reads: bool = True
@@ -213,7 +245,7 @@ class AwsTask:
 
     # -- check and render ------------------------------------------------------------------------
 
-    def check_changes(self, actual: AwsTask | None, changes: Changes) -> None:
+    def check_changes(self, actual: Task | None, changes: Changes) -> None:
         """A change to a create-only field cannot be applied: say which, before any call."""
         if actual is None:
             return
@@ -280,7 +312,7 @@ class AwsTask:
                 f"{self.key}: {readiness.field} is {value!r}, waiting for {readiness.ready!r}"
             )
 
-    def render_cloud(self, target: Target, actual: AwsTask | None, changes: Changes) -> None:
+    def render_cloud(self, target: Target, actual: Task | None, changes: Changes) -> None:
         core = self.core(target.context)
         if actual is None:
             desired = self.desired()
@@ -307,7 +339,7 @@ class AwsTask:
             n: new for n, (_, new) in diff.items() if self.spec.field(n).mutability == "mutable"
         }
 
-    def _read_back(self, core: AwsCore, context: Context) -> State:
+    def _read_back(self, core: Core, context: Context) -> State:
         """Read the resource just written; NotFound right after a create is eventual
         consistency, retried with backoff."""
         desired = self.desired()
@@ -345,3 +377,11 @@ class AwsTask:
             if hasattr(self, "id"):
                 object.__setattr__(self, "id", None)
         return True
+
+
+@dataclass(kw_only=True, eq=False)
+class AwsTask(Task):
+    """Base of the generated AWS tasks: calls go through botocore."""
+
+    def core(self, context: Context) -> Core:
+        return AwsCore(self.spec, context.client(self.spec.service), context.retry)
