@@ -120,7 +120,7 @@ def _task_imports(view: ResourceView, modules: dict[str, str]) -> list[str]:
         "",
         "from ...runtime.errors import CannotChangeFieldError",
         "from ...runtime.spec import ResourceSpec",
-        "from ...runtime.task import AwsTask, Changes",
+        "from ...runtime.task import AwsTask, Changes, Task",
         f"from .core.{view.module} import SPEC, {view.class_name}Core",
         "",
         "if TYPE_CHECKING:",

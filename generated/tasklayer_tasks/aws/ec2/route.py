@@ -10,7 +10,7 @@ from typing import ClassVar, TYPE_CHECKING
 
 from ...runtime.errors import CannotChangeFieldError
 from ...runtime.spec import ResourceSpec
-from ...runtime.task import AwsTask, Changes
+from ...runtime.task import AwsTask, Changes, Task
 from .core.route import SPEC, RouteCore
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ class Route(AwsTask):
         """The Route as the cloud has it, or None."""
         return super().find(context)
 
-    def check_changes(self, actual: AwsTask | None, changes: Changes) -> None:
+    def check_changes(self, actual: Task | None, changes: Changes) -> None:
         """Refuse, before any call, to change what can only be set at creation."""
         if actual is None:
             return

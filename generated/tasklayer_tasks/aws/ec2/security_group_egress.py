@@ -10,7 +10,7 @@ from typing import Any, ClassVar, TYPE_CHECKING
 
 from ...runtime.errors import CannotChangeFieldError
 from ...runtime.spec import ResourceSpec
-from ...runtime.task import AwsTask, Changes
+from ...runtime.task import AwsTask, Changes, Task
 from .core.security_group_egress import SPEC, SecurityGroupEgressCore
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class SecurityGroupEgress(AwsTask):
         """The SecurityGroupEgress as the cloud has it, or None."""
         return super().find(context)
 
-    def check_changes(self, actual: AwsTask | None, changes: Changes) -> None:
+    def check_changes(self, actual: Task | None, changes: Changes) -> None:
         """Refuse, before any call, to change what can only be set at creation."""
         if actual is None:
             return
