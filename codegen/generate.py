@@ -5,22 +5,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.annotate import annotate_aws
+from codegen.annotate import annotate_aws, annotate_gcp
 from codegen.overlays import find_overlay
 from codegen.render.formatting import format_python
 from codegen.render.package import Selection, render_package
-from codegen.sources.aws import load_pinned, pinned_services
+from codegen.sources import aws, gcp
 from codegen.writer import WriteResult, write_tree
+
+
+def _wanted(schemas_dir: Path, provider: str, name: str) -> tuple[str, ...]:
+    overlay = find_overlay(schemas_dir, provider, name)
+    return tuple(overlay.generate) if overlay is not None and overlay.generate else ()
 
 
 def selections(schemas_dir: Path) -> list[Selection]:
     """Each pinned service with the resources its overlay's ``generate`` names (none without)."""
     out = []
-    for name in pinned_services(schemas_dir):
-        overlay = find_overlay(schemas_dir, "aws", name)
-        wanted = tuple(overlay.generate) if overlay is not None and overlay.generate else ()
+    for name in aws.pinned_services(schemas_dir):
+        wanted = _wanted(schemas_dir, "aws", name)
         if wanted:
-            out.append(Selection(annotate_aws(load_pinned(schemas_dir, name), schemas_dir), wanted))
+            out.append(Selection(annotate_aws(aws.load_pinned(schemas_dir, name), schemas_dir), wanted))
+    for name in gcp.pinned_services(schemas_dir):
+        wanted = _wanted(schemas_dir, "gcp", name)
+        if wanted:
+            out.append(Selection(annotate_gcp(gcp.load_pinned(schemas_dir, name), schemas_dir), wanted))
     return out
 
 

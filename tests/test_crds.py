@@ -19,9 +19,10 @@ def load(path: Path) -> dict[str, Any]:
 
 
 def test_there_is_one_crd_per_generated_resource() -> None:
-    names = {p.stem for p in CRDS}
-    assert {"vpcs", "subnets", "natgateways", "securitygroupingresses", "elasticips"} <= names
-    assert len(CRDS) == 12
+    names = {f"{p.parent.parent.name}/{p.stem}" for p in CRDS}
+    assert {"aws/vpcs", "aws/subnets", "aws/natgateways", "aws/securitygroupingresses", "aws/elasticips"} <= names
+    assert {"gcp/networks", "gcp/subnetworks", "gcp/firewalls", "gcp/instancegroupmanagers", "gcp/disks"} <= names
+    assert len(CRDS) == 12 + 13
 
 
 @pytest.mark.parametrize("path", CRDS, ids=lambda p: p.stem)
@@ -67,3 +68,15 @@ def test_create_only_fields_are_immutable_and_mutable_ones_are_not() -> None:
     status = vpc["properties"]["status"]["properties"]
     assert {"id", "conditions", "state", "vpcId", "ownerId"} <= set(status)
     assert "state" not in spec  # read-only fields are status only
+
+
+def test_gcp_crd_keys_and_scope() -> None:
+    firewall = _schema(next(p for p in CRDS if p.stem == "firewalls"))
+    spec = firewall["properties"]["spec"]["properties"]
+    assert "x-kubernetes-validations" in spec["direction"]  # fixed by the compute overlay
+    assert "x-kubernetes-validations" not in spec["sourceRanges"]
+    disk = _schema(next(p for p in CRDS if p.stem == "disks"))
+    zone = disk["properties"]["spec"]["properties"]["zone"]
+    assert zone["type"] == "string" and zone["x-kubernetes-validations"][0]["rule"] == "self == oldSelf"
+    assert "additionalTags" in disk["properties"]["spec"]["properties"]  # labels, besides the ownership one
+    assert "selfLink" in disk["properties"]["status"]["properties"]

@@ -11,6 +11,8 @@ import jinja2
 from codegen.model import Service
 from codegen.render import crd
 from codegen.render.env import make_environment, render_template
+from codegen.render.clouds import CLOUDS, Cloud
+from codegen.render.gcp_views import trimmed_document
 from codegen.render.views import ResourceView
 
 PACKAGE = "tasklayer_tasks"
@@ -51,23 +53,26 @@ def _runtime(templates_dir: Path) -> dict[str, str]:
 
 def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
     service = selection.service
+    cloud = CLOUDS[service.provider]
     generated = frozenset(selection.resources)
-    views = [ResourceView(service.resource(n), service, generated) for n in selection.resources]
+    views = [cloud.view_class(service.resource(n), service, generated) for n in selection.resources]
     base = f"{PACKAGE}/{service.provider}/{service.name}"
     files = {
         f"{base}/__init__.py": render_template(
-            env, "aws/service_init.py.jinja", service=service, views=views,
+            env, "service_init.py.jinja", service=service, views=views,
             exported=sorted(str(v.class_name) for v in views),
         ),
         f"{base}/core/__init__.py": f'"""Cores of the {service.name} resources; generated, do not edit."""\n',
         f"{base}/reconcilers/__init__.py": render_template(
-            env, "aws/reconcilers_init.py.jinja", service=service, views=views,
+            env, "reconcilers_init.py.jinja", service=service, views=views,
             exported=sorted(f"{v.class_name}{suffix}" for v in views for suffix in ("Reconciler", "Spec", "Status")),
         ),
     }
+    if cloud.has_document and service.source_files:
+        files[f"{base}/discovery.json"] = trimmed_document(service.source_files[0], views)  # type: ignore[arg-type]
     if views:
         files[f"{base}/operator.py"] = render_template(
-            env, "aws/operator.py.jinja", service=service, views=views, package=PACKAGE,
+            env, "operator.py.jinja", service=service, views=views, package=PACKAGE,
             group=crd.group(views[0]), version=crd.VERSION,
             plurals=[(crd.plural(str(v.class_name)), v) for v in views],
         )
@@ -76,20 +81,20 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
     modules = {v.name: v.module for v in views}
     for view in views:
         files[f"{base}/core/{view.module}.py"] = render_template(
-            env, "aws/core.py.jinja", service=service, view=view, core_imports=_core_imports(view)
+            env, cloud.core_template, service=service, view=view, core_imports=_core_imports(view, cloud)
         )
         files[f"{base}/reconcilers/{view.module}.py"] = render_template(
-            env, "aws/reconciler.py.jinja", service=service, view=view,
-            reconciler_imports=_reconciler_imports(view),
+            env, "reconciler.py.jinja", service=service, view=view, cloud=cloud,
+            reconciler_imports=_reconciler_imports(view, cloud),
         )
         files[f"{base}/{view.module}.py"] = render_template(
-            env, "aws/kops_task.py.jinja", service=service, view=view,
-            task_imports=_task_imports(view, modules), find_how=_find_how(view),
+            env, "kops_task.py.jinja", service=service, view=view, cloud=cloud,
+            task_imports=_task_imports(view, modules, cloud), find_how=_find_how(view),
         )
     return files
 
 
-def _core_imports(view: ResourceView) -> list[str]:
+def _core_imports(view: ResourceView, cloud: Cloud) -> list[str]:
     specs = ["CallSpec", "FieldSpec", "ResourceSpec"]
     if view.create_arguments() is not None:
         specs.append("CreateSpec")
@@ -99,29 +104,32 @@ def _core_imports(view: ResourceView) -> list[str]:
         specs.append("TagsSpec")
     if view.readiness_arguments() is not None:
         specs.append("ReadinessSpec")
-    return [
-        "from typing import Any",
-        "",
-        "from ....runtime.aws_core import AwsCore",
+    if cloud.has_document:
+        head = ["from collections.abc import Mapping", "from pathlib import Path", "from typing import Any", "",
+                "from ....runtime.gcp_core import GcpCore"]
+    else:
+        head = ["from typing import Any", "", "from ....runtime.aws_core import AwsCore"]
+    return head + [
         "from ....runtime.retry import RetryPolicy",
         f"from ....runtime.spec import {', '.join(sorted(specs))}",
     ]
 
 
-def _task_imports(view: ResourceView, modules: dict[str, str]) -> list[str]:
+def _task_imports(view: ResourceView, modules: dict[str, str], cloud: Cloud) -> list[str]:
     annotations = " ".join(f.annotation for f in view.task_fields)
     typing = ["TYPE_CHECKING", "ClassVar"] + (["Any"] if "Any" in annotations else [])
     lines = []
     if "datetime." in annotations:
-        lines += ["import datetime", ""]
+        lines += ["import datetime"]
+    lines += ["from dataclasses import dataclass"]
+    if cloud.has_document:
+        lines += ["from pathlib import Path"]
     lines += [
-        "from dataclasses import dataclass",
         f"from typing import {', '.join(sorted(typing))}",
         "",
         "from ...runtime.errors import CannotChangeFieldError",
         "from ...runtime.spec import ResourceSpec",
-        "from ...runtime.task import AwsTask, Changes, Task",
-        f"from .core.{view.module} import SPEC, {view.class_name}Core",
+        *cloud.task_imports(view),
         "",
         "if TYPE_CHECKING:",
         "    from ...runtime.task import Context",
@@ -132,16 +140,18 @@ def _task_imports(view: ResourceView, modules: dict[str, str]) -> list[str]:
     return lines
 
 
-def _reconciler_imports(view: ResourceView) -> list[str]:
+def _reconciler_imports(view: ResourceView, cloud: Cloud) -> list[str]:
     annotations = " ".join(f.plain_type for f in view.fields)
     typing = ["ClassVar", "TypedDict"] + (["Any"] if "Any" in annotations else [])
     lines = ["import datetime", ""] if "datetime." in annotations else []
+    if cloud.has_document:
+        lines += ["from pathlib import Path"]
     return lines + [
         f"from typing import {', '.join(sorted(typing))}",
         "",
-        "from ....runtime.reconciler import AwsReconciler",
+        *cloud.reconciler_imports(view)[:1],
         "from ....runtime.spec import ResourceSpec",
-        f"from ..core.{view.module} import SPEC, {view.class_name}Core",
+        *cloud.reconciler_imports(view)[1:],
     ]
 
 
@@ -157,7 +167,7 @@ def _find_how(view: ResourceView) -> str:
     if ident.primary:
         how.append(f"{', '.join(ident.primary)}")
     natural = [("its Name tag" if n == "tag:Name" else n) for n in ident.natural]
-    if natural:
+    if natural and tuple(natural) != ident.primary:
         how.append(", ".join(natural))
     text = " else by ".join(how) or "no key"
     if ident.parent:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import ClassVar
 
 from botocore import xform_name
 
@@ -63,19 +64,22 @@ class FieldView:
     def is_tags(self) -> bool:
         return self.resource.tags is not None and self.field.name == self.resource.tags.field
 
+    REFERENCE_SUFFIXES: ClassVar[tuple[str, ...]] = ("Id", "Arn", "Ids", "Arns", "ARNs")
+
     @cached_property
     def task_reference(self) -> str | None:
-        """The generated task class this field may hold (a Subnet's ``vpc``), if any."""
+        """The generated task class this field may hold (a Subnet's ``vpc``), if any: AWS
+        fields that hold ids (``VpcId``); a ``…Name`` stays a string."""
         ref = self.field.references
-        if ref and ref in self.generated and self.field.name.endswith(("Id", "Arn", "Ids", "Arns", "ARNs")):
+        if ref and ref in self.generated and (not self.REFERENCE_SUFFIXES or self.field.name.endswith(self.REFERENCE_SUFFIXES)):
             return str(class_name(ref))
         return None
 
     @cached_property
     def attr(self) -> PythonIdentifier:
         if self.is_tags:
-            return PythonIdentifier.from_api("Tags")
-        if self.task_reference:
+            return PythonIdentifier.from_api(self.field.name)  # tags (AWS), labels (GCP)
+        if self.task_reference and self.REFERENCE_SUFFIXES:
             stem = self.field.name
             for suffix in ("Ids", "Arns", "ARNs", "Id", "Arn"):
                 if stem.endswith(suffix):
@@ -101,8 +105,9 @@ class FieldView:
 
     @property
     def on_task(self) -> bool:
-        """Read-only fields are the cloud's to set: they show up in ``observed``, not as inputs."""
-        return self.field.mutability is not Mutability.READ_ONLY
+        """Read-only fields are the cloud's to set: they show up in ``observed``, not as inputs.
+        A field named ``name`` is the task's own name (a GCP resource's, an ELB's)."""
+        return self.field.mutability is not Mutability.READ_ONLY and self.attr != "name"
 
     @property
     def documentation(self) -> str:
@@ -129,6 +134,7 @@ class FieldView:
             ("in_create", self.in_create),
             ("update_operation", f.update_operation if not self.is_tags else None),
             ("update_member", f.update_name),
+            ("update_param", f.update_param),
             ("read_member", f.read_name),
             ("read_operation", f.read_operation if f.read_attribute else None),
             ("read_attribute", f.read_attribute),
@@ -142,7 +148,7 @@ class FieldView:
             ("filter_name", self.filter_name),
         ]
         defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
-                    "unordered": False, "is_tags": False}
+                    "unordered": False, "is_tags": False, "update_param": False}
         return [
             (k, python_literal(v)) for k, v in values
             if v is not None and defaults.get(k, None) != v
@@ -173,7 +179,7 @@ class FieldView:
     @property
     def in_create(self) -> bool:
         """Sent in the create call (tags go through the tags spec instead)."""
-        return self.field.in_create and not self.is_tags
+        return self.field.in_create and not self.is_tags and self.field.mutability is not Mutability.READ_ONLY
 
 
 @dataclass(frozen=True)
@@ -194,13 +200,20 @@ class ResourceView:
     def class_name(self) -> PythonIdentifier:
         return class_name(self.resource.name)
 
+    field_view: ClassVar[type[FieldView]] = FieldView
+
     @cached_property
     def fields(self) -> list[FieldView]:
-        return [FieldView(f, self.resource, self.generated) for f in self.resource.fields]
+        return [self.field_view(f, self.resource, self.generated) for f in self.resource.fields]
 
     @property
     def task_fields(self) -> list[FieldView]:
         return [f for f in self.fields if f.on_task]
+
+    @property
+    def scopes(self) -> list[str]:
+        """Scope attributes the task takes besides its fields (GCP's region/zone); none on AWS."""
+        return []
 
     @property
     def spec_fields(self) -> list[FieldView]:
@@ -218,7 +231,8 @@ class ResourceView:
 
     @property
     def has_id(self) -> bool:
-        return len(self.resource.identity.primary) == 1
+        """An id the cloud assigns (AWS); a GCP resource's name is its id and its task's name."""
+        return len(self.resource.identity.primary) == 1 and self.resource.identity.primary[0] != "name"
 
     @property
     def id_member(self) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 import kopf
 
-from .reconciler import AwsReconciler, Result
+from .reconciler import Reconciler, Result
 from .task import Context
 
 CLUSTER_LABEL = "cluster.x-k8s.io/cluster-name"
@@ -42,7 +42,7 @@ def _outcome(result: Result) -> None:
         raise kopf.PermanentError(message)
 
 
-def reconcile_handler(reconciler: type[AwsReconciler], context: Context, spec: Mapping[str, Any],
+def reconcile_handler(reconciler: type[Reconciler], context: Context, spec: Mapping[str, Any],
                       status: Mapping[str, Any], patch: kopf.Patch, labels: Mapping[str, str],
                       namespace: str | None) -> None:
     """Reconcile one object; the id goes into the status patch the moment the create returns."""
@@ -53,7 +53,7 @@ def reconcile_handler(reconciler: type[AwsReconciler], context: Context, spec: M
     _outcome(result)
 
 
-def delete_handler(reconciler: type[AwsReconciler], context: Context, spec: Mapping[str, Any],
+def delete_handler(reconciler: type[Reconciler], context: Context, spec: Mapping[str, Any],
                    status: Mapping[str, Any], patch: kopf.Patch, labels: Mapping[str, str],
                    namespace: str | None) -> None:
     """Delete the cloud resource; the finalizer stays until it is gone (or was never ours)."""
@@ -63,7 +63,7 @@ def delete_handler(reconciler: type[AwsReconciler], context: Context, spec: Mapp
         raise kopf.TemporaryError(result.conditions[0].message, delay=result.requeue_after)
 
 
-def register(group: str, version: str, reconcilers: Mapping[str, type[AwsReconciler]], context: Context,
+def register(group: str, version: str, reconcilers: Mapping[str, type[Reconciler]], context: Context,
              registry: kopf.OperatorRegistry | None = None) -> None:
     """Register create/update/resume and delete (with finalizer) handlers per plural."""
     registry = registry or kopf.get_default_registry()
@@ -71,7 +71,7 @@ def register(group: str, version: str, reconcilers: Mapping[str, type[AwsReconci
         _register_one(group, version, plural, reconciler, context, registry)
 
 
-def _register_one(group: str, version: str, plural: str, reconciler: type[AwsReconciler], context: Context,
+def _register_one(group: str, version: str, plural: str, reconciler: type[Reconciler], context: Context,
                   registry: kopf.OperatorRegistry) -> None:
     def apply(spec: Any, status: Any, patch: kopf.Patch, labels: Any, namespace: Any, **_: Any) -> None:
         reconcile_handler(reconciler, context, spec, status, patch, labels, namespace)

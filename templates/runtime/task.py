@@ -138,7 +138,7 @@ class Task:
         for f in self.spec.fields:
             value = getattr(self, f.attr, None)
             values = value if isinstance(value, list) else [value]
-            deps.extend(v for v in values if f.references and isinstance(v, Task))
+            deps.extend(v for v in values if isinstance(v, Task))
         return deps
 
     @property
@@ -218,8 +218,9 @@ class Task:
 
     def from_state(self: T, state: State) -> T:
         values: dict[str, Any] = {}
+        own = ("name", "lifecycle", "observed")  # the task's, not the cloud's (a GCP name is both)
         for f in self.spec.fields:
-            if f.attr in self.__dataclass_fields__ and f.name in state:
+            if f.attr in self.__dataclass_fields__ and f.attr not in own and f.name in state:
                 values[f.attr] = state[f.name]
         if "id" in self.__dataclass_fields__ and len(self.spec.primary) == 1:
             values["id"] = state.get(self.spec.primary[0])

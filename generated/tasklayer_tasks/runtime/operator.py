@@ -17,7 +17,7 @@ from typing import Any
 
 import kopf
 
-from .reconciler import AwsReconciler, Result
+from .reconciler import Reconciler, Result
 from .task import Context
 
 CLUSTER_LABEL = "cluster.x-k8s.io/cluster-name"
@@ -47,7 +47,7 @@ def _outcome(result: Result) -> None:
 
 
 def reconcile_handler(
-    reconciler: type[AwsReconciler],
+    reconciler: type[Reconciler],
     context: Context,
     spec: Mapping[str, Any],
     status: Mapping[str, Any],
@@ -64,7 +64,7 @@ def reconcile_handler(
 
 
 def delete_handler(
-    reconciler: type[AwsReconciler],
+    reconciler: type[Reconciler],
     context: Context,
     spec: Mapping[str, Any],
     status: Mapping[str, Any],
@@ -84,7 +84,7 @@ def delete_handler(
 def register(
     group: str,
     version: str,
-    reconcilers: Mapping[str, type[AwsReconciler]],
+    reconcilers: Mapping[str, type[Reconciler]],
     context: Context,
     registry: kopf.OperatorRegistry | None = None,
 ) -> None:
@@ -98,7 +98,7 @@ def _register_one(
     group: str,
     version: str,
     plural: str,
-    reconciler: type[AwsReconciler],
+    reconciler: type[Reconciler],
     context: Context,
     registry: kopf.OperatorRegistry,
 ) -> None:

@@ -110,6 +110,25 @@ class Reconciler:
     def core(self) -> Core:
         raise NotImplementedError(f"{type(self).__name__} names no core")
 
+    def core_for(self, spec: Mapping[str, Any]) -> Core:
+        """The core for one object (a GCP one needs its region or zone)."""
+        return self.core()
+
+    def _running(self, core: Core, status: Mapping[str, Any]) -> Result | None:
+        """An operation still running (GCP) is Ready=False with a requeue, never a busy wait."""
+        pending = getattr(core, "pending", None)
+        if pending is None:
+            return None
+        operation = {"name": pending.get("name"), "selfLink": pending.get("selfLink")}
+        return self._result(
+            {**status, "operation": operation},
+            False,
+            "OperationRunning",
+            f"{pending.get('operationType', 'operation')} {pending.get('name')} is "
+            f"{pending.get('status')}",
+            requeue=True,
+        )
+
     # -- spec <-> state ----------------------------------------------------------------------------
 
     def desired(
@@ -185,9 +204,20 @@ class Reconciler:
         return found
 
     def reconcile(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
-        core = self.core()
+        core = self.core_for(spec)
         shared = bool(spec.get("shared"))
         try:
+            if status.get("operation"):
+                done = getattr(core, "operation_done")(status["operation"])
+                if done.get("status") != "DONE":
+                    return self._result(
+                        status,
+                        False,
+                        "OperationRunning",
+                        f"{done.get('name')} is " f"{done.get('status')}",
+                        requeue=True,
+                    )
+                status = {k: v for k, v in status.items() if k != "operation"}
             desired = self.desired(spec, status, owned=not shared)
             found = self._find(core, desired, spec)
             if len(found) > 1:
@@ -240,6 +270,9 @@ class Reconciler:
         new_status = {**status, **self.status_of(identity)}
         if self.persist is not None:
             self.persist(dict(new_status))  # before anything else can fail
+        running = self._running(core, new_status)
+        if running is not None:
+            return running
         found = core.find({**desired, **identity}, str(spec.get("name", "")), retry_not_found=True)
         if not found:
             return self._result(
@@ -261,6 +294,9 @@ class Reconciler:
             )
         if changes:
             core.update(state, {n: new for n, (_, new) in changes.items()})
+            running = self._running(core, self.status_of(state))
+            if running is not None:
+                return running
             refreshed = core.find(
                 {**desired, **{p: state[p] for p in self.spec.primary if p in state}}, ""
             )
@@ -309,7 +345,7 @@ class Reconciler:
     def delete(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
         if spec.get("shared"):
             return self._result(status, False, "Deleted", "shared: left in place")
-        core = self.core()
+        core = self.core_for(spec)
         desired = self.desired(spec, status)
         try:
             found = core.find(desired, str(spec.get("name", "")))
@@ -317,6 +353,15 @@ class Reconciler:
                 if not self._owned(state, status):
                     continue  # never delete what the cluster does not own
                 core.delete(state)
+                running = self._running(core, status)
+                if running is not None:
+                    return self._result(
+                        running.status,
+                        False,
+                        "Deleting",
+                        running.conditions[0].message,
+                        requeue=True,
+                    )
         except TryAgainLater as err:
             return self._result(status, False, "Deleting", str(err), requeue=True)
         except ClientError as err:

@@ -17,6 +17,7 @@ class FieldSpec:
     in_create: bool = False  # sent in the create call
     update_operation: str | None = None
     update_member: str | None = None  # member in the update input, when renamed
+    update_param: bool = False  # sent as a query parameter of the update call (GCP resize)
     read_member: str | None = None  # member in reads, when renamed
     read_operation: str | None = None  # separate read (DescribeVpcAttribute)
     read_attribute: str | None = None  # attribute asked of that read ("enableDnsHostnames")
@@ -41,6 +42,7 @@ class ReadSpec:
     natural_filter: str | None  # input member selecting by natural key ("Names")
     nested_member: str | None  # sub-resources listed inside their parent ("Routes")
     required: tuple[str, ...] = ()  # required input members (Get-style reads), filled from state
+    identity: tuple[tuple[str, str], ...] = ()  # GCP: (parameter, "@scope" or state field)
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class CreateSpec:
     output_is_list: bool
     id_member: str | None  # where the new id is in the output item
     idempotency_token: str | None
+    identity: tuple[tuple[str, str], ...] = ()  # GCP: the scope parameters of the create
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class CallSpec:
     identity: tuple[tuple[str, str], ...]
     one_field_per_call: bool = False
     list_members: tuple[str, ...] = ()  # identity members the call takes as a list
+    fingerprints: tuple[str, ...] = ()  # GCP: optimistic-lock fields the call must send back
 
     def identity_params(self, state: dict[str, object] | object) -> dict[str, object]:
         assert isinstance(state, dict)
@@ -110,6 +114,8 @@ class ResourceSpec:
     tags: TagsSpec | None
     readiness: ReadinessSpec | None = None
     not_found_codes: tuple[str, ...] = ()
+    api_version: str = ""  # GCP: the discovery document's version ("v1")
+    operation_waiter: str | None = None  # GCP: the method that waits on its operations
 
     def field(self, name: str) -> FieldSpec:
         for f in self.fields:

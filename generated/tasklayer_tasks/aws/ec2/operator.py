@@ -19,7 +19,7 @@ from __future__ import annotations
 import kopf
 
 from ...runtime import operator
-from ...runtime.reconciler import AwsReconciler
+from ...runtime.reconciler import Reconciler
 from ...runtime.task import Context
 from .reconcilers import (
     VpcReconciler,
@@ -38,7 +38,7 @@ from .reconcilers import (
 
 GROUP = "ec2.aws.tasklayer.dev"
 VERSION = "v1alpha1"
-RECONCILERS: dict[str, type[AwsReconciler]] = {
+RECONCILERS: dict[str, type[Reconciler]] = {
     "vpcs": VpcReconciler,
     "subnets": SubnetReconciler,
     "internetgateways": InternetGatewayReconciler,

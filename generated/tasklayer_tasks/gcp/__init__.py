@@ -1,0 +1,1 @@
+"""Generated gcp services; do not edit."""

@@ -1,0 +1,1 @@
+"""Cores of the compute resources; generated, do not edit."""

@@ -1,0 +1,263 @@
+"""Find, create, update and delete one kind of Google Cloud resource, driven by its spec.
+
+The same five calls as the AWS core, over a googleapiclient resource built from the shipped
+discovery document. A state is the resource as ``get`` returns it, keyed by field name.
+Scope parameters (project, region, zone) come from the task or the context; everything else
+from the state. Long-running operations are waited on through the API's own ``…Operations.wait``
+(tasks), or handed back unfinished (reconcilers, which requeue instead of waiting).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from .aws_core import State
+from .errors import TaskError, TryAgainLater
+from .retry import RetryPolicy
+from .spec import CallSpec, FieldSpec, ResourceSpec
+
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+SCOPE_PLURALS = {
+    "projects": "project",
+    "regions": "region",
+    "zones": "zone",
+    "operations": "operation",
+}
+
+
+def _status(err: Exception) -> int:
+    resp = getattr(err, "resp", None)
+    return int(getattr(resp, "status", 0) or 0)
+
+
+def _fix(name: str) -> str:
+    from googleapiclient.discovery import fix_method_name  # type: ignore[import-untyped]
+
+    return str(fix_method_name(name))
+
+
+class GcpCore:
+    """The calls for one resource type, in one scope."""
+
+    def __init__(
+        self,
+        spec: ResourceSpec,
+        client: Any,
+        scope: Mapping[str, str],
+        retry: RetryPolicy | None = None,
+        wait: bool = True,
+    ) -> None:
+        self.spec, self.client, self.scope = spec, client, dict(scope)
+        self.retry = retry or RetryPolicy()
+        self.wait = wait
+        self.pending: dict[str, Any] | None = None  # an operation left running (wait=False)
+
+    # -- calling ---------------------------------------------------------------------------------
+
+    def _method(self, method_id: str) -> Any:
+        target = self.client
+        parts = method_id.split(".")[1:]
+        for part in parts[:-1]:
+            target = getattr(target, _fix(part))()
+        return getattr(target, _fix(parts[-1]))
+
+    def execute(
+        self, method_id: str, retry_not_found: bool = False, **params: Any
+    ) -> dict[str, Any]:
+        """Call a method, retrying rate limits and 5xx (and 404 right after a create)."""
+        for attempt in range(self.retry.attempts):
+            try:
+                result: dict[str, Any] = self._method(method_id)(**params).execute()
+                return result
+            except Exception as err:  # googleapiclient.errors.HttpError, without importing it here
+                status = _status(err)
+                # a lost connection or a timeout may come after the server committed the call:
+                # sending it again is safe because a create carries the same requestId
+                lost = isinstance(err, (TimeoutError, ConnectionError))
+                retry = lost or status in RETRY_STATUSES or (retry_not_found and status == 404)
+                if not retry or attempt == self.retry.attempts - 1:
+                    raise
+                self.retry.sleep(self.retry.delay(attempt))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def params(
+        self, identity: tuple[tuple[str, str], ...], state: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
+        """Call parameters: ``@project`` etc. from the scope, the rest from the state; None when
+        one is unknown (a parent that does not exist yet)."""
+        out: dict[str, Any] = {}
+        for param, source in identity:
+            value = self.scope.get(source[1:]) if source.startswith("@") else state.get(source)
+            if value in (None, ""):
+                return None
+            out[param] = value
+        return out
+
+    # -- operations ------------------------------------------------------------------------------
+
+    def _finish(self, operation: Mapping[str, Any]) -> None:
+        """Wait for a long-running operation (or leave it pending); its error is the task's."""
+        if "status" not in operation or self.spec.operation_waiter is None:
+            return
+        current = dict(operation)
+        while current.get("status") != "DONE":
+            if not self.wait:
+                self.pending = current
+                return
+            current = self.execute(self.spec.operation_waiter, **self._operation_params(current))
+        error = current.get("error")
+        if error:
+            messages = "; ".join(e.get("message", str(e)) for e in error.get("errors", [error]))
+            raise TaskError(
+                f"{self.spec.name}: {current.get('operationType', 'operation')} failed: {messages}"
+            )
+
+    @staticmethod
+    def _operation_params(operation: Mapping[str, Any]) -> dict[str, Any]:
+        parts = str(operation.get("selfLink", "")).split("/")
+        params = {SCOPE_PLURALS[k]: v for k, v in zip(parts, parts[1:]) if k in SCOPE_PLURALS}
+        params.setdefault("operation", str(operation.get("name", "")))
+        return params
+
+    def operation_done(self, operation: Mapping[str, Any]) -> dict[str, Any]:
+        """Look at a pending operation once (no waiting): for reconcilers' next pass."""
+        waiter = self.spec.operation_waiter or ""
+        getter = waiter.rsplit(".", 1)[0] + ".get"
+        return self.execute(getter, **self._operation_params(operation))
+
+    # -- state -----------------------------------------------------------------------------------
+
+    def state(self, item: Mapping[str, Any]) -> State:
+        return {
+            f.name: item[f.read_member or f.name]
+            for f in self.spec.fields
+            if (f.read_member or f.name) in item
+        }
+
+    def find(
+        self, desired: Mapping[str, Any], name: str, *, retry_not_found: bool = False
+    ) -> list[State]:
+        read = self.spec.read
+        if read is None:
+            return []
+        params = self.params(read.identity, {**desired, "name": desired.get("name") or name})
+        if params is None:
+            return []
+        try:
+            return [
+                self.state(self.execute(read.operation, retry_not_found=retry_not_found, **params))
+            ]
+        except Exception as err:
+            if _status(err) == 404:
+                return []
+            raise
+
+    def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None:
+        """Every field comes back from ``get``."""
+
+    # -- create / update / delete ------------------------------------------------------------------
+
+    def create(self, desired: Mapping[str, Any], token: str | None = None) -> State:
+        create = self.spec.create
+        assert create is not None
+        body = {
+            f.name: desired[f.name]
+            for f in self.spec.fields
+            if f.in_create and desired.get(f.name) is not None
+        }
+        tags = self.spec.tags
+        if tags is not None and tags.create_member and desired.get(tags.field):
+            body[tags.create_member] = dict(desired[tags.field])  # labels in the insert body itself
+        params = self.params(create.identity, desired)
+        if params is None:
+            raise TryAgainLater(f"{self.spec.name}: its scope is not known yet")
+        if create.idempotency_token and token:
+            params[create.idempotency_token] = str(uuid.UUID(hex=token[:32]))
+        self._finish(self.execute(create.operation, body=body, **params))
+        return {p: desired.get(p) for p in self.spec.primary}
+
+    def update(self, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None:
+        by_call: dict[str, list[FieldSpec]] = {}
+        for name in changes:
+            f = self.spec.field(name)
+            operation = (
+                self.spec.tags.tag_operation if f.is_tags and self.spec.tags else f.update_operation
+            )
+            if operation:
+                by_call.setdefault(operation, []).append(f)
+        for operation, fields in by_call.items():
+            self._update_call(self.spec.update_call(operation), fields, actual, changes)
+
+    def _update_call(
+        self,
+        call: CallSpec,
+        fields: list[FieldSpec],
+        actual: Mapping[str, Any],
+        changes: Mapping[str, Any],
+    ) -> None:
+        params = self.params(call.identity, actual) or {}
+        verb = call.operation.rsplit(".", 1)[-1]
+        if verb.startswith(("add", "remove")):
+            self._add_remove(call, fields, actual, changes, params)
+            return
+        body: dict[str, Any] = {}
+        if verb == "update":  # PUT: the whole resource, as read, with the changes
+            body = {
+                f.name: actual[f.name]
+                for f in self.spec.fields
+                if f.name in actual and f.mutability != "read_only"
+            }
+        for f in fields:
+            value = changes[f.name]
+            if f.is_tags:
+                value = {**(actual.get(f.name) or {}), **value}  # setLabels replaces: keep the rest
+            if f.update_param:
+                params[f.update_member or f.name] = value
+            else:
+                body[f.update_member or f.name] = value
+        for token in call.fingerprints:
+            if actual.get(token) is not None:
+                body[token] = actual[token]
+        if body:
+            params["body"] = body
+        self._finish(self.execute(call.operation, **params))
+
+    def _add_remove(
+        self,
+        call: CallSpec,
+        fields: list[FieldSpec],
+        actual: Mapping[str, Any],
+        changes: Mapping[str, Any],
+        params: dict[str, Any],
+    ) -> None:
+        """add…/remove… pairs change a list by difference: what is missing, what is extra."""
+        verb = call.operation.rsplit(".", 1)[-1]
+        partner = call.operation[: -len(verb)] + (
+            "remove" + verb[3:] if verb.startswith("add") else "add" + verb[6:]
+        )
+        for f in fields:
+            have, want = list(actual.get(f.name) or []), list(changes[f.name] or [])
+            member = f.update_member or f.name
+            for operation, items in (
+                (call.operation, [v for v in want if v not in have]),
+                (partner, [v for v in have if v not in want]),
+            ):
+                if items:
+                    self._finish(self.execute(operation, body={member: items}, **params))
+
+    def delete(self, actual: Mapping[str, Any]) -> None:
+        call = self.spec.delete
+        assert call is not None
+        params = self.params(call.identity, actual)
+        if params is None:
+            return
+        try:
+            self._finish(self.execute(call.operation, **params))
+        except Exception as err:
+            if _status(err) == 404:
+                return
+            if _status(err) == 400 and "resourceInUse" in str(err):
+                raise TryAgainLater(f"{self.spec.name}: still in use: {err}") from err
+            raise

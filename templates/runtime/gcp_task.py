@@ -1,0 +1,67 @@
+"""Google Cloud flavours of the task and the reconciler: same logic, another core.
+
+A GCP resource is named by its ``name`` (the task's name) within a scope: the project, and a
+region or zone from the task (``region=``/``zone=``) or the context. Other resources refer to
+it by its selfLink. Ownership is CAPG's label ``capg-cluster-<cluster>: owned``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from .aws_core import Core, State
+from .gcp_core import GcpCore
+from .reconciler import Reconciler
+from .task import Context, Task
+
+
+def scope_of(context: Context, overrides: Mapping[str, Any]) -> dict[str, str]:
+    scope = context.scope()
+    scope.update({k: str(v) for k, v in overrides.items() if k in scope and v})
+    return scope
+
+
+@dataclass(kw_only=True, eq=False)
+class GcpTask(Task):
+    """Base of the generated GCP tasks."""
+
+    document: ClassVar[Path]  # the shipped discovery document the client is built from
+
+    def scope(self, context: Context) -> dict[str, str]:
+        return scope_of(context, {k: getattr(self, k, None) for k in ("project", "region", "zone")})
+
+    def core(self, context: Context) -> Core:
+        return GcpCore(self.spec, context.gcp_client(str(self.document)), self.scope(context), context.retry)
+
+    @property
+    def resource_id(self) -> str | None:
+        return self.name
+
+    def reference_value(self) -> str | None:
+        """Other resources hold its selfLink: known once it is found or created."""
+        link = self.observed.get("selfLink")
+        return str(link) if link else None
+
+    def token(self, context: Context, desired: State) -> str:
+        seed = json.dumps([context.cluster, self.key, self.scope(context), desired], sort_keys=True, default=str)
+        return hashlib.sha256(seed.encode()).hexdigest()
+
+
+@dataclass
+class GcpReconciler(Reconciler):
+    """GCP: calls through googleapiclient; long-running operations requeue instead of waiting."""
+
+    document: ClassVar[Path]
+
+    @staticmethod
+    def ownership_key_for(cluster: str) -> str:
+        return f"capg-cluster-{cluster}"
+
+    def core_for(self, spec: Mapping[str, Any]) -> Core:
+        client = self.context.gcp_client(str(self.document))
+        return GcpCore(self.spec, client, scope_of(self.context, spec), self.context.retry, wait=False)
