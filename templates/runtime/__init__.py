@@ -15,11 +15,10 @@ from .errors import (
 from .executor import Executor
 from .lifecycle import Lifecycle
 from .targets import CloudTarget, DryRunTarget, Plan
-from .task import AwsTask, Changes, Context
+from .task import AwsTask, Changes, Context, Task
 
 __all__ = [
     "AwsTask",
-    "Task",
     "CannotChangeFieldError",
     "Changes",
     "CloudTarget",
@@ -31,6 +30,7 @@ __all__ = [
     "MultipleMatchesError",
     "NotConvergedError",
     "Plan",
+    "Task",
     "TaskError",
     "TryAgainLater",
 ]

@@ -103,3 +103,26 @@ def test_delete_removes_the_resource_and_tolerates_it_being_gone(handlers: dict,
     calls.clear()
     handlers[("vpcs", "delete")].fn(patch=kopf.Patch(), **body(spec, status))
     assert calls.writes() == {}
+
+
+def test_gcp_handlers_requeue_while_the_operation_runs() -> None:
+    from tasklayer_tasks.gcp.compute.operator import GROUP as GCP_GROUP
+    from tasklayer_tasks.gcp.compute.operator import register as register_gcp
+    from tests.behaviour.gce import gcp_context, writes
+
+    context, fake = gcp_context(operation_polls=1)
+    registry = kopf.OperatorRegistry()
+    register_gcp(context, registry)
+    create = next(h for h in registry._changing.get_all_handlers()
+                  if h.selector.any_name == "networks" and h.reason is not None and h.reason.value == "create")
+    assert GCP_GROUP == "compute.gcp.tasklayer.dev"
+    spec = {"name": "prod", "autoCreateSubnetworks": False}
+    patch = kopf.Patch()
+    with pytest.raises(kopf.TemporaryError, match="OperationRunning"):
+        create.fn(patch=patch, **body(spec))
+    assert patch.status["operation"]["name"].startswith("operation-")
+    done = kopf.Patch()
+    create.fn(patch=done, **body(spec, dict(patch.status)))
+    assert done.status["conditions"][0]["reason"] == "Available" and done.status["operation"] is None
+    assert done.status["selfLink"].endswith("/global/networks/prod")
+    assert writes(fake) == ["compute.networks.insert"]

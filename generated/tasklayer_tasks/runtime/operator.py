@@ -60,6 +60,10 @@ def reconcile_handler(
         context, cluster_of(labels, namespace), persist=lambda new: patch.status.update(new)
     ).reconcile(dict(spec), dict(status or {}))
     patch_status(patch, result)
+    for key in set(status or {}) - set(result.status) - {"conditions"}:
+        patch.status[key] = (
+            None  # a merge patch keeps what it does not clear (a finished operation)
+        )
     _outcome(result)
 
 

@@ -1,0 +1,47 @@
+"""Benchmark (not a test): calls the generated GCE stack makes against the runtime's GCP fake.
+
+    python bench/gce_stack.py
+
+Prints, for a clean apply, a converged re-apply and a delete, the requests by method id:
+reads (GET) and writes separately, operation waits counted apart.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "generated")]
+
+from tasklayer_tasks.runtime import CloudTarget, Executor  # noqa: E402
+from tests.behaviour.gce import gce_stack, gcp_context  # noqa: E402
+
+
+def main() -> None:
+    context, fake = gcp_context(operation_polls=1)
+    phases = [
+        ("clean apply", lambda: Executor(CloudTarget(context)).run(gce_stack().tasks())),
+        ("converged re-apply", lambda: Executor(CloudTarget(context)).run(gce_stack().tasks())),
+        ("delete", lambda: Executor(CloudTarget(context)).delete(gce_stack().tasks())),
+    ]
+    for name, step in phases:
+        since = len(fake.log)
+        started = time.perf_counter()
+        step()
+        elapsed = time.perf_counter() - started
+        log = fake.log[since:]
+        waits = Counter(r.method_id for r in log if r.method_id.endswith(".wait"))
+        reads = Counter(r.method_id for r in log if r.http_method == "GET")
+        writes = Counter(r.method_id for r in log if r.http_method != "GET" and not r.method_id.endswith(".wait"))
+        print(f"\n{name}: {sum(reads.values())} reads, {sum(writes.values())} writes, "
+              f"{sum(waits.values())} operation waits ({elapsed:.2f}s against the fake)")
+        for kind, counts in (("reads", reads), ("writes", writes), ("waits", waits)):
+            for op, n in sorted(counts.items()):
+                print(f"  {kind:<6} {op:<44} {n}")
+
+
+if __name__ == "__main__":
+    main()
