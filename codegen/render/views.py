@@ -75,8 +75,16 @@ class FieldView:
             return str(class_name(ref))
         return None
 
+    # attributes every task already has: a field named like one of them gets a trailing "_"
+    RESERVED: ClassVar[frozenset[str]] = frozenset({"lifecycle", "observed", "spec", "document", "key", "id"})
+
     @cached_property
     def attr(self) -> PythonIdentifier:
+        attr = self._attr
+        return PythonIdentifier(f"{attr}_") if attr in self.RESERVED else attr
+
+    @cached_property
+    def _attr(self) -> PythonIdentifier:
         if self.is_tags:
             return PythonIdentifier.from_api(self.field.name)  # tags (AWS), labels (GCP)
         if self.task_reference and self.REFERENCE_SUFFIXES:

@@ -56,8 +56,9 @@ class GcpCore:
         """Call a method, retrying rate limits and 5xx (and 404 right after a create)."""
         for attempt in range(self.retry.attempts):
             try:
-                result: dict[str, Any] = self._method(method_id)(**params).execute()
-                return result
+                result = self._method(method_id)(**params).execute()
+                # a method without a response body (storage's delete) hands back raw bytes
+                return result if isinstance(result, dict) else {}
             except Exception as err:  # googleapiclient.errors.HttpError, without importing it here
                 status = _status(err)
                 # a lost connection or a timeout may come after the server committed the call:

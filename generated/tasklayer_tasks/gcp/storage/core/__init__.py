@@ -1,0 +1,1 @@
+"""Cores of the storage resources; generated, do not edit."""
