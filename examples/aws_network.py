@@ -27,8 +27,8 @@ from tasklayer_tasks.aws.ec2.reconcilers import (
     SubnetReconciler,
     VpcReconciler,
 )
+from examples.steps import Step, StepReconciler
 from tasklayer_tasks.runtime import Context
-from tasklayer_tasks.runtime.reconciler import AwsReconciler, Condition, Result
 
 
 @dataclass
@@ -50,19 +50,16 @@ class NetworkSpec:
     ])
 
 
-Step = tuple[str, type[AwsReconciler], dict[str, Any]]
-
-
-class NetworkReconciler:
+class NetworkReconciler(StepReconciler):
     def __init__(self, context: Context, spec: NetworkSpec, store: MutableMapping[str, dict[str, Any]],
                  on_persist: Callable[[str, dict[str, Any]], None] | None = None) -> None:
-        self.context, self.network, self.store = context, spec, store
-        self.on_persist = on_persist
+        super().__init__(context, spec.cluster, store, on_persist)
+        self.network = spec
 
     def _id(self, key: str) -> str:
         return str(self.store.get(key, {}).get("id", ""))
 
-    def _steps(self) -> Iterator[Step]:
+    def steps(self) -> Iterator[Step]:
         """The steps in order; each reads the ids the earlier ones stored."""
         n, c = self.network, self.network.cluster
         vpc: dict[str, Any] = {"name": c, "cidrBlock": n.vpc_cidr, "enableDnsHostnames": True}
@@ -93,34 +90,3 @@ class NetworkReconciler:
         yield "sg/nodes/ssh", SecurityGroupIngressReconciler, {
             "name": f"ssh.nodes.{c}", "groupId": self._id("sg/nodes"), "ipProtocol": "tcp",
             "fromPort": 22, "toPort": 22, "cidrIp": "10.0.0.0/8"}
-
-    def _reconciler(self, key: str, kind: type[AwsReconciler]) -> AwsReconciler:
-        def persist(status: dict[str, Any]) -> None:
-            self.store[key] = status
-            if self.on_persist is not None:
-                self.on_persist(key, status)
-
-        return kind(self.context, self.network.cluster, persist=persist)
-
-    def reconcile(self) -> Result:
-        for key, kind, spec in self._steps():
-            result = self._reconciler(key, kind).reconcile(spec, self.store.get(key, {}))
-            self.store[key] = result.status
-            if not result.ready:
-                return _summary(key, result)
-        return Result({}, (Condition("Ready", "True", "NetworkReady"),))
-
-    def delete(self) -> Result:
-        steps = list(self._steps())
-        for key, kind, spec in reversed(steps):
-            result = self._reconciler(key, kind).delete(spec, self.store.get(key, {}))
-            if result.requeue_after is not None:
-                return _summary(key, result)
-            self.store.pop(key, None)
-        return Result({}, (Condition("Ready", "False", "Deleted", severity="Info"),))
-
-
-def _summary(key: str, result: Result) -> Result:
-    ready = result.conditions[0]
-    return Result({}, (Condition("Ready", "False", ready.reason, f"{key}: {ready.message}", ready.severity),),
-                  result.requeue_after)

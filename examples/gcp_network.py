@@ -19,8 +19,8 @@ from tasklayer_tasks.gcp.compute.reconcilers import (
     RouterReconciler,
     SubnetworkReconciler,
 )
+from examples.steps import Step, StepReconciler
 from tasklayer_tasks.runtime import Context
-from tasklayer_tasks.runtime.reconciler import Condition, Reconciler, Result
 
 
 @dataclass
@@ -30,18 +30,16 @@ class GcpNetworkSpec:
     subnets: dict[str, str] = field(default_factory=lambda: {"nodes": "10.0.0.0/20", "control-plane": "10.0.16.0/24"})
 
 
-Step = tuple[str, type[Reconciler], dict[str, Any]]
-
-
-class GcpNetworkReconciler:
+class GcpNetworkReconciler(StepReconciler):
     def __init__(self, context: Context, spec: GcpNetworkSpec, store: MutableMapping[str, dict[str, Any]],
                  on_persist: Callable[[str, dict[str, Any]], None] | None = None) -> None:
-        self.context, self.network, self.store, self.on_persist = context, spec, store, on_persist
+        super().__init__(context, spec.cluster, store, on_persist)
+        self.network = spec
 
     def _link(self, key: str) -> str:
         return str(self.store.get(key, {}).get("selfLink", ""))
 
-    def _steps(self) -> Iterator[Step]:
+    def steps(self) -> Iterator[Step]:
         c = self.network.cluster
         if self.network.shared_network:
             yield "network", NetworkResourceReconciler, {"name": self.network.shared_network, "shared": True}
@@ -56,30 +54,3 @@ class GcpNetworkReconciler:
         yield "router", RouterReconciler, {"name": f"{c}-router", "network": self._link("network"), "nats": [
             {"name": f"{c}-nat", "natIpAllocateOption": "AUTO_ONLY",
              "sourceSubnetworkIpRangesToNat": "ALL_SUBNETWORKS_ALL_IP_RANGES"}]}
-
-    def _reconciler(self, key: str, kind: type[Reconciler]) -> Reconciler:
-        def persist(status: dict[str, Any]) -> None:
-            self.store[key] = status
-            if self.on_persist is not None:
-                self.on_persist(key, status)
-
-        return kind(self.context, self.network.cluster, persist=persist)
-
-    def reconcile(self) -> Result:
-        for key, kind, spec in self._steps():
-            result = self._reconciler(key, kind).reconcile(spec, self.store.get(key, {}))
-            self.store[key] = result.status
-            if not result.ready:
-                ready = result.conditions[0]
-                return Result({}, (Condition("Ready", "False", ready.reason, f"{key}: {ready.message}",
-                                             ready.severity),), result.requeue_after)
-        return Result({}, (Condition("Ready", "True", "NetworkReady"),))
-
-    def delete(self) -> Result:
-        for key, kind, spec in reversed(list(self._steps())):
-            result = self._reconciler(key, kind).delete(spec, self.store.get(key, {}))
-            if result.requeue_after is not None:
-                return Result({}, (Condition("Ready", "False", "Deleting", f"{key}: {result.conditions[0].message}",
-                                             "Info"),), result.requeue_after)
-            self.store.pop(key, None)
-        return Result({}, (Condition("Ready", "False", "Deleted", severity="Info"),))

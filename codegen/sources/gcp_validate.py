@@ -14,15 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import TasklayerError, json_pointer
+from codegen.sources.validate import expect_type, require_key
 
 DOCUMENT_KIND = "discovery#restDescription"
 PARAMETER_LOCATIONS = ("path", "query")
-_TYPE_NAMES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
 
 
 def check_document(doc: Any, file: Path | str) -> None:
     """Check a whole discovery document: identity keys, schemas, and every resource's methods."""
-    _expect(doc, dict, file, "")
+    expect_type(doc, dict, file, "")
     kind = doc.get("kind", DOCUMENT_KIND)
     if kind != DOCUMENT_KIND:
         raise TasklayerError(
@@ -31,9 +31,9 @@ def check_document(doc: Any, file: Path | str) -> None:
             pointer="/kind",
         )
     for key in ("name", "version", "revision"):
-        _require(doc, key, str, file, "")
+        require_key(doc, key, str, file, "")
     schemas = doc.get("schemas", {})
-    _expect(schemas, dict, file, "/schemas")
+    expect_type(schemas, dict, file, "/schemas")
     for name, schema in schemas.items():
         _check_schema(schema, schemas, file, json_pointer("schemas", name))
     _check_methods(doc, schemas, file, "")
@@ -41,10 +41,10 @@ def check_document(doc: Any, file: Path | str) -> None:
 
 
 def _check_resources(resources: Any, schemas: dict[str, Any], file: Path | str, pointer: str) -> None:
-    _expect(resources, dict, file, pointer)
+    expect_type(resources, dict, file, pointer)
     for name, resource in resources.items():
         where = f"{pointer}{json_pointer(name)}"
-        _expect(resource, dict, file, where)
+        expect_type(resource, dict, file, where)
         _check_methods(resource, schemas, file, where)
         if "resources" in resource:
             _check_resources(resource["resources"], schemas, file, where + "/resources")
@@ -52,19 +52,19 @@ def _check_resources(resources: Any, schemas: dict[str, Any], file: Path | str, 
 
 def _check_methods(owner: dict[str, Any], schemas: dict[str, Any], file: Path | str, pointer: str) -> None:
     methods = owner.get("methods", {})
-    _expect(methods, dict, file, pointer + "/methods")
+    expect_type(methods, dict, file, pointer + "/methods")
     for name, method in methods.items():
         _check_method(method, schemas, file, f"{pointer}/methods{json_pointer(name)}")
 
 
 def _check_method(method: Any, schemas: dict[str, Any], file: Path | str, pointer: str) -> None:
     for key in ("id", "path", "httpMethod"):
-        _require(method, key, str, file, pointer)
+        require_key(method, key, str, file, pointer)
     parameters = method.get("parameters", {})
-    _expect(parameters, dict, file, pointer + "/parameters")
+    expect_type(parameters, dict, file, pointer + "/parameters")
     for name, parameter in parameters.items():
         where = f"{pointer}/parameters{json_pointer(name)}"
-        location = _require(parameter, "location", str, file, where)
+        location = require_key(parameter, "location", str, file, where)
         if location not in PARAMETER_LOCATIONS:
             raise TasklayerError(
                 f"unknown parameter location {location!r} (known: {', '.join(PARAMETER_LOCATIONS)})",
@@ -72,7 +72,7 @@ def _check_method(method: Any, schemas: dict[str, Any], file: Path | str, pointe
                 pointer=where + "/location",
             )
     order = method.get("parameterOrder", [])
-    _expect(order, list, file, pointer + "/parameterOrder")
+    expect_type(order, list, file, pointer + "/parameterOrder")
     for index, name in enumerate(order):
         if not isinstance(name, str) or name not in parameters:
             raise TasklayerError(
@@ -87,9 +87,9 @@ def _check_method(method: Any, schemas: dict[str, Any], file: Path | str, pointe
 
 def _check_schema(schema: Any, schemas: dict[str, Any], file: Path | str, pointer: str) -> None:
     """A schema is a ``$ref`` to a named schema or an inline one; walk the inline parts."""
-    _expect(schema, dict, file, pointer)
+    expect_type(schema, dict, file, pointer)
     if "$ref" in schema:
-        target = _require(schema, "$ref", str, file, pointer)
+        target = require_key(schema, "$ref", str, file, pointer)
         if target not in schemas:
             raise TasklayerError(
                 f"reference to undefined schema {target!r}",
@@ -98,9 +98,9 @@ def _check_schema(schema: Any, schemas: dict[str, Any], file: Path | str, pointe
                 fragment=json.dumps(schema)[:200],
             )
     if "type" in schema:
-        _require(schema, "type", str, file, pointer)
+        require_key(schema, "type", str, file, pointer)
     properties = schema.get("properties", {})
-    _expect(properties, dict, file, pointer + "/properties")
+    expect_type(properties, dict, file, pointer + "/properties")
     for name, prop in properties.items():
         _check_schema(prop, schemas, file, f"{pointer}/properties{json_pointer(name)}")
     if "items" in schema:
@@ -108,23 +108,3 @@ def _check_schema(schema: Any, schemas: dict[str, Any], file: Path | str, pointe
     extra = schema.get("additionalProperties")
     if extra is not None and not isinstance(extra, bool):
         _check_schema(extra, schemas, file, pointer + "/additionalProperties")
-
-
-def _require(parent: Any, key: str, kind: type, file: Path | str, pointer: str) -> Any:
-    _expect(parent, dict, file, pointer)
-    where = f"{pointer}{json_pointer(key)}"
-    if key not in parent:
-        raise TasklayerError(f"missing required key {key!r}", file=file, pointer=where)
-    _expect(parent[key], kind, file, where)
-    return parent[key]
-
-
-def _expect(value: Any, kind: type, file: Path | str, pointer: str) -> None:
-    if not isinstance(value, kind):
-        got = _TYPE_NAMES.get(type(value), "null" if value is None else type(value).__name__)
-        raise TasklayerError(
-            f"expected {_TYPE_NAMES[kind]}, got {got}",
-            file=file,
-            pointer=pointer,
-            fragment=json.dumps(value, default=str)[:200],
-        )

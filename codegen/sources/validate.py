@@ -57,9 +57,9 @@ def decode_json(payload: bytes, file: Path | str) -> Any:
 
 def check_service(model: Any, file: Path | str) -> None:
     """Check a service-2 dict: top-level sections, shape types and every shape reference."""
-    _expect(model, dict, file, "")
+    expect_type(model, dict, file, "")
     for section in ("metadata", "operations", "shapes"):
-        _require(model, section, dict, file, "")
+        require_key(model, section, dict, file, "")
     shapes = model["shapes"]
     for name, shape in shapes.items():
         _check_shape(name, shape, shapes, file)
@@ -69,11 +69,11 @@ def check_service(model: Any, file: Path | str) -> None:
 
 def check_paginators(data: Any, operations: dict[str, Any], file: Path | str) -> None:
     """Check a paginators-1 dict: ``pagination`` maps existing operation names to configs."""
-    _expect(data, dict, file, "")
-    pagination = _require(data, "pagination", dict, file, "")
+    expect_type(data, dict, file, "")
+    pagination = require_key(data, "pagination", dict, file, "")
     for operation, config in pagination.items():
         pointer = json_pointer("pagination", operation)
-        _expect(config, dict, file, pointer)
+        expect_type(config, dict, file, pointer)
         if operation not in operations:
             raise TasklayerError(
                 f"paginator for unknown operation {operation!r}",
@@ -84,7 +84,7 @@ def check_paginators(data: Any, operations: dict[str, Any], file: Path | str) ->
 
 def check_waiters(data: Any, operations: dict[str, Any], file: Path | str) -> None:
     """Check a waiters-2 dict: a version botocore supports, every waiter names an operation."""
-    _expect(data, dict, file, "")
+    expect_type(data, dict, file, "")
     supported = WaiterModel.SUPPORTED_VERSION
     if data.get("version") != supported:
         raise TasklayerError(
@@ -92,11 +92,11 @@ def check_waiters(data: Any, operations: dict[str, Any], file: Path | str) -> No
             file=file,
             pointer=json_pointer("version"),
         )
-    waiters = _require(data, "waiters", dict, file, "")
+    waiters = require_key(data, "waiters", dict, file, "")
     for name, waiter in waiters.items():
         pointer = json_pointer("waiters", name)
-        _expect(waiter, dict, file, pointer)
-        operation = _require(waiter, "operation", str, file, pointer)
+        expect_type(waiter, dict, file, pointer)
+        operation = require_key(waiter, "operation", str, file, pointer)
         if operation not in operations:
             raise TasklayerError(
                 f"waiter refers to unknown operation {operation!r}",
@@ -107,17 +107,17 @@ def check_waiters(data: Any, operations: dict[str, Any], file: Path | str) -> No
 
 def check_extras(data: Any, file: Path | str) -> None:
     """Check an ``*.sdk-extras`` file before botocore deep-merges its ``merge`` object."""
-    _expect(data, dict, file, "")
+    expect_type(data, dict, file, "")
     if "merge" in data:
-        _expect(data["merge"], dict, file, json_pointer("merge"))
+        expect_type(data["merge"], dict, file, json_pointer("merge"))
 
 
 def _check_shape(
     name: str, shape: Any, shapes: dict[str, Any], file: Path | str
 ) -> None:
     pointer = json_pointer("shapes", name)
-    _expect(shape, dict, file, pointer)
-    kind = _require(shape, "type", str, file, pointer)
+    expect_type(shape, dict, file, pointer)
+    kind = require_key(shape, "type", str, file, pointer)
     if kind not in SHAPE_TYPES:
         raise TasklayerError(
             f"unknown shape type {kind!r} (known: {', '.join(sorted(SHAPE_TYPES))})",
@@ -125,14 +125,14 @@ def _check_shape(
             pointer=pointer + "/type",
         )
     if kind == "structure":
-        members = _require(shape, "members", dict, file, pointer)
+        members = require_key(shape, "members", dict, file, pointer)
         for member, ref in members.items():
             _check_ref(
                 ref, shapes, file, json_pointer("shapes", name, "members", member)
             )
     for key in _NESTED_REFS.get(kind, ()):
         _check_ref(
-            _require(shape, key, dict, file, pointer), shapes, file, f"{pointer}/{key}"
+            require_key(shape, key, dict, file, pointer), shapes, file, f"{pointer}/{key}"
         )
 
 
@@ -140,12 +140,12 @@ def _check_operation(
     name: str, operation: Any, shapes: dict[str, Any], file: Path | str
 ) -> None:
     pointer = json_pointer("operations", name)
-    _expect(operation, dict, file, pointer)
+    expect_type(operation, dict, file, pointer)
     for key in _OPERATION_REFS:
         if key in operation:
             _check_ref(operation[key], shapes, file, f"{pointer}/{key}")
     errors = operation.get("errors", [])
-    _expect(errors, list, file, f"{pointer}/errors")
+    expect_type(errors, list, file, f"{pointer}/errors")
     for index, ref in enumerate(errors):
         _check_ref(ref, shapes, file, f"{pointer}/errors/{index}")
 
@@ -154,7 +154,7 @@ def _check_ref(
     ref: Any, shapes: dict[str, Any], file: Path | str, pointer: str
 ) -> None:
     """A shape reference is ``{"shape": name, ...traits}`` and the name must exist."""
-    target = _require(ref, "shape", str, file, pointer)
+    target = require_key(ref, "shape", str, file, pointer)
     if target not in shapes:
         raise TasklayerError(
             f"reference to undefined shape {target!r}",
@@ -164,16 +164,18 @@ def _check_ref(
         )
 
 
-def _require(parent: Any, key: str, kind: type, file: Path | str, pointer: str) -> Any:
-    _expect(parent, dict, file, pointer)
+def require_key(parent: Any, key: str, kind: type, file: Path | str, pointer: str) -> Any:
+    """``parent[key]``, which must exist and be of ``kind``; else an error at its JSON pointer."""
+    expect_type(parent, dict, file, pointer)
     where = f"{pointer}{json_pointer(key)}"
     if key not in parent:
         raise TasklayerError(f"missing required key {key!r}", file=file, pointer=where)
-    _expect(parent[key], kind, file, where)
+    expect_type(parent[key], kind, file, where)
     return parent[key]
 
 
-def _expect(value: Any, kind: type, file: Path | str, pointer: str) -> None:
+def expect_type(value: Any, kind: type, file: Path | str, pointer: str) -> None:
+    """An error naming the file, the JSON pointer and both types unless ``value`` is a ``kind``."""
     if not isinstance(value, kind):
         raise TasklayerError(
             f"expected {_JSON_TYPE_NAMES[kind]}, got {_JSON_TYPE_NAMES.get(type(value), type(value).__name__)}",
