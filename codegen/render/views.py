@@ -6,6 +6,7 @@ create-only, how a spec value is written) is made here, on plain frozen dataclas
 
 from __future__ import annotations
 
+import keyword
 from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
@@ -166,6 +167,11 @@ class FieldView:
     def crd_key(self) -> str:
         """The custom resource's key: lowerCamel of the API name (``cidrBlock``)."""
         return camel(self.field.name)
+
+    @property
+    def crd_key_is_name(self) -> bool:
+        """Usable as a class-syntax TypedDict key (``class`` is not: it goes in a functional one)."""
+        return self.crd_key.isidentifier() and not keyword.iskeyword(self.crd_key)
 
     @property
     def plain_type(self) -> str:
