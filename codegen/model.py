@@ -106,6 +106,14 @@ class Operation:
     natural_filter: str | None = None  # member that selects by the natural key ("Names")
     one_field_per_call: bool = False  # ModifyVpcAttribute changes one attribute per call
     id_member: str | None = None  # where the new resource's id is in a create's output item
+    # GCP resource-name paths (AIP): parameter -> template over the scope and the resource's
+    # own name ("name" -> "projects/{project}" for a create, "{name}" for a get)
+    param_templates: tuple[tuple[str, str], ...] = ()
+    body_member: str | None = None  # the body wraps the resource in this member ("serviceAccount")
+    id_param: str | None = None  # a create names the new resource with this ("accountId")
+    id_in_query: bool = False  # ... as a query parameter rather than a body member
+    mask_param: str | None = None  # a patch lists the fields it changes in this ("updateMask")
+    mask_in_body: bool = False
     source: str = ""
 
 

@@ -650,3 +650,22 @@ def test_overlay_naming_an_unknown_method_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(TasklayerError) as info:
         annotate_gcp(load_pinned(SCHEMAS, "compute"), tmp_path / "schemas")
     assert "compute.networks.pach" in str(info.value)
+
+
+def test_resource_name_paths_for_aip_calls() -> None:
+    """iam addresses a service account by a server-made path: the create and the list take
+    their parent's, the rest the account's own name; the create wraps and names it."""
+    from pathlib import Path
+
+    from codegen.annotate import annotate_gcp
+    from codegen.sources.gcp import load_pinned
+
+    schemas = Path(__file__).resolve().parent.parent / "schemas"
+    ops = annotate_gcp(load_pinned(schemas, "iam"), schemas).resource("ServiceAccount").operations
+    assert ops.create is not None and ops.create.param_templates == (("name", "projects/{project}"),)
+    assert (ops.create.body_member, ops.create.id_param, ops.create.id_in_query) == ("serviceAccount", "accountId", False)
+    assert ops.read is not None and ops.read.param_templates == (("name", "{name}"),)
+    patch = ops.update[0]
+    assert (patch.body_member, patch.mask_param, patch.mask_in_body) == ("serviceAccount", "updateMask", True)
+    compute = annotate_gcp(load_pinned(schemas, "compute"), schemas).resource("Network").operations
+    assert compute.read is not None and compute.read.param_templates == ()  # plain {network} segments

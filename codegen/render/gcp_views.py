@@ -35,8 +35,17 @@ class GcpResourceView(ResourceView):
         return [s for s in self.resource.identity.parent if s in ("region", "zone")]
 
     def _identity(self, op: Operation) -> tuple[tuple[str, str], ...]:
+        """(parameter, source): ``@project`` from the scope, ``=projects/{project}`` a
+        resource-name path, else the field holding the resource's name."""
         primary = self.resource.identity.primary[0] if self.resource.identity.primary else "name"
-        return tuple((m, f"@{m}") if m in SCOPES else (m, primary) for m in op.identity_members)
+        templates = dict(op.param_templates)
+        out = []
+        for m in op.identity_members:
+            if m in templates:
+                out.append((m, "=" + templates[m]))
+            else:
+                out.append((m, f"@{m}") if m in SCOPES else (m, primary))
+        return tuple(out)
 
     def _fingerprints(self, op: Operation) -> tuple[str, ...]:
         read_only = {f.name for f in self.resource.fields if f.mutability is Mutability.READ_ONLY}
@@ -60,14 +69,18 @@ class GcpResourceView(ResourceView):
         values: list[tuple[str, object]] = [
             ("operation", op.name), ("output_member", None), ("output_is_list", False), ("id_member", None),
             ("idempotency_token", op.idempotency_token), ("identity", self._identity(op)),
+            ("body_member", op.body_member), ("id_param", op.id_param), ("id_in_query", op.id_in_query),
         ]
-        return [(k, python_literal(v)) for k, v in values]
+        return [(k, python_literal(v)) for k, v in values if v not in (None, False) or k in self._required_create]
+
+    _required_create = ("operation", "output_member", "output_is_list", "id_member", "idempotency_token")
 
     def call_arguments(self, op: Operation) -> list[tuple[str, str]]:
         values: list[tuple[str, object]] = [
             ("operation", op.name), ("identity", self._identity(op)), ("fingerprints", self._fingerprints(op)),
+            ("body_member", op.body_member), ("mask_param", op.mask_param), ("mask_in_body", op.mask_in_body),
         ]
-        return [(k, python_literal(v)) for k, v in values if v != ()]
+        return [(k, python_literal(v)) for k, v in values if v not in ((), None, False)]
 
     def update_calls(self) -> list[list[tuple[str, str]]]:
         """Update calls, the remove… partners of add… calls, and the labels call."""
@@ -79,8 +92,13 @@ class GcpResourceView(ResourceView):
 
     def spec_extras(self) -> list[tuple[str, str]]:
         waiter = self.resource.waiters[0] if self.resource.waiters else None
-        return [("api_version", python_literal(self.service.api_version)),
-                ("operation_waiter", python_literal(waiter))]
+        extras = [("api_version", python_literal(self.service.api_version)),
+                  ("operation_waiter", python_literal(waiter))]
+        listing = self.resource.operations.list
+        if listing is not None and listing.param_templates:  # found by listing until its name is known
+            args = ", ".join(f"{k}={v}" for k, v in self.call_arguments(listing))
+            extras.append(("listing", f"CallSpec({args})"))
+        return extras
 
 
 def trimmed_document(path: str, views: list[GcpResourceView]) -> str:

@@ -75,7 +75,15 @@ class GcpCore:
         one is unknown (a parent that does not exist yet)."""
         out: dict[str, Any] = {}
         for param, source in identity:
-            value = self.scope.get(source[1:]) if source.startswith("@") else state.get(source)
+            if source.startswith("="):  # a resource-name path: "=projects/{project}", "={name}"
+                values = {**{k: v for k, v in self.scope.items() if v},
+                          **{k: v for k, v in state.items() if isinstance(v, str)}}
+                try:
+                    value: Any = source[1:].format(**values)
+                except KeyError:
+                    return None
+            else:
+                value = self.scope.get(source[1:]) if source.startswith("@") else state.get(source)
             if value in (None, ""):
                 return None
             out[param] = value
@@ -120,15 +128,36 @@ class GcpCore:
         read = self.spec.read
         if read is None:
             return []
-        params = self.params(read.identity, {**desired, "name": desired.get("name") or name})
+        params = self.params(read.identity, desired if self._named_by_path() else {**desired, "name": desired.get("name") or name})
         if params is None:
-            return []
+            return self._find_listed(desired)
         try:
             return [self.state(self.execute(read.operation, retry_not_found=retry_not_found, **params))]
         except Exception as err:
             if _status(err) == 404:
                 return []
             raise
+
+    def _named_by_path(self) -> bool:
+        return any(source.startswith("=") for _, source in (self.spec.read.identity if self.spec.read else ()))
+
+    def _find_listed(self, desired: Mapping[str, Any]) -> list[State]:
+        """A resource named by a server-made path (an IAM account's email) is found, before
+        its name is known, by listing its parent and matching the natural key: the item's own
+        field, or the id its name ends with (the part before any ``@``)."""
+        listing = self.spec.listing
+        keys = [k for k in self.spec.natural if desired.get(k) is not None]
+        params = self.params(listing.identity, desired) if listing is not None else None
+        if listing is None or not keys or params is None:
+            return []
+        response = self.execute(listing.operation, **params)
+        items = next((v for v in response.values() if isinstance(v, list)), [])
+        wanted = str(desired[keys[0]])
+        found = [
+            item for item in items
+            if item.get(keys[0]) == wanted or str(item.get("name", "")).rsplit("/", 1)[-1].split("@")[0] == wanted
+        ]
+        return [self.state(item) for item in found]
 
     def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None:
         """Every field comes back from ``get``."""
@@ -147,8 +176,22 @@ class GcpCore:
             raise TryAgainLater(f"{self.spec.name}: its scope is not known yet")
         if create.idempotency_token and token:
             params[create.idempotency_token] = str(uuid.UUID(hex=token[:32]))
-        self._finish(self.execute(create.operation, body=body, **params))
-        return {p: desired.get(p) for p in self.spec.primary}
+        if create.id_param:  # iam: {accountId, serviceAccount: {...}}; others: ?<x>Id=
+            given = body.pop(create.id_param, desired.get(create.id_param))
+            if create.body_member:
+                body = {create.body_member: body}
+            if create.id_in_query:
+                params[create.id_param] = given
+            else:
+                body[create.id_param] = given
+        elif create.body_member:
+            body = {create.body_member: body}
+        response = self.execute(create.operation, body=body, **params)
+        self._finish(response)
+        identity = {p: desired.get(p) for p in self.spec.primary}
+        if "status" not in response:  # not an operation: the resource itself, with its name
+            identity.update({p: response[p] for p in self.spec.primary if p in response})
+        return identity
 
     def update(self, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None:
         by_call: dict[str, list[FieldSpec]] = {}
@@ -181,6 +224,14 @@ class GcpCore:
         for token in call.fingerprints:
             if actual.get(token) is not None:
                 body[token] = actual[token]
+        if call.body_member:  # iam: {serviceAccount: {...}, updateMask: "displayName"}
+            body = {call.body_member: body}
+        if call.mask_param:
+            mask = ",".join(f.update_member or f.name for f in fields)
+            if call.mask_in_body:
+                body[call.mask_param] = mask
+            else:
+                params[call.mask_param] = mask
         if body:
             params["body"] = body
         self._finish(self.execute(call.operation, **params))

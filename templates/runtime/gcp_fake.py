@@ -45,6 +45,8 @@ class Route:
     response: str | None
     request: str | None
     document: dict[str, Any]
+    name_prefix: str | None = None  # resource-name APIs: the path before {+name} ("v1/")
+    base: str = ""
 
 
 @dataclass
@@ -103,6 +105,7 @@ def _route(base: str, verb: str, method: dict[str, Any], document: dict[str, Any
         pattern=re.compile("^" + re.escape(base) + regex + "$"), params=tuple(params),
         collection=collection, response=(method.get("response") or {}).get("$ref"),
         request=(method.get("request") or {}).get("$ref"), document=document,
+        name_prefix=method["path"].split("{+", 1)[0] if "{+" in method["path"] else None, base=base,
     )
 
 
@@ -158,7 +161,7 @@ class FakeGcp:
         if url in self._operations or route.method_id.endswith(("Operations.get", "Operations.wait", "operations.get")):
             return 200, self._poll(url, wait=route.verb == "wait")
         if route.http_method == "GET" and route.collection:
-            return 200, self._list(url, query)
+            return 200, self._list(route, url, query)
         if route.http_method == "GET":
             return 200, copy.deepcopy(self._get(url))
         if route.http_method == "POST" and route.collection:
@@ -176,12 +179,12 @@ class FakeGcp:
             raise FakeError(404, "notFound", f"The resource '{url}' was not found")
         return self.store[url]
 
-    def _list(self, collection: str, query: dict[str, str]) -> dict[str, Any]:
+    def _list(self, route: Route, collection: str, query: dict[str, str]) -> dict[str, Any]:
         items = [copy.deepcopy(r) for u, r in sorted(self.store.items()) if u.rsplit("/", 1)[0] == collection]
         wanted = re.fullmatch(r'\s*name\s*(?:=|eq)\s*"?([^"]+)"?\s*', query.get("filter", ""))
         if wanted:
             items = [r for r in items if r.get("name") == wanted.group(1)]
-        return {"items": items} if items else {}
+        return {_list_key(route): items} if items else {}
 
     def _insert(self, route: Route, collection: str, query: dict[str, str], body: dict[str, Any]) -> tuple[int, Any]:
         request_id = query.get("requestId")
@@ -193,6 +196,8 @@ class FakeGcp:
             raise FakeError(409, "alreadyExists", f"The resource '{url}' already exists")
         schema = self._schema(route)
         resource.update({"id": str(next(self._ids)), "selfLink": url, "creationTimestamp": TIMESTAMP})
+        if route.name_prefix is not None:  # resource-name APIs: its name is its path
+            resource["name"] = url[len(route.base) + len(route.name_prefix):]
         if "kind" in schema.get("properties", {}):
             resource.setdefault("kind", schema["properties"]["kind"].get("default", ""))
         self._renew_fingerprints(resource, schema)
@@ -232,6 +237,7 @@ class FakeGcp:
 
     def _change(self, route: Route, url: str, query: dict[str, str], body: dict[str, Any], replace: bool) -> tuple[int, Any]:
         stored = self._get(url)
+        body = _unwrap(route, body)
         self._check_fingerprints(stored, body)
         keep: dict[str, Any] = {k: stored[k] for k in ("id", "selfLink", "creationTimestamp", "kind", "name") if k in stored}
         changed = {**keep, **copy.deepcopy(body)} if replace else _merge(stored, body)
@@ -310,3 +316,23 @@ def _add_remove(stored: dict[str, Any], key: str, items: list[Any], add: bool) -
     values = [next(iter(i.values())) if isinstance(i, dict) and len(i) == 1 else i for i in items]
     current = list(stored.get(key) or [])
     stored[key] = current + [v for v in values if v not in current] if add else [v for v in current if v not in values]
+
+
+def _list_key(route: Route) -> str:
+    """The list response's array of resources: ``items`` (compute), ``accounts`` (iam)."""
+    schema = route.document.get("schemas", {}).get(route.response or "", {})
+    arrays = [k for k, p in schema.get("properties", {}).items() if p.get("type") == "array" and "$ref" in p.get("items", {})]
+    return arrays[0] if arrays else "items"
+
+
+def _unwrap(route: Route, body: dict[str, Any]) -> dict[str, Any]:
+    """iam's patch sends ``{serviceAccount: {...}, updateMask}``: the resource is the member
+    typed like the response; the mask only says which fields the member carries."""
+    schemas = route.document.get("schemas", {})
+    request = schemas.get(route.request or "", {}).get("properties", {})
+    wrapper = [k for k, p in request.items() if p.get("$ref") == route.response and route.response]
+    if not wrapper or wrapper[0] not in body:
+        return body
+    inner = dict(body[wrapper[0]])
+    mask = body.get("updateMask") or body.get("fieldMask")
+    return {k: v for k, v in inner.items() if not mask or k in str(mask).split(",")}

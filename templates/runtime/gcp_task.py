@@ -40,6 +40,12 @@ class GcpTask(Task):
 
     @property
     def resource_id(self) -> str | None:
+        """A compute resource's name is the task's; a resource-name API's (iam) is the full path
+        the server made, known once found or created."""
+        primary = self.spec.field(self.spec.primary[0]) if self.spec.primary else None
+        if primary is not None and primary.mutability == "read_only":
+            value = self.observed.get(primary.name)
+            return str(value) if value else None
         return self.name
 
     def reference_value(self) -> str | None:

@@ -149,6 +149,8 @@ class Task:
     def desired(self, dry_run: bool = False) -> State:
         state: State = {}
         for f in self.spec.fields:
+            if f.mutability == "read_only":
+                continue  # the cloud's to say (an id, below, comes from what was found)
             value = getattr(self, f.attr, None)
             if isinstance(value, Task):
                 value = value.reference_value() or self._unresolved(value, dry_run)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from codegen.annotate.draft import ServiceDraft
-from codegen.annotate.gcp import actions, calls, classify, fields, identity, resources, updates
+from codegen.annotate.gcp import aip, actions, calls, classify, fields, identity, resources, updates
 from codegen.annotate.gcp.context import GcpContext
 from codegen.annotate.rules import Rule, check_unique
 
@@ -47,6 +47,7 @@ GCP_RULES: Sequence[Rule[GcpContext]] = check_unique(
         calls.idempotency_token,
         calls.long_running,
         calls.create_id,
+        aip.resource_name_paths,
     )
 )
 

@@ -53,6 +53,9 @@ class CreateSpec:
     id_member: str | None  # where the new id is in the output item
     idempotency_token: str | None
     identity: tuple[tuple[str, str], ...] = ()  # GCP: the scope parameters of the create
+    body_member: str | None = None  # GCP resource-name APIs: the body wraps the resource
+    id_param: str | None = None  # ... and names it with this member or parameter ("accountId")
+    id_in_query: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,9 @@ class CallSpec:
     one_field_per_call: bool = False
     list_members: tuple[str, ...] = ()  # identity members the call takes as a list
     fingerprints: tuple[str, ...] = ()  # GCP: optimistic-lock fields the call must send back
+    body_member: str | None = None  # GCP: the body wraps the resource in this member
+    mask_param: str | None = None  # GCP: the changed fields are listed in this ("updateMask")
+    mask_in_body: bool = False
 
     def identity_params(self, state: dict[str, object] | object) -> dict[str, object]:
         assert isinstance(state, dict)
@@ -116,6 +122,7 @@ class ResourceSpec:
     not_found_codes: tuple[str, ...] = ()
     api_version: str = ""  # GCP: the discovery document's version ("v1")
     operation_waiter: str | None = None  # GCP: the method that waits on its operations
+    listing: CallSpec | None = None  # GCP: the list, to find by a natural key no path names
 
     def field(self, name: str) -> FieldSpec:
         for f in self.fields:

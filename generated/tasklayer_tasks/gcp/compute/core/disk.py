@@ -393,6 +393,7 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="compute.disks.update",
             identity=(("project", "@project"), ("zone", "@zone"), ("disk", "name")),
+            mask_param="updateMask",
         ),
         CallSpec(
             operation="compute.disks.addResourcePolicies",
