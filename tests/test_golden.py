@@ -52,3 +52,20 @@ def test_generated_package_is_black_clean() -> None:
     proc = subprocess.run([sys.executable, "-m", "black", "--check", "--quiet", "."],
                           cwd=GENERATED, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_bad_input_leaves_generated_untouched(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    schemas = tmp_path / "schemas"
+    shutil.copytree(ROOT / "schemas", schemas)
+    out = tmp_path / "generated"
+    args = ["--schemas", str(schemas), "generate", "--output", str(out), "--templates", str(ROOT / "templates")]
+    assert main(args) == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    overlay = schemas / "overlays" / "aws" / "ec2.yaml"
+    overlay.write_text(overlay.read_text().replace("rename: ElasticIp", "rename: ElasticIp\n    renam: typo"))
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "ec2.yaml" in err and "renam" in err and "Traceback" not in err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
