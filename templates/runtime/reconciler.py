@@ -96,6 +96,7 @@ class Reconciler:
     spec: ClassVar[ResourceSpec]
 
     def __post_init__(self) -> None:
+        self._previous: list[Mapping[str, Any]] = []  # the conditions the status carried in
         if not self.ownership_key:
             self.ownership_key = self.ownership_key_for(self.cluster)
 
@@ -164,11 +165,17 @@ class Reconciler:
 
     def _result(self, status: Mapping[str, Any], ready: bool, reason: str, message: str = "",
                 requeue: bool = False, severity: str = "") -> Result:
-        condition = Condition(
-            "Ready", "True" if ready else "False", reason, message,
-            "" if ready else (severity or "Info"), self.clock(),
-        )
+        state = "True" if ready else "False"
+        condition = Condition("Ready", state, reason, message, "" if ready else (severity or "Info"),
+                              self._transition_time(state))
         return Result(dict(status), (condition,), self.requeue_after if requeue else None)
+
+    def _transition_time(self, state: str) -> str:
+        """cluster-api's lastTransitionTime: when Ready last changed, not when it was last said."""
+        for previous in self._previous:
+            if previous.get("type") == "Ready" and previous.get("status") == state:
+                return str(previous.get("lastTransitionTime") or self.clock())
+        return self.clock()
 
     # -- reconcile ----------------------------------------------------------------------------------
 
@@ -179,6 +186,7 @@ class Reconciler:
         return found
 
     def reconcile(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
+        self._previous = list(status.get("conditions") or [])
         core = self.core_for(spec)
         shared = bool(spec.get("shared"))
         try:
@@ -271,6 +279,7 @@ class Reconciler:
     # -- delete ----------------------------------------------------------------------------------
 
     def delete(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
+        self._previous = list(status.get("conditions") or [])
         if spec.get("shared"):
             return self._result(status, False, "Deleted", "shared: left in place")
         core = self.core_for(spec)

@@ -126,3 +126,19 @@ def test_gcp_handlers_requeue_while_the_operation_runs() -> None:
     assert done.status["conditions"][0]["reason"] == "Available" and done.status["operation"] is None
     assert done.status["selfLink"].endswith("/global/networks/prod")
     assert writes(fake) == ["compute.networks.insert"]
+
+
+def test_last_transition_time_moves_only_when_ready_changes(cloud: tuple[Context, Calls]) -> None:
+    from tasklayer_tasks.aws.ec2.reconcilers import VpcReconciler
+
+    context, _ = cloud
+    ticks = iter(f"2026-11-30T00:00:0{i}Z" for i in range(10))
+    reconciler = VpcReconciler(context, "prod", clock=lambda: next(ticks))
+    spec = {"name": "prod", "cidrBlock": "10.0.0.0/16"}
+    first = reconciler.reconcile(spec, {})
+    status = {**first.status, "conditions": [c.as_dict() for c in first.conditions]}
+    second = reconciler.reconcile(spec, status)
+    assert first.conditions[0].last_transition_time == second.conditions[0].last_transition_time
+    gone = reconciler.delete(spec, {**second.status, "conditions": [c.as_dict() for c in second.conditions]})
+    assert gone.conditions[0].status == "False"
+    assert gone.conditions[0].last_transition_time != second.conditions[0].last_transition_time

@@ -100,6 +100,7 @@ class Reconciler:
     spec: ClassVar[ResourceSpec]
 
     def __post_init__(self) -> None:
+        self._previous: list[Mapping[str, Any]] = []  # the conditions the status carried in
         if not self.ownership_key:
             self.ownership_key = self.ownership_key_for(self.cluster)
 
@@ -185,15 +186,23 @@ class Reconciler:
         requeue: bool = False,
         severity: str = "",
     ) -> Result:
+        state = "True" if ready else "False"
         condition = Condition(
             "Ready",
-            "True" if ready else "False",
+            state,
             reason,
             message,
             "" if ready else (severity or "Info"),
-            self.clock(),
+            self._transition_time(state),
         )
         return Result(dict(status), (condition,), self.requeue_after if requeue else None)
+
+    def _transition_time(self, state: str) -> str:
+        """cluster-api's lastTransitionTime: when Ready last changed, not when it was last said."""
+        for previous in self._previous:
+            if previous.get("type") == "Ready" and previous.get("status") == state:
+                return str(previous.get("lastTransitionTime") or self.clock())
+        return self.clock()
 
     # -- reconcile ----------------------------------------------------------------------------------
 
@@ -204,6 +213,7 @@ class Reconciler:
         return found
 
     def reconcile(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
+        self._previous = list(status.get("conditions") or [])
         core = self.core_for(spec)
         shared = bool(spec.get("shared"))
         try:
@@ -343,6 +353,7 @@ class Reconciler:
     # -- delete ----------------------------------------------------------------------------------
 
     def delete(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
+        self._previous = list(status.get("conditions") or [])
         if spec.get("shared"):
             return self._result(status, False, "Deleted", "shared: left in place")
         core = self.core_for(spec)
