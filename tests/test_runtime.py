@@ -179,7 +179,7 @@ def test_cycle_is_a_clear_error_naming_the_tasks() -> None:
     assert ORDER == []
 
 
-def test_threads_do_not_share_clients_unsafely(cloud: Any) -> None:
+def test_concurrent_callers_get_one_shared_client(cloud: Any) -> None:
     context, _ = cloud
     clients = []
     threads = [threading.Thread(target=lambda: clients.append(context.client("ec2"))) for _ in range(4)]

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from codegen.model import FieldType, Mutability
-from codegen.render.views import FieldView, ResourceView, _wrapped
+from codegen.render.views import FieldView, ResourceView, unwrapped
 
 VERSION = "v1alpha1"
 DOMAIN = "tasklayer.dev"
@@ -36,7 +36,7 @@ def plural(kind: str) -> str:
 
 def openapi(t: FieldType, depth: int = 0) -> dict[str, Any]:
     """A structural OpenAPI v3 schema for a field type."""
-    inner = _wrapped(t)
+    inner = unwrapped(t)
     if inner is not None:
         return openapi(inner, depth)
     scalar: dict[str, dict[str, Any]] = {

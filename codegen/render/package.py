@@ -9,6 +9,7 @@ from pathlib import Path
 import jinja2
 
 from codegen.model import Service
+from codegen.naming import class_name
 from codegen.render import crd
 from codegen.render.env import make_environment, render_template
 from codegen.render.clouds import CLOUDS, Cloud
@@ -135,7 +136,7 @@ def _task_imports(view: ResourceView, modules: dict[str, str], cloud: Cloud) -> 
         "    from ...runtime.task import Context",
     ]
     for ref in view.references:
-        module = next(m for name, m in modules.items() if _class(name) == ref)
+        module = next(m for name, m in modules.items() if class_name(name) == ref)
         lines.append(f"    from .{module} import {ref}")
     return lines
 
@@ -153,12 +154,6 @@ def _reconciler_imports(view: ResourceView, cloud: Cloud) -> list[str]:
         "from ....runtime.spec import ResourceSpec",
         *cloud.reconciler_imports(view)[1:],
     ]
-
-
-def _class(name: str) -> str:
-    from codegen.naming import class_name
-
-    return str(class_name(name))
 
 
 def _find_how(view: ResourceView) -> str:

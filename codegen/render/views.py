@@ -16,9 +16,6 @@ from botocore import xform_name
 from codegen.model import Field, FieldType, Mutability, Operation, Resource, Service
 from codegen.naming import PythonIdentifier, class_name, module_name, python_literal
 
-RUNTIME = "..runtime"  # generated modules import the runtime relative to their service package
-
-
 def camel(name: str) -> str:
     """API member name to a custom resource key, as the runtime's ``reconciler.camel`` does:
     ``CidrBlock`` -> ``cidrBlock``, ``VPCZoneIdentifier`` -> ``vpcZoneIdentifier``."""
@@ -32,7 +29,7 @@ def camel(name: str) -> str:
     return name[: upper - 1].lower() + name[upper - 1 :]
 
 
-def _wrapped(t: FieldType) -> FieldType | None:
+def unwrapped(t: FieldType) -> FieldType | None:
     """AttributeBooleanValue-style {"Value": x} structures are x to the task."""
     if t.kind == "structure" and [n for n, _ in t.members] == ["Value"]:
         return t.members[0][1]
@@ -40,7 +37,7 @@ def _wrapped(t: FieldType) -> FieldType | None:
 
 
 def python_type(t: FieldType) -> str:
-    inner = _wrapped(t)
+    inner = unwrapped(t)
     if inner is not None:
         return python_type(inner)
     if t.kind == "list" and t.item is not None:
@@ -147,7 +144,7 @@ class FieldView:
             ("read_member", f.read_name),
             ("read_operation", f.read_operation if f.read_attribute else None),
             ("read_attribute", f.read_attribute),
-            ("value_wrapper", f.value_wrapper or ("Value" if _wrapped(f.type) else None)),
+            ("value_wrapper", f.value_wrapper or ("Value" if unwrapped(f.type) else None)),
             ("write_only", f.write_only),
             ("sensitive", f.sensitive),
             ("server_default", f.server_default),

@@ -16,6 +16,8 @@ Spec and status are plain dicts with the CRD's camelCase keys (``cidrBlock``, ``
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -29,7 +31,7 @@ from .errors import TaskError, TryAgainLater
 from .spec import ResourceSpec
 from .task import Context
 
-OWNED, SHARED = "owned", "shared"
+OWNED = "owned"
 DEFAULT_REQUEUE = 15.0
 
 
@@ -270,9 +272,6 @@ class Reconciler:
         return self._result(self.status_of(state), True, "Available")
 
     def _token(self, spec: Mapping[str, Any]) -> str:
-        import hashlib
-        import json
-
         seed = json.dumps([self.cluster, self.spec.name, dict(spec)], sort_keys=True, default=str)
         return hashlib.sha256(seed.encode()).hexdigest()[:64]
 

@@ -101,9 +101,6 @@ class Changes:
     def __contains__(self, attr: str) -> bool:
         return any(self.task.spec.field(n).attr == attr for n in self.fields)
 
-    def attrs(self) -> list[str]:
-        return [self.task.spec.field(n).attr for n in self.fields]
-
     def lines(self) -> list[str]:
         spec = self.task.spec
         return [

@@ -150,10 +150,6 @@ def is_sensitive(shape: Shape) -> bool:
     return bool(shape.metadata.get("sensitive"))
 
 
-def list_item(shape: Shape) -> Shape | None:
-    return shape.member if shape.type_name == "list" else None
-
-
 def documentation_text(shape_or_op: Any) -> str:
     """Plain text of botocore's HTML documentation, via botocore's own doc tools."""
     raw = getattr(shape_or_op, "documentation", "") or ""

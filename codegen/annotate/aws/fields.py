@@ -10,9 +10,6 @@ from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import FieldType
 
-TAG_CREATE_MEMBERS = ("TagSpecifications", "Tags", "TagList", "Tagging", "TagSet")
-
-
 def create_inputs(ctx: AwsContext, resource: ResourceDraft) -> dict[str, Shape]:
     """Create input members that describe the resource (no DryRun, tokens or tag members)."""
     if resource.create is None:
