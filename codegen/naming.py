@@ -1,9 +1,14 @@
 """Names and values from schemas, made safe to place into generated Python source.
 
 Schemas are input: a member called ``type``, ``class`` or ``3DSettings``, or documentation
-containing ``\"\"\"``, must never become broken or executable code. Everything a template puts
-into code goes through one of these: a :class:`PythonIdentifier`, :func:`python_literal`
-(``repr()`` of plain data) or :func:`safe_docstring`.
+containing ``\"\"\"``, must never become broken or executable code. Everything a template prints
+is one of four types, each safe by construction (the render environment refuses anything else,
+plain ``str`` included):
+
+- :class:`PythonIdentifier`: a name checked to be a safe identifier;
+- :class:`PythonLiteral`: the ``repr()`` of plain data (made by :func:`python_literal`);
+- :class:`Docstring`: prose escaped to sit between triple quotes (:func:`safe_docstring`);
+- :class:`Code`: source the generator composes from a constant template and safe parts.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import builtins
 import keyword
 import math
 import re
-from typing import Literal
+from typing import Iterable, Literal, Union
 
 from botocore import xform_name
 
@@ -62,6 +67,14 @@ class PythonIdentifier(str):
         snake = xform_name(name)  # botocore's own rule, so names match boto3's (keep its quirks)
         return cls(_make_safe(snake if style == "snake" else _pascal(snake), style))
 
+    @classmethod
+    def key(cls, name: str) -> PythonIdentifier | None:
+        """``name`` as it is, when it can be written as a class-body annotation (a TypedDict
+        key): ASCII, an identifier, not a keyword, not dunder. Builtin names are fine there.
+        None when it cannot (the key then goes into a functional TypedDict as a literal)."""
+        ok = name.isascii() and name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("__")
+        return str.__new__(cls, name) if ok else None
+
 
 def _pascal(snake: str) -> str:
     """``vpc_zone_identifier`` -> ``VpcZoneIdentifier``; other separators (``-``, ``.``) split too."""
@@ -92,7 +105,7 @@ def class_name(api_name: str) -> PythonIdentifier:
     return PythonIdentifier.from_api(api_name, "class")
 
 
-def safe_docstring(text: str) -> str:
+def safe_docstring(text: str) -> Docstring:
     """``text`` made safe to place between ``\"\"\"`` and ``\"\"\"``; the docstring's value is
     ``text`` with trailing whitespace removed from each line and blank lines trimmed at both ends.
 
@@ -103,7 +116,8 @@ def safe_docstring(text: str) -> str:
     lines = [line.rstrip() for line in text.split("\n")]
     body = "\n".join(lines).strip("\n")
     body = _DOCSTRING_HAZARD.sub(_escape_hazard, body)
-    return "".join(ch if ch == "\n" or ch.isprintable() else _escape_char(ch) for ch in body)
+    escaped = "".join(ch if ch == "\n" or ch.isprintable() else _escape_char(ch) for ch in body)
+    return str.__new__(Docstring, escaped)
 
 
 # A backslash; a run of three or more quotes; a quote at either end (next to the delimiters).
@@ -123,7 +137,7 @@ class UnrepresentableValue(TypeError):
     """A value that has no Python literal form; raised by :func:`python_literal`."""
 
 
-def python_literal(value: object) -> str:
+def python_literal(value: object) -> PythonLiteral:
     """The Python literal for plain data: str, int, float, bool, None, and tuples, lists and
     dicts of those. Anything else raises :class:`UnrepresentableValue` (a ``TypeError``).
 
@@ -131,6 +145,10 @@ def python_literal(value: object) -> str:
     no object's own ``__repr__`` ever reaches generated code. Sets are refused: their order is
     not stable between runs, and output must be byte-identical.
     """
+    return _literal(_source(value))
+
+
+def _source(value: object) -> str:
     if value is None:
         return "None"
     if isinstance(value, bool):
@@ -144,11 +162,58 @@ def python_literal(value: object) -> str:
             raise UnrepresentableValue(f"{value!r} has no Python literal")
         return float.__repr__(value)
     if isinstance(value, tuple):
-        items = [python_literal(v) for v in value]
+        items = [_source(v) for v in value]
         return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
     if isinstance(value, list):
-        return f"[{', '.join(python_literal(v) for v in value)}]"
+        return f"[{', '.join(_source(v) for v in value)}]"
     if isinstance(value, dict):
-        pairs = (f"{python_literal(k)}: {python_literal(v)}" for k, v in value.items())
+        pairs = (f"{_source(k)}: {_source(v)}" for k, v in value.items())
         return "{" + ", ".join(pairs) + "}"
     raise UnrepresentableValue(f"cannot write a {type(value).__name__} into generated code: {value!r:.80}")
+
+
+class PythonLiteral(str):
+    """Python source for plain data: only :func:`python_literal` makes one."""
+
+    def __new__(cls, value: object) -> PythonLiteral:
+        raise TypeError("PythonLiteral is made by python_literal(value)")
+
+
+class Docstring(str):
+    """Prose escaped to sit between ``\"\"\"`` and ``\"\"\"``: only :func:`safe_docstring` makes one."""
+
+    def __new__(cls, value: object) -> Docstring:
+        raise TypeError("Docstring is made by safe_docstring(text)")
+
+
+class Code(str):
+    """Python source the generator composes: a constant template whose ``{}`` slots are
+    filled only with identifiers, literals and other ``Code`` (a docstring is only safe
+    between triple quotes, which a template writes itself).
+
+    The template must be a string constant in the generator's own source (a test walks every
+    ``Code(...)`` call to check it); schema text can only arrive through the slots, where
+    anything but a safe type is refused.
+    """
+
+    def __new__(cls, template: str, *parts: CodePart) -> Code:
+        for part in parts:
+            if not isinstance(part, CODE_PARTS):
+                raise TypeError(f"unsafe value for generated code: {type(part).__name__} {part!r:.80}")
+        return super().__new__(cls, template.format(*parts) if parts else template)
+
+    @classmethod
+    def join(cls, separator: str, parts: Iterable[CodePart]) -> Code:
+        """``separator`` (a constant) between safe parts: ``Code.join(", ", names)``."""
+        items = list(parts)
+        return cls(separator.join("{}" for _ in items), *items)
+
+
+CodePart = Union[PythonIdentifier, PythonLiteral, Code]
+CODE_PARTS = (PythonIdentifier, PythonLiteral, Code)
+Safe = Union[PythonIdentifier, PythonLiteral, Docstring, Code]
+SAFE_TYPES = (PythonIdentifier, PythonLiteral, Docstring, Code)
+
+
+def _literal(text: str) -> PythonLiteral:
+    return str.__new__(PythonLiteral, text)

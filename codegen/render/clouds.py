@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from codegen.naming import Code, PythonIdentifier, python_literal
 from codegen.render.gcp_views import GcpResourceView
 from codegen.render.views import ResourceView
 
@@ -15,34 +16,36 @@ class Cloud:
     provider: str
     view_class: type[ResourceView]
     core_template: str
-    task_base: str
-    reconciler_base: str
+    task_base: PythonIdentifier
+    reconciler_base: PythonIdentifier
     has_document: bool  # ships a discovery document the client is built from
 
-    def task_core(self, view: ResourceView) -> str:
+    def task_core(self, view: ResourceView) -> Code:
         """The expression a task's ``core()`` returns."""
-        core = f"{view.class_name}Core"
         if self.has_document:
-            return f"{core}(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)"
-        service = repr(view.service.name)
-        return f"{core}(context.client({service}), context.retry, once=context.client({service}, sdk_retries=False))"
+            return Code("{}Core(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)", view.class_name)
+        service = python_literal(view.service.name)
+        return Code("{}Core(context.client({}), context.retry, once=context.client({}, sdk_retries=False))",
+                    view.class_name, service, service)
 
-    def task_imports(self, view: ResourceView) -> list[str]:
-        base = "from ...runtime.gcp_task import GcpTask" if self.has_document else ""
-        task = "from ...runtime.task import Changes, Task" if self.has_document else (
-            "from ...runtime.aws_task import AwsTask\nfrom ...runtime.task import Changes, Task")
-        core = f"from .core.{view.module} import {'DOCUMENT, ' if self.has_document else ''}SPEC, {view.class_name}Core"
-        return [line for line in (base, task, core) if line]
-
-    def reconciler_imports(self, view: ResourceView) -> list[str]:
+    def task_imports(self, view: ResourceView) -> list[Code]:
         if self.has_document:
-            return ["from ....runtime.gcp_task import GcpReconciler",
-                    f"from ..core.{view.module} import DOCUMENT, SPEC"]
-        return ["from ....runtime.aws_task import AwsReconciler",
-                f"from ..core.{view.module} import SPEC, {view.class_name}Core"]
+            return [Code("from ...runtime.gcp_task import GcpTask"), Code("from ...runtime.task import Changes, Task"),
+                    Code("from .core.{} import DOCUMENT, SPEC, {}Core", view.module, view.class_name)]
+        return [Code("from ...runtime.aws_task import AwsTask"), Code("from ...runtime.task import Changes, Task"),
+                Code("from .core.{} import SPEC, {}Core", view.module, view.class_name)]
+
+    def reconciler_imports(self, view: ResourceView) -> list[Code]:
+        if self.has_document:
+            return [Code("from ....runtime.gcp_task import GcpReconciler"),
+                    Code("from ..core.{} import DOCUMENT, SPEC", view.module)]
+        return [Code("from ....runtime.aws_task import AwsReconciler"),
+                Code("from ..core.{} import SPEC, {}Core", view.module, view.class_name)]
 
 
 CLOUDS = {
-    "aws": Cloud("aws", ResourceView, "aws/core.py.jinja", "AwsTask", "AwsReconciler", has_document=False),
-    "gcp": Cloud("gcp", GcpResourceView, "gcp/core.py.jinja", "GcpTask", "GcpReconciler", has_document=True),
+    "aws": Cloud("aws", ResourceView, "aws/core.py.jinja", PythonIdentifier("AwsTask"),
+                 PythonIdentifier("AwsReconciler"), has_document=False),
+    "gcp": Cloud("gcp", GcpResourceView, "gcp/core.py.jinja", PythonIdentifier("GcpTask"),
+                 PythonIdentifier("GcpReconciler"), has_document=True),
 }

@@ -100,7 +100,7 @@ def spec_schema(view: ResourceView) -> dict[str, Any]:
     if view.resource.tags is not None:
         props["additionalTags"] = {"type": "object", "additionalProperties": {"type": "string"}}
     for scope in view.scopes:  # GCP: the region or zone it lives in, fixed once created
-        props[scope] = {"type": "string", "description": f"The {scope}; the operator's default when unset.",
+        props[str(scope)] = {"type": "string", "description": f"The {scope}; the operator's default when unset.",
                         "x-kubernetes-validations": [{"rule": "self == oldSelf",
                                                       "message": f"{scope} can only be set when the resource is created"}]}
     props.update({f.crd_key: _spec_property(f) for f in view.spec_fields})

@@ -3,6 +3,12 @@
 Strict on purpose: a name a template expects but the context lacks is an error, not an empty
 string in generated code; nothing that varies between runs (clock, host, environment, random)
 is reachable from a template, so the same inputs render the same bytes.
+
+Every ``{{ ... }}`` must print one of the safe types of :mod:`codegen.naming` (an identifier,
+a literal, an escaped docstring, composed code): the environment's ``finalize`` refuses a
+plain ``str`` or any other value, so schema text cannot reach the output unescaped by a
+template forgetting a filter. Raw values go through ``repr``, ``docstring``, ``snake`` or
+``classname``.
 """
 
 from __future__ import annotations
@@ -14,7 +20,17 @@ from typing import Any
 import jinja2
 
 from codegen.errors import TasklayerError
-from codegen.naming import UnrepresentableValue, class_name, module_name, python_literal, safe_docstring
+from codegen.naming import (
+    SAFE_TYPES,
+    Docstring,
+    PythonLiteral,
+    Code,
+    UnrepresentableValue,
+    class_name,
+    module_name,
+    python_literal,
+    safe_docstring,
+)
 
 # Jinja2 defaults that draw on ``random``: gone, so a template cannot make output vary.
 _NONDETERMINISTIC_FILTERS = ("random",)
@@ -32,18 +48,46 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         auto_reload=False,
+        finalize=only_safe,
     )
     for name in _NONDETERMINISTIC_FILTERS:
         env.filters.pop(name, None)
     for name in _NONDETERMINISTIC_GLOBALS:
         env.globals.pop(name, None)
     env.filters.update(
-        repr=python_literal,
-        docstring=safe_docstring,
-        snake=module_name,
-        classname=class_name,
+        repr=_raw(python_literal),
+        docstring=_raw(safe_docstring),
+        snake=_raw(module_name),
+        classname=_raw(class_name),
     )
     return env
+
+
+class UnsafeOutput(TypeError):
+    """A template printed a value that is not one of the safe types."""
+
+
+def only_safe(value: object) -> object:
+    """The environment's ``finalize``: what a ``{{ }}`` prints must be safe by construction."""
+    if isinstance(value, (SAFE_TYPES, jinja2.Undefined)):  # an undefined one raises when printed
+        return value
+    raise UnsafeOutput(
+        f"a template printed a raw {type(value).__name__} ({value!r:.60}); pass it through "
+        "repr, docstring, snake or classname, or build it as a safe type in the view"
+    )
+
+
+def _raw(convert: Any) -> Any:
+    """A filter that takes raw values only: converting an already converted value (a docstring
+    escaped twice, the repr of code) would print something other than the schema said."""
+
+    def filter_(value: Any) -> Any:
+        if isinstance(value, (Docstring, PythonLiteral, Code)):
+            raise UnsafeOutput(f"{convert.__name__} of an already converted {type(value).__name__}")
+        return convert(value)
+
+    filter_.__name__ = convert.__name__
+    return filter_
 
 
 def render_template(env: jinja2.Environment, name: str, /, **context: Any) -> str:
@@ -59,7 +103,7 @@ def render_template(env: jinja2.Environment, name: str, /, **context: Any) -> st
             pointer=f"line {err.lineno}",
             fragment=err.source.splitlines()[err.lineno - 1].strip() if err.source and err.lineno else None,
         ) from err
-    except (jinja2.TemplateError, UnrepresentableValue) as err:
+    except (jinja2.TemplateError, UnrepresentableValue, UnsafeOutput) as err:
         file, line = _template_location(env, err, name)
         raise TasklayerError(f"cannot render template: {err}", file=file, pointer=line) from err
     except TasklayerError as err:  # e.g. an empty API name given to the snake filter

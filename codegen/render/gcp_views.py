@@ -12,8 +12,8 @@ import json
 from typing import Any
 
 from codegen.model import Mutability, Operation
-from codegen.naming import python_literal
-from codegen.render.views import FieldView, ResourceView
+from codegen.naming import Code, PythonIdentifier, python_literal
+from codegen.render.views import Argument, FieldView, ResourceView, arguments
 
 SCOPES = ("project", "region", "zone")
 
@@ -30,9 +30,9 @@ class GcpResourceView(ResourceView):
     field_view = GcpFieldView
 
     @property
-    def scopes(self) -> list[str]:
+    def scopes(self) -> list[PythonIdentifier]:
         """The scope attributes the task takes (``region``/``zone``), beside the context's."""
-        return [s for s in self.resource.identity.parent if s in ("region", "zone")]
+        return [PythonIdentifier(s) for s in ("region", "zone") if s in self.resource.identity.parent]
 
     def _identity(self, op: Operation) -> tuple[tuple[str, str], ...]:
         """(parameter, source): ``@project`` from the scope, ``=projects/{project}`` a
@@ -51,7 +51,7 @@ class GcpResourceView(ResourceView):
         read_only = {f.name for f in self.resource.fields if f.mutability is Mutability.READ_ONLY}
         return tuple(n for n in op.fields if n in read_only and n.lower().endswith("fingerprint"))
 
-    def read_arguments(self) -> list[tuple[str, str]] | None:
+    def read_arguments(self) -> list[Argument] | None:
         op = self.resource.operations.read
         if op is None:
             return None
@@ -60,9 +60,9 @@ class GcpResourceView(ResourceView):
             ("id_filter_is_list", False), ("filters_member", None), ("natural_filter", None),
             ("nested_member", None), ("identity", self._identity(op)),
         ]
-        return [(k, python_literal(v)) for k, v in values]
+        return arguments(values)
 
-    def create_arguments(self) -> list[tuple[str, str]] | None:
+    def create_arguments(self) -> list[Argument] | None:
         op = self.resource.operations.create
         if op is None:
             return None
@@ -71,18 +71,18 @@ class GcpResourceView(ResourceView):
             ("idempotency_token", op.idempotency_token), ("identity", self._identity(op)),
             ("body_member", op.body_member), ("id_param", op.id_param), ("id_in_query", op.id_in_query),
         ]
-        return [(k, python_literal(v)) for k, v in values if v not in (None, False) or k in self._required_create]
+        return arguments([(k, v) for k, v in values if v not in (None, False) or k in self._required_create])
 
     _required_create = ("operation", "output_member", "output_is_list", "id_member", "idempotency_token")
 
-    def call_arguments(self, op: Operation) -> list[tuple[str, str]]:
+    def call_arguments(self, op: Operation) -> list[Argument]:
         values: list[tuple[str, object]] = [
             ("operation", op.name), ("identity", self._identity(op)), ("fingerprints", self._fingerprints(op)),
             ("body_member", op.body_member), ("mask_param", op.mask_param), ("mask_in_body", op.mask_in_body),
         ]
-        return [(k, python_literal(v)) for k, v in values if v not in ((), None, False)]
+        return arguments([(k, v) for k, v in values if v not in ((), None, False)])
 
-    def update_calls(self) -> list[list[tuple[str, str]]]:
+    def update_calls(self) -> list[list[Argument]]:
         """Update calls, the remove… partners of add… calls, and the labels call."""
         ops = list(self.resource.operations.update)
         tag = self.resource.operations.tag
@@ -90,14 +90,14 @@ class GcpResourceView(ResourceView):
             ops.append(tag)
         return [self.call_arguments(op) for op in ops]
 
-    def spec_extras(self) -> list[tuple[str, str]]:
+    def spec_extras(self) -> list[tuple[PythonIdentifier, Code]]:
         waiter = self.resource.waiters[0] if self.resource.waiters else None
-        extras = [("api_version", python_literal(self.service.api_version)),
-                  ("operation_waiter", python_literal(waiter))]
+        extras = [(PythonIdentifier("api_version"), Code("{}", python_literal(self.service.api_version))),
+                  (PythonIdentifier("operation_waiter"), Code("{}", python_literal(waiter)))]
         listing = self.resource.operations.list
         if listing is not None and listing.param_templates:  # found by listing until its name is known
-            args = ", ".join(f"{k}={v}" for k, v in self.call_arguments(listing))
-            extras.append(("listing", f"CallSpec({args})"))
+            args = Code.join(", ", [Code("{}={}", k, v) for k, v in self.call_arguments(listing)])
+            extras.append((PythonIdentifier("listing"), Code("CallSpec({})", args)))
         return extras
 
 

@@ -9,8 +9,10 @@ from pathlib import Path
 import jinja2
 
 from codegen.model import Service
-from codegen.naming import class_name
+from codegen.naming import Code, Docstring, PythonIdentifier, class_name, safe_docstring
 from codegen.render import crd
+from codegen.render.names import check_resources, check_service_name
+from codegen.render.verify import check_modules
 from codegen.render.env import make_environment, render_template
 from codegen.render.clouds import CLOUDS, Cloud
 from codegen.render.gcp_views import trimmed_document
@@ -31,8 +33,8 @@ class Selection:
 def render_package(selections: list[Selection], templates_dir: Path) -> dict[str, str]:
     env = make_environment(templates_dir)
     files = dict(_runtime(templates_dir))
-    sources = [f"{s.service.provider}/{s.service.name} {s.service.api_version}" for s in selections]
-    files["pyproject.toml"] = render_template(env, "package/pyproject.toml.jinja", botocore_floor=BOTOCORE_FLOOR)
+    sources = safe_docstring(", ".join(f"{s.service.provider}/{s.service.name} {s.service.api_version}" for s in selections))
+    files["pyproject.toml"] = render_template(env, "package/pyproject.toml.jinja", botocore_floor=safe_docstring(BOTOCORE_FLOOR))
     files["README.md"] = render_template(env, "package/README.md.jinja", sources=sources)
     files[f"{PACKAGE}/__init__.py"] = render_template(env, "package/init.py.jinja", sources=sources)
     files[f"{PACKAGE}/py.typed"] = ""
@@ -40,7 +42,7 @@ def render_package(selections: list[Selection], templates_dir: Path) -> dict[str
     for provider in providers:
         files[f"{PACKAGE}/{provider}/__init__.py"] = f'"""Generated {provider} services; do not edit."""\n'
     for selection in selections:
-        files.update(_service(env, selection))
+        files.update(check_modules(_service(env, selection)))
     return files
 
 
@@ -55,6 +57,8 @@ def _runtime(templates_dir: Path) -> dict[str, str]:
 def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
     service = selection.service
     cloud = CLOUDS[service.provider]
+    check_service_name(service)
+    check_resources(service, selection.resources)
     generated = frozenset(selection.resources)
     views = [cloud.view_class(service.resource(n), service, generated) for n in selection.resources]
     base = f"{PACKAGE}/{service.provider}/{service.name}"
@@ -73,7 +77,7 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
         files[f"{base}/discovery.json"] = trimmed_document(service.source_files[0], views)  # type: ignore[arg-type]
     if views:
         files[f"{base}/operator.py"] = render_template(
-            env, "operator.py.jinja", service=service, views=views, package=PACKAGE,
+            env, "operator.py.jinja", service=service, views=views, package=PythonIdentifier(PACKAGE),
             group=crd.group(views[0]), version=crd.VERSION,
             plurals=[(crd.plural(str(v.class_name)), v) for v in views],
         )
@@ -95,7 +99,12 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
     return files
 
 
-def _core_imports(view: ResourceView, cloud: Cloud) -> list[str]:
+def _names(names: list[str]) -> Code:
+    """Constant names, sorted, for an import line."""
+    return Code.join(", ", [PythonIdentifier(n) for n in sorted(names)])
+
+
+def _core_imports(view: ResourceView, cloud: Cloud) -> list[Code]:
     specs = ["CallSpec", "FieldSpec", "ResourceSpec"]
     if view.create_arguments() is not None:
         specs.append("CreateSpec")
@@ -106,57 +115,57 @@ def _core_imports(view: ResourceView, cloud: Cloud) -> list[str]:
     if view.readiness_arguments() is not None:
         specs.append("ReadinessSpec")
     if cloud.has_document:
-        head = ["from collections.abc import Mapping", "from pathlib import Path", "from typing import Any", "",
-                "from ....runtime.gcp_core import GcpCore"]
+        head = [Code("from collections.abc import Mapping"), Code("from pathlib import Path"),
+                Code("from typing import Any"), Code(""), Code("from ....runtime.gcp_core import GcpCore")]
     else:
-        head = ["from typing import Any", "", "from ....runtime.aws_core import AwsCore"]
+        head = [Code("from typing import Any"), Code(""), Code("from ....runtime.aws_core import AwsCore")]
     return head + [
-        "from ....runtime.retry import RetryPolicy",
-        f"from ....runtime.spec import {', '.join(sorted(specs))}",
+        Code("from ....runtime.retry import RetryPolicy"),
+        Code("from ....runtime.spec import {}", _names(specs)),
     ]
 
 
-def _task_imports(view: ResourceView, modules: dict[str, str], cloud: Cloud) -> list[str]:
+def _task_imports(view: ResourceView, modules: dict[str, PythonIdentifier], cloud: Cloud) -> list[Code]:
     annotations = " ".join(f.annotation for f in view.task_fields)
     typing = ["TYPE_CHECKING", "ClassVar"] + (["Any"] if "Any" in annotations else [])
     lines = []
     if "datetime." in annotations:
-        lines += ["import datetime"]
-    lines += ["from dataclasses import dataclass"]
+        lines += [Code("import datetime")]
+    lines += [Code("from dataclasses import dataclass")]
     if cloud.has_document:
-        lines += ["from pathlib import Path"]
+        lines += [Code("from pathlib import Path")]
     lines += [
-        f"from typing import {', '.join(sorted(typing))}",
-        "",
-        "from ...runtime.errors import CannotChangeFieldError",
-        "from ...runtime.spec import ResourceSpec",
+        Code("from typing import {}", _names(typing)),
+        Code(""),
+        Code("from ...runtime.errors import CannotChangeFieldError"),
+        Code("from ...runtime.spec import ResourceSpec"),
         *cloud.task_imports(view),
-        "",
-        "if TYPE_CHECKING:",
-        "    from ...runtime.context import Context",
+        Code(""),
+        Code("if TYPE_CHECKING:"),
+        Code("    from ...runtime.context import Context"),
     ]
     for ref in view.references:
         module = next(m for name, m in modules.items() if class_name(name) == ref)
-        lines.append(f"    from .{module} import {ref}")
+        lines.append(Code("    from .{} import {}", module, ref))
     return lines
 
 
-def _reconciler_imports(view: ResourceView, cloud: Cloud) -> list[str]:
+def _reconciler_imports(view: ResourceView, cloud: Cloud) -> list[Code]:
     annotations = " ".join(f.plain_type for f in view.fields)
     typing = ["ClassVar", "TypedDict"] + (["Any"] if "Any" in annotations else [])
-    lines = ["import datetime", ""] if "datetime." in annotations else []
+    lines = [Code("import datetime"), Code("")] if "datetime." in annotations else []
     if cloud.has_document:
-        lines += ["from pathlib import Path"]
+        lines += [Code("from pathlib import Path")]
     return lines + [
-        f"from typing import {', '.join(sorted(typing))}",
-        "",
+        Code("from typing import {}", _names(typing)),
+        Code(""),
         *cloud.reconciler_imports(view)[:1],
-        "from ....runtime.spec import ResourceSpec",
+        Code("from ....runtime.spec import ResourceSpec"),
         *cloud.reconciler_imports(view)[1:],
     ]
 
 
-def _find_how(view: ResourceView) -> str:
+def _find_how(view: ResourceView) -> Docstring:
     ident = view.resource.identity
     how = []
     if ident.primary:
@@ -167,4 +176,4 @@ def _find_how(view: ResourceView) -> str:
     text = " else by ".join(how) or "no key"
     if ident.parent:
         text += f", within its {', '.join(ident.parent)}"
-    return text
+    return safe_docstring(text)

@@ -1,12 +1,13 @@
 """What the templates print, computed from the model: names, types, docstrings, spec literals.
 
 Templates stay dumb: every decision (an attribute's name, its Python type, which fields are
-create-only, how a spec value is written) is made here, on plain frozen dataclasses.
+create-only, how a spec value is written) is made here, on plain frozen dataclasses. What a
+view hands a template to print is a safe type (:mod:`codegen.naming`): identifiers, literals,
+composed code; prose stays raw text the template must pass through ``docstring``.
 """
 
 from __future__ import annotations
 
-import keyword
 from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
@@ -14,7 +15,10 @@ from typing import ClassVar
 from botocore import xform_name
 
 from codegen.model import Field, FieldType, Mutability, Operation, Resource, Service
-from codegen.naming import PythonIdentifier, class_name, module_name, python_literal
+from codegen.naming import Code, Docstring, PythonIdentifier, PythonLiteral, class_name, module_name, python_literal, safe_docstring
+from codegen.render.names import check_fields, task_attr
+
+Argument = tuple[PythonIdentifier, PythonLiteral]
 
 def camel(name: str) -> str:
     """API member name to a custom resource key, as the runtime's ``reconciler.camel`` does:
@@ -36,15 +40,33 @@ def unwrapped(t: FieldType) -> FieldType | None:
     return None
 
 
-def python_type(t: FieldType) -> str:
+_SCALARS = {
+    "string": Code("str"),
+    "integer": Code("int"),
+    "long": Code("int"),
+    "float": Code("float"),
+    "double": Code("float"),
+    "boolean": Code("bool"),
+    "timestamp": Code("datetime.datetime"),
+    "blob": Code("bytes"),
+}
+
+
+def python_type(t: FieldType) -> Code:
+    """The annotation for a value of ``t``; built only from constants, whatever the schema says."""
     inner = unwrapped(t)
     if inner is not None:
         return python_type(inner)
     if t.kind == "list" and t.item is not None:
-        return f"list[{python_type(t.item)}]"
+        return Code("list[{}]", python_type(t.item))
     if t.kind == "map" and t.item is not None:
-        return f"dict[str, {python_type(t.item)}]"
-    return t.python()
+        return Code("dict[str, {}]", python_type(t.item))
+    return _SCALARS.get(t.kind, Code("dict[str, Any]"))
+
+
+def arguments(values: list[tuple[str, object]]) -> list[Argument]:
+    """Keyword arguments of a spec literal: constant names, values through ``repr()``."""
+    return [(PythonIdentifier(k), python_literal(v)) for k, v in values]
 
 
 def _first_sentence(text: str, limit: int = 600) -> str:
@@ -65,21 +87,20 @@ class FieldView:
     REFERENCE_SUFFIXES: ClassVar[tuple[str, ...]] = ("Id", "Arn", "Ids", "Arns", "ARNs")
 
     @cached_property
-    def task_reference(self) -> str | None:
+    def task_reference(self) -> PythonIdentifier | None:
         """The generated task class this field may hold (a Subnet's ``vpc``), if any: AWS
         fields that hold ids (``VpcId``); a ``…Name`` stays a string."""
         ref = self.field.references
         if ref and ref in self.generated and (not self.REFERENCE_SUFFIXES or self.field.name.endswith(self.REFERENCE_SUFFIXES)):
-            return str(class_name(ref))
+            return class_name(ref)
         return None
-
-    # attributes every task already has: a field named like one of them gets a trailing "_"
-    RESERVED: ClassVar[frozenset[str]] = frozenset({"lifecycle", "observed", "spec", "document", "key", "id"})
 
     @cached_property
     def attr(self) -> PythonIdentifier:
-        attr = self._attr
-        return PythonIdentifier(f"{attr}_") if attr in self.RESERVED else attr
+        """The task attribute; a name the runtime's tasks already use gets a trailing ``_``
+        (``lifecycle_``), except ``name`` for the field that is the resource's name."""
+        ident = self.resource.identity
+        return task_attr(self._attr, is_name=self.field.name in (*ident.natural, *ident.primary))
 
     @cached_property
     def _attr(self) -> PythonIdentifier:
@@ -101,13 +122,14 @@ class FieldView:
         return PythonIdentifier.from_api(self.field.name)
 
     @cached_property
-    def annotation(self) -> str:
+    def annotation(self) -> Code:
         if self.is_tags:
-            return "dict[str, str] | None"
+            return Code("dict[str, str] | None")
         if self.task_reference:
-            one = f"{self.task_reference} | str"
-            return f"list[{one}] | None" if self.field.type.kind == "list" else f"{one} | None"
-        return f"{python_type(self.field.type)} | None"
+            if self.field.type.kind == "list":
+                return Code("list[{} | str] | None", self.task_reference)
+            return Code("{} | str | None", self.task_reference)
+        return Code("{} | None", python_type(self.field.type))
 
     @property
     def on_task(self) -> bool:
@@ -130,7 +152,7 @@ class FieldView:
             flags.append("Sensitive: never printed.")
         return " ".join([doc, *flags])
 
-    def spec_arguments(self) -> list[tuple[str, str]]:
+    def spec_arguments(self) -> list[Argument]:
         """FieldSpec keyword arguments that differ from the defaults, as source text."""
         f = self.field
         values: list[tuple[str, object]] = [
@@ -155,10 +177,7 @@ class FieldView:
         ]
         defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
                     "unordered": False, "is_tags": False, "update_param": False}
-        return [
-            (k, python_literal(v)) for k, v in values
-            if v is not None and defaults.get(k, None) != v
-        ]
+        return arguments([(k, v) for k, v in values if v is not None and defaults.get(k, None) != v])
 
     @property
     def crd_key(self) -> str:
@@ -166,15 +185,23 @@ class FieldView:
         return camel(self.field.name)
 
     @property
-    def crd_key_is_name(self) -> bool:
-        """Usable as a class-syntax TypedDict key (``class`` is not: it goes in a functional one)."""
-        return self.crd_key.isidentifier() and not keyword.iskeyword(self.crd_key)
+    def crd_key_name(self) -> PythonIdentifier | None:
+        """The key as a class-syntax TypedDict key, when it can be one (``class`` cannot)."""
+        return PythonIdentifier.key(self.crd_key)
 
     @property
-    def plain_type(self) -> str:
+    def crd_key_is_name(self) -> bool:
+        return self.crd_key_name is not None
+
+    @property
+    def crd_key_literal(self) -> PythonLiteral:
+        return python_literal(self.crd_key)
+
+    @property
+    def plain_type(self) -> Code:
         """The value as a spec/status carries it: ids rather than tasks."""
         if self.is_tags:
-            return "dict[str, str]"
+            return Code("dict[str, str]")
         return python_type(self.field.type)
 
     @property
@@ -215,14 +242,16 @@ class ResourceView:
 
     @cached_property
     def fields(self) -> list[FieldView]:
-        return [self.field_view(f, self.resource, self.generated) for f in self.resource.fields]
+        views = [self.field_view(f, self.resource, self.generated) for f in self.resource.fields]
+        check_fields(self.service, self.resource, views, self.scopes, self.has_id)
+        return views
 
     @property
     def task_fields(self) -> list[FieldView]:
         return [f for f in self.fields if f.on_task]
 
     @property
-    def scopes(self) -> list[str]:
+    def scopes(self) -> list[PythonIdentifier]:
         """Scope attributes the task takes besides its fields (GCP's region/zone); none on AWS."""
         return []
 
@@ -254,7 +283,7 @@ class ResourceView:
         return [str(f.attr) for f in self.task_fields if f.field.mutability is not Mutability.MUTABLE]
 
     @property
-    def references(self) -> list[str]:
+    def references(self) -> list[PythonIdentifier]:
         """Task classes this one's fields may hold, for imports."""
         return sorted({f.task_reference for f in self.task_fields if f.task_reference and f.task_reference != self.class_name})
 
@@ -262,7 +291,7 @@ class ResourceView:
     def documentation(self) -> str:
         return _first_sentence(self.resource.documentation, 800) or f"A {self.service.name} {self.name}."
 
-    def calls_summary(self) -> list[str]:
+    def calls_summary(self) -> list[Docstring]:
         """One line per call, for the core module's docstring."""
         ops = self.resource.operations
         out = []
@@ -277,11 +306,11 @@ class ResourceView:
             out.append(f"tags:   {ops.tag.name}")
         if ops.delete:
             out.append(f"delete: {ops.delete.name}")
-        return out
+        return [safe_docstring(line) for line in out]
 
     # -- the spec literal -------------------------------------------------------------------------
 
-    def read_arguments(self) -> list[tuple[str, str]] | None:
+    def read_arguments(self) -> list[Argument] | None:
         op = self.resource.operations.read
         if op is None:
             return None
@@ -296,7 +325,7 @@ class ResourceView:
             ("nested_member", op.nested_member),
             ("required", tuple(self._read_required(op))),
         ]
-        return [(k, python_literal(v)) for k, v in values]
+        return arguments(values)
 
     def _read_required(self, op: Operation) -> list[str]:
         # Get-style reads (GetRole) are called with their identity members from the state
@@ -304,7 +333,7 @@ class ResourceView:
             return list(self.resource.identity.primary)
         return []
 
-    def create_arguments(self) -> list[tuple[str, str]] | None:
+    def create_arguments(self) -> list[Argument] | None:
         op = self.resource.operations.create
         if op is None:
             return None
@@ -315,7 +344,7 @@ class ResourceView:
             ("id_member", op.id_member),
             ("idempotency_token", op.idempotency_token),
         ]
-        return [(k, python_literal(v)) for k, v in values]
+        return arguments(values)
 
     def _identity_pairs(self, op: Operation) -> tuple[tuple[str, str], ...]:
         state_names = [f.name for f in self.resource.fields]
@@ -332,23 +361,23 @@ class ResourceView:
         fields = {f.name for f in self.resource.fields}
         return tuple(m for m in op.identity_members if m not in fields and m.endswith("s"))
 
-    def call_arguments(self, op: Operation) -> list[tuple[str, str]]:
+    def call_arguments(self, op: Operation) -> list[Argument]:
         values: list[tuple[str, object]] = [
             ("operation", op.name),
             ("identity", self._identity_pairs(op)),
             ("one_field_per_call", op.one_field_per_call),
             ("list_members", self._list_members(op)),
         ]
-        return [(k, python_literal(v)) for k, v in values if v not in (False, ())]
+        return arguments([(k, v) for k, v in values if v not in (False, ())])
 
-    def delete_arguments(self) -> list[tuple[str, str]] | None:
+    def delete_arguments(self) -> list[Argument] | None:
         op = self.resource.operations.delete
         return self.call_arguments(op) if op else None
 
-    def update_calls(self) -> list[list[tuple[str, str]]]:
+    def update_calls(self) -> list[list[Argument]]:
         return [self.call_arguments(op) for op in self.resource.operations.update]
 
-    def tags_arguments(self) -> list[tuple[str, str]] | None:
+    def tags_arguments(self) -> list[Argument] | None:
         t = self.resource.tags
         if t is None:
             return None
@@ -363,20 +392,15 @@ class ResourceView:
             ("selector_is_arn", t.selector_is_arn),
             ("untag_member", t.untag_member),
         ]
-        return [(k, python_literal(v)) for k, v in values]
+        return arguments(values)
 
-    def readiness_arguments(self) -> list[tuple[str, str]] | None:
+    def readiness_arguments(self) -> list[Argument] | None:
         r = self.resource.readiness
         if r is None:
             return None
-        return [("field", python_literal(r.field)), ("ready", python_literal(r.ready)),
-                ("failed", python_literal(r.failed))]
+        return arguments([("field", r.field), ("ready", r.ready), ("failed", r.failed)])
 
-    def identity_arguments(self) -> list[tuple[str, str]]:
+    def identity_arguments(self) -> list[Argument]:
         ident = self.resource.identity
-        return [
-            ("primary", python_literal(ident.primary)),
-            ("natural", python_literal(ident.natural)),
-            ("parent", python_literal(ident.parent)),
-            ("arn", python_literal(ident.arn)),
-        ]
+        return arguments([("primary", ident.primary), ("natural", ident.natural), ("parent", ident.parent),
+                          ("arn", ident.arn)])

@@ -184,7 +184,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="owner",
-            attr="owner",
+            attr="owner_",
             mutability="read_only",
         ),
         FieldSpec(

@@ -1,0 +1,134 @@
+"""Names in generated code must not collide: not with each other after conversion, not with the
+runtime's own.
+
+Two API names can become one Python name (``CidrBlock`` and ``CIDRBlock`` are both
+``cidr_block``; ``Id`` is escaped to ``id_``, which is what ``Id_`` already is), and an API name
+can land on a name the runtime uses (a field ``Lifecycle`` on a task, a resource renamed ``Task``).
+Either would generate code where one silently shadows the other; here it is an error that names
+both inputs. A name the runtime's tasks define is escaped with a trailing ``_``, as keywords are.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from codegen.errors import TasklayerError
+from codegen.model import Resource, Service
+from codegen.naming import PythonIdentifier, class_name, module_name
+
+if TYPE_CHECKING:  # views import this module; the annotation only needs the name
+    from codegen.render.views import FieldView
+
+# Every attribute and method of the runtime's task classes (task.Task, aws_task.AwsTask,
+# gcp_task.GcpTask), and ``id``, which generated tasks add. A field attribute equal to one of
+# these would override it. tests/test_names.py compares this with the runtime, so a name the
+# runtime gains cannot be missed.
+RUNTIME_TASK_NAMES = frozenset(
+    {
+        "_attempt", "_create", "_describe", "_find_attempt", "_how_found", "_mutable_changes", "_one",
+        "_owner", "_owns", "_read_back", "_run", "_unresolved", "adopt", "attempt_token",
+        "check_changes", "check_ready", "core", "core_for", "delete", "dependencies", "desired",
+        "document", "find", "find_state", "from_state", "id", "key", "lifecycle", "locate", "name",
+        "observed", "owned", "owner", "reference_value", "render_cloud", "resource_id", "returned",
+        "run", "scope", "shared", "spec", "to_create",
+    }
+)
+
+# Keys every custom resource spec / status has besides the fields (see render/crd.py).
+SPEC_KEYS = ("name", "shared", "additionalTags")
+STATUS_KEYS = ("conditions", "tags")
+
+# Modules and packages a service folder already has beside one module per resource.
+SERVICE_MODULES = frozenset({"core", "reconcilers", "operator"})
+
+# Per resource, the classes generated for it: <Class>, <Class>Core, <Class>Reconciler, ...
+CLASS_SUFFIXES = ("", "Core", "Reconciler", "Spec", "Status")
+
+
+def task_attr(candidate: PythonIdentifier, is_name: bool) -> PythonIdentifier:
+    """``candidate``, or ``candidate_`` when the runtime's tasks already use it. A field called
+    ``name`` that is the resource's own name is the task's ``name`` (by design, not a clash)."""
+    if candidate == "name" and is_name:
+        return candidate
+    return PythonIdentifier(f"{candidate}_") if candidate in RUNTIME_TASK_NAMES else candidate
+
+
+def collision(service: Service, where: str, what: str, first: str, second: str) -> TasklayerError:
+    file = service.source_files[0] if service.source_files else f"{service.provider}/{service.name}"
+    return TasklayerError(
+        f"{first!r} and {second!r} both become {what}; one would shadow the other in generated code",
+        file=file,
+        pointer=where,
+        notes=["rename one of them with an overlay (schemas/overlays/...), or exclude the resource"],
+    )
+
+
+def _first_twice(pairs: Iterable[tuple[str, str]]) -> tuple[str, str, str] | None:
+    """The first (name, earlier input, later input) where two inputs give one name."""
+    seen: dict[str, str] = {}
+    for name, source in pairs:
+        if name in seen:
+            return name, seen[name], source
+        seen[name] = source
+    return None
+
+
+def check_fields(
+    service: Service,
+    resource: Resource,
+    fields: Sequence[FieldView],
+    scopes: Sequence[str],
+    has_id: bool,
+) -> None:
+    """Task attributes, CRD spec keys and CRD status keys are each unique within a resource."""
+    where = f"resources/{resource.name}/fields"
+    # every field's attribute names it in the spec; those on the task are also dataclass fields
+    # beside the scopes (a read-only ``region`` field is the task's region scope, not a clash)
+    task_fixed = [(str(s), f"the task's {s} scope") for s in scopes]
+    for pairs in (
+        [(str(f.attr), f.field.name) for f in fields],
+        [*task_fixed, *((str(f.attr), f.field.name) for f in fields if f.on_task)],
+    ):
+        clash = _first_twice(pairs)
+        if clash:
+            name, first, second = clash
+            raise collision(service, f"{where}/{second}", f"the task attribute {name!r}", first, second)
+    spec_fixed = [(k, f"the spec's own {k!r}") for k in (*SPEC_KEYS, *scopes)]
+    spec = [(f.crd_key, f.field.name) for f in fields if f.on_task and not f.is_tags]
+    status_fixed = [(k, f"the status's own {k!r}") for k in (*STATUS_KEYS, *(("id",) if has_id else ()))]
+    status = [(f.crd_key, f.field.name) for f in fields if (f.field.in_read or f.field.read_operation) and not f.is_tags]
+    for kind, pairs in (("spec", [*spec_fixed, *spec]), ("status", [*status_fixed, *status])):
+        clash = _first_twice(pairs)
+        if clash:
+            name, first, second = clash
+            raise collision(service, f"{where}/{second}", f"the custom resource {kind} key {name!r}", first, second)
+
+
+def check_resources(service: Service, names: Sequence[str]) -> None:
+    """Class and module names of the rendered resources are unique in the service, and clear
+    of the service folder's own modules."""
+    classes: list[tuple[str, str]] = []
+    for name in names:
+        base = class_name(name)
+        classes += [(f"{base}{suffix}", name) for suffix in CLASS_SUFFIXES]
+    clash = _first_twice(classes)
+    if clash:
+        generated, first, second = clash
+        raise collision(service, f"resources/{second}", f"the class {generated!r}", first, second)
+    modules = [(m, f"the service's own {m!r} module") for m in sorted(SERVICE_MODULES)]
+    clash = _first_twice([*modules, *((str(module_name(n)), n) for n in names)])
+    if clash:
+        generated, first, second = clash
+        raise collision(service, f"resources/{second}", f"the module {generated!r}", first, second)
+
+
+def check_service_name(service: Service) -> None:
+    """The service becomes a package folder (``tasklayer_tasks/aws/<name>``): it must be a safe
+    identifier as it is, since converting it would change the import path users write."""
+    try:
+        PythonIdentifier(service.name)
+    except ValueError:
+        file = service.source_files[0] if service.source_files else None
+        raise TasklayerError(
+            f"service name {service.name!r} cannot be a Python package name", file=file, pointer="/name"
+        ) from None
