@@ -41,7 +41,35 @@ def check_overlay(draft: ServiceDraft, overlay: Overlay, operation_names: Collec
         for fo in entry.fields:
             _check_field(overlay, resource, fo, names, operation_names)
         _check_tags(overlay, resource, entry, operation_names)
+        _check_identity(overlay, resource, entry, draft.provider)
     return names
+
+
+def _as_list(value: object) -> list[str]:
+    """An identity attribute's value as a list: ``arn`` is one name or None, the others tuples."""
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)  # type: ignore[call-overload]
+
+
+# Scope parameters a GCP identity may name besides fields (they are call parameters).
+_SCOPES = {"gcp": ("project", "region", "zone")}
+
+
+def _check_identity(overlay: Overlay, resource: ResourceDraft, entry: ResourceOverlay, provider: str) -> None:
+    """Identity names a field (an added one too), ``tag:<key>`` for a natural key, a scope, or
+    what the rules already had there: a name that is none of these selects by nothing."""
+    added = {fo.name for fo in entry.fields if fo.add}
+    known = set(resource.fields) | added | set(_SCOPES.get(provider, ()))
+    for attr, values in entry.identity.items():
+        had, listed = (_as_list(v) for v in (getattr(resource, attr), values))
+        for value in listed:
+            tag = attr == "natural" and value.startswith("tag:") and len(value) > 4
+            if not (tag or value in known or value in had):
+                raise overlay.error(
+                    f"{entry.key}.identity.{attr}",
+                    f"{resource.name} has no field {value!r}{suggest(value, known)}",
+                )
 
 
 def _names(draft: ServiceDraft, overlay: Overlay) -> Names:

@@ -67,7 +67,26 @@ def load_overlay(path: Path, repo_root: Path) -> Overlay:
         data = parse_yaml(text)
     except yaml.YAMLError as exc:
         raise overlay_error(file, {}, "", yaml_reason(exc))
+    except RecursionError:
+        raise overlay_error(file, {}, "", f"nested too deeply to read, at line {_too_deep_at(text)}") from None
     return _Reader(file).overlay({} if data is None else data)
+
+
+def _too_deep_at(text: str, limit: int = 100) -> int:
+    """The line where the YAML first nests deeper than ``limit`` (PyYAML's event stream is
+    read without recursion, unlike its composer)."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > limit:
+                    return event.start_mark.line + 1
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return 1
 
 
 def _relative(path: Path, repo_root: Path) -> str:

@@ -74,7 +74,7 @@ def overlay_error(
     """An error naming the file, the key path and, when known, the line of the nearest key."""
     line = line_of(lines, key)
     where = f" (line {line})" if line else ""
-    return TasklayerError(f"{reason}{where}", file=file, pointer=key or None, notes=list(notes))
+    return TasklayerError(f"{reason}{where}", file=file, pointer=key, notes=list(notes))
 
 
 def line_of(lines: Mapping[str, int], key: str) -> int | None:

@@ -49,6 +49,7 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
         lstrip_blocks=True,
         auto_reload=False,
         finalize=only_safe,
+        bytecode_cache=_COMPILED,
     )
     for name in _NONDETERMINISTIC_FILTERS:
         env.filters.pop(name, None)
@@ -61,6 +62,25 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
         classname=_raw(class_name),
     )
     return env
+
+
+class _MemoryBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates kept for this process, keyed by name and checked against the
+    source's checksum by Jinja2: an edited template is compiled again, an unchanged one (every
+    run in a test session) is not."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self._code:
+            bucket.bytecode_from_string(self._code[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _MemoryBytecodeCache()
 
 
 class UnsafeOutput(TypeError):

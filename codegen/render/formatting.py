@@ -24,6 +24,9 @@ from codegen.errors import TasklayerError
 MODE = black.Mode(target_versions={TargetVersion.PY310}, line_length=100)
 FILES_PER_WORKER = 8  # below this a worker process is not worth starting
 _Result = tuple[str, str | None]  # (formatted source, black's error message)
+# source -> black's result, for this process: the runtime's modules and unchanged resources
+# are the same text on every run, and black is a pure function of its input and MODE
+_FORMATTED: dict[str, _Result] = {}
 
 
 def format_python(files: dict[str, str], workers: int | None = None) -> dict[str, str]:
@@ -34,8 +37,10 @@ def format_python(files: dict[str, str], workers: int | None = None) -> dict[str
     :class:`TasklayerError` naming the file and black's message, not as a traceback.
     """
     paths = [path for path in files if path.endswith(".py")]
-    count = _default_workers(len(paths)) if workers is None else max(1, workers)
-    results = dict(zip(paths, _map(_black, [files[p] for p in paths], count)))
+    todo = list(dict.fromkeys(files[p] for p in paths if files[p] not in _FORMATTED))
+    count = _default_workers(len(todo)) if workers is None else max(1, workers)
+    _FORMATTED.update(zip(todo, _map(_black, todo, count)))
+    results = {p: _FORMATTED[files[p]] for p in paths}
     for path in paths:  # the first failure in the files' own order: the same error every run
         error = results[path][1]
         if error is not None:

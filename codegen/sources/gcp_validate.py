@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import TasklayerError, json_pointer
-from codegen.sources.validate import expect_type, require_key
+from codegen.sources.validate import MAX_DEPTH, expect_type, require_key
 
 DOCUMENT_KIND = "discovery#restDescription"
 PARAMETER_LOCATIONS = ("path", "query")
+_TEXT_KEYS = ("description", "pattern", "format", "default")
+_BOOLEAN_KEYS = ("readOnly", "required", "repeated")
 
 
 def check_document(doc: Any, file: Path | str) -> None:
@@ -65,6 +67,7 @@ def _check_method(method: Any, schemas: dict[str, Any], file: Path | str, pointe
     for name, parameter in parameters.items():
         where = f"{pointer}/parameters{json_pointer(name)}"
         location = require_key(parameter, "location", str, file, where)
+        _check_values(parameter, file, where)
         if location not in PARAMETER_LOCATIONS:
             raise TasklayerError(
                 f"unknown parameter location {location!r} (known: {', '.join(PARAMETER_LOCATIONS)})",
@@ -85,9 +88,35 @@ def _check_method(method: Any, schemas: dict[str, Any], file: Path | str, pointe
             _check_schema(method[key], schemas, file, f"{pointer}/{key}")
 
 
-def _check_schema(schema: Any, schemas: dict[str, Any], file: Path | str, pointer: str) -> None:
+def _check_values(node: dict[str, Any], file: Path | str, pointer: str) -> None:
+    """Text is text, flags are booleans, enums are lists of text, ``annotations.required``
+    lists method ids: what the rules read, checked before they read it."""
+    for key in _TEXT_KEYS:
+        if key in node:
+            expect_type(node[key], str, file, f"{pointer}/{key}")
+    for key in _BOOLEAN_KEYS:
+        if key in node:
+            expect_type(node[key], bool, file, f"{pointer}/{key}")
+    for key in ("enum", "enumDescriptions"):
+        if key in node:
+            expect_type(node[key], list, file, f"{pointer}/{key}")
+            for index, value in enumerate(node[key]):
+                expect_type(value, str, file, f"{pointer}/{key}/{index}")
+    if "annotations" in node:
+        annotations = node["annotations"]
+        expect_type(annotations, dict, file, pointer + "/annotations")
+        required = annotations.get("required", [])
+        expect_type(required, list, file, pointer + "/annotations/required")
+        for index, value in enumerate(required):
+            expect_type(value, str, file, f"{pointer}/annotations/required/{index}")
+
+
+def _check_schema(schema: Any, schemas: dict[str, Any], file: Path | str, pointer: str, depth: int = 0) -> None:
     """A schema is a ``$ref`` to a named schema or an inline one; walk the inline parts."""
     expect_type(schema, dict, file, pointer)
+    if depth > MAX_DEPTH:
+        raise TasklayerError(f"schemas nest more than {MAX_DEPTH} deep", file=file, pointer=pointer)
+    _check_values(schema, file, pointer)
     if "$ref" in schema:
         target = require_key(schema, "$ref", str, file, pointer)
         if target not in schemas:
@@ -102,9 +131,9 @@ def _check_schema(schema: Any, schemas: dict[str, Any], file: Path | str, pointe
     properties = schema.get("properties", {})
     expect_type(properties, dict, file, pointer + "/properties")
     for name, prop in properties.items():
-        _check_schema(prop, schemas, file, f"{pointer}/properties{json_pointer(name)}")
+        _check_schema(prop, schemas, file, f"{pointer}/properties{json_pointer(name)}", depth + 1)
     if "items" in schema:
-        _check_schema(schema["items"], schemas, file, pointer + "/items")
+        _check_schema(schema["items"], schemas, file, pointer + "/items", depth + 1)
     extra = schema.get("additionalProperties")
     if extra is not None and not isinstance(extra, bool):
-        _check_schema(extra, schemas, file, pointer + "/additionalProperties")
+        _check_schema(extra, schemas, file, pointer + "/additionalProperties", depth + 1)

@@ -13,8 +13,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jmespath
 from botocore.model import DenormalizedStructureBuilder
 from botocore.waiter import WaiterModel
+from jmespath.exceptions import JMESPathError
 
 from codegen.errors import TasklayerError, json_pointer
 
@@ -25,6 +27,13 @@ SHAPE_TYPES = frozenset(
 
 # Where a shape of each container type refers to other shapes.
 _NESTED_REFS = {"list": ("member",), "map": ("key", "value")}
+# Shapes nest at most ~22 deep in the whole botocore corpus; far deeper is damage, and would
+# exhaust the recursion of every walker after this one.
+MAX_DEPTH = 100
+# Traits the rules read as booleans; a string "false" would silently read as true.
+_BOOLEAN_TRAITS = ("idempotencyToken", "sensitive")
+_MATCHERS = {"path": True, "pathAll": True, "pathAny": True, "status": False, "error": False}  # -> has argument
+_STATES = ("success", "failure", "retry")
 _OPERATION_REFS = ("input", "output")
 _JSON_TYPE_NAMES = {
     dict: "an object",
@@ -45,14 +54,63 @@ def decode_json(payload: bytes, file: Path | str) -> Any:
         raise TasklayerError(
             f"not UTF-8 text (byte {exc.start}): {exc.reason}", file=file
         )
+    duplicates: list[tuple[dict[str, Any], str]] = []
     try:
-        return json.loads(text)
+        data = json.loads(text, object_pairs_hook=lambda pairs: _object(pairs, duplicates))
+    except RecursionError:
+        line, column = _too_deep_at(text)
+        raise TasklayerError(f"nested too deeply to read, at line {line} column {column}", file=file) from None
     except json.JSONDecodeError as exc:
         raise TasklayerError(
             f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
             file=file,
             fragment=text[max(exc.pos - 60, 0) : exc.pos + 20] or "<empty file>",
         ) from None
+    if duplicates:
+        owner, key = duplicates[0]
+        raise TasklayerError(
+            f"duplicate key {key!r} (JSON keeps the last one silently)", file=file, pointer=_pointer_to(data, owner, key)
+        )
+    return data
+
+
+def _too_deep_at(text: str, limit: int = MAX_DEPTH) -> tuple[int, int]:
+    """Line and column where brackets first nest deeper than ``limit`` (outside strings)."""
+    depth, in_string, escaped, line, start = 0, False, False, 1, 0
+    for index, ch in enumerate(text):
+        if in_string:
+            escaped, in_string = (not escaped and ch == "\\"), in_string and (escaped or ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return line, index - start + 1
+        elif ch in "]}":
+            depth -= 1
+        if ch == "\n":
+            line, start = line + 1, index + 1
+    return line, 1
+
+
+def _object(pairs: list[tuple[str, Any]], duplicates: list[tuple[dict[str, Any], str]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        duplicates.append((obj, next(k for k, _ in pairs if k in seen or seen.add(k))))  # type: ignore[func-returns-value]
+    return obj
+
+
+def _pointer_to(root: Any, owner: dict[str, Any], key: str) -> str:
+    """The JSON pointer of ``owner[key]`` in ``root`` (walked without recursion)."""
+    todo: list[tuple[Any, tuple[str, ...]]] = [(root, ())]
+    while todo:
+        node, path = todo.pop()
+        if node is owner:
+            return json_pointer(*path, key)
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        todo.extend((v, (*path, str(k))) for k, v in items)
+    return json_pointer(key)
 
 
 def check_service(model: Any, file: Path | str) -> None:
@@ -65,6 +123,7 @@ def check_service(model: Any, file: Path | str) -> None:
         _check_shape(name, shape, shapes, file)
     for name, operation in model["operations"].items():
         _check_operation(name, operation, shapes, file)
+    _check_depth(shapes, file)
 
 
 def check_paginators(data: Any, operations: dict[str, Any], file: Path | str) -> None:
@@ -80,6 +139,18 @@ def check_paginators(data: Any, operations: dict[str, Any], file: Path | str) ->
                 file=file,
                 pointer=pointer,
             )
+        for key in ("input_token", "output_token", "result_key", "limit_key", "more_results", "non_aggregate_keys"):
+            if key in config:
+                _expressions(config[key], file, f"{pointer}/{key}")
+
+
+def _expressions(value: Any, file: Path | str, pointer: str) -> None:
+    """A paginator key: one JMESPath expression or a list of them."""
+    items = value if isinstance(value, list) else [value]
+    for index, item in enumerate(items):
+        where = f"{pointer}/{index}" if isinstance(value, list) else pointer
+        expect_type(item, str, file, where)
+        _jmespath(item, file, where)
 
 
 def check_waiters(data: Any, operations: dict[str, Any], file: Path | str) -> None:
@@ -103,6 +174,43 @@ def check_waiters(data: Any, operations: dict[str, Any], file: Path | str) -> No
                 file=file,
                 pointer=pointer + "/operation",
             )
+        for key in ("delay", "maxAttempts"):
+            if key in waiter:
+                _positive(waiter[key], file, f"{pointer}/{key}")
+        acceptors = require_key(waiter, "acceptors", list, file, pointer)
+        for index, acceptor in enumerate(acceptors):
+            _check_acceptor(acceptor, file, f"{pointer}/acceptors/{index}")
+
+
+def _check_acceptor(acceptor: Any, file: Path | str, pointer: str) -> None:
+    """What botocore's waiter reads from an acceptor, checked before it raises mid-wait."""
+    matcher = require_key(acceptor, "matcher", str, file, pointer)
+    if matcher not in _MATCHERS:
+        raise TasklayerError(
+            f"unknown waiter matcher {matcher!r} (known: {', '.join(_MATCHERS)})", file=file, pointer=pointer + "/matcher"
+        )
+    state = require_key(acceptor, "state", str, file, pointer)
+    if state not in _STATES:
+        raise TasklayerError(
+            f"unknown acceptor state {state!r} (known: {', '.join(_STATES)})", file=file, pointer=pointer + "/state"
+        )
+    if "expected" not in acceptor:
+        raise TasklayerError("missing required key 'expected'", file=file, pointer=pointer + "/expected")
+    if _MATCHERS[matcher]:
+        _jmespath(require_key(acceptor, "argument", str, file, pointer), file, pointer + "/argument")
+
+
+def _positive(value: Any, file: Path | str, pointer: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise TasklayerError(f"expected a positive whole number, got {_shorten(value)}", file=file, pointer=pointer)
+
+
+def _jmespath(expression: str, file: Path | str, pointer: str) -> None:
+    try:
+        jmespath.compile(expression)
+    except JMESPathError as exc:
+        reason = str(exc).splitlines()[0]
+        raise TasklayerError(f"not a JMESPath expression: {reason}", file=file, pointer=pointer, fragment=expression) from None
 
 
 def check_extras(data: Any, file: Path | str) -> None:
@@ -124,12 +232,25 @@ def _check_shape(
             file=file,
             pointer=pointer + "/type",
         )
+    _check_text(shape, file, pointer)
     if kind == "structure":
         members = require_key(shape, "members", dict, file, pointer)
         for member, ref in members.items():
             _check_ref(
                 ref, shapes, file, json_pointer("shapes", name, "members", member)
             )
+        required = shape.get("required", [])
+        expect_type(required, list, file, pointer + "/required")
+        for index, member in enumerate(required):
+            expect_type(member, str, file, f"{pointer}/required/{index}")
+            if member not in members:
+                raise TasklayerError(
+                    f"required names {member!r}, which is not a member", file=file, pointer=f"{pointer}/required/{index}"
+                )
+    if "enum" in shape:
+        expect_type(shape["enum"], list, file, pointer + "/enum")
+        for index, value in enumerate(shape["enum"]):
+            expect_type(value, str, file, f"{pointer}/enum/{index}")
     for key in _NESTED_REFS.get(kind, ()):
         _check_ref(
             require_key(shape, key, dict, file, pointer), shapes, file, f"{pointer}/{key}"
@@ -141,6 +262,7 @@ def _check_operation(
 ) -> None:
     pointer = json_pointer("operations", name)
     expect_type(operation, dict, file, pointer)
+    _check_text(operation, file, pointer)
     for key in _OPERATION_REFS:
         if key in operation:
             _check_ref(operation[key], shapes, file, f"{pointer}/{key}")
@@ -155,6 +277,7 @@ def _check_ref(
 ) -> None:
     """A shape reference is ``{"shape": name, ...traits}`` and the name must exist."""
     target = require_key(ref, "shape", str, file, pointer)
+    _check_text(ref, file, pointer)
     if target not in shapes:
         raise TasklayerError(
             f"reference to undefined shape {target!r}",
@@ -162,6 +285,53 @@ def _check_ref(
             pointer=pointer + "/shape",
             fragment=json.dumps(ref)[:200],
         )
+
+
+def _check_text(node: dict[str, Any], file: Path | str, pointer: str) -> None:
+    """Documentation is text and the boolean traits the rules read are booleans."""
+    if "documentation" in node:
+        expect_type(node["documentation"], str, file, pointer + "/documentation")
+    for trait in _BOOLEAN_TRAITS:
+        if trait in node:
+            expect_type(node[trait], bool, file, f"{pointer}/{trait}")
+
+
+def _check_depth(shapes: dict[str, Any], file: Path | str) -> None:
+    """No chain of shapes (through members, list members, map keys and values) is deeper than
+    MAX_DEPTH; a cycle is fine (botocore and the rules stop at a shape already being read).
+    Iterative, so a deep chain is reported rather than exhausting the stack here."""
+    depth: dict[str, int] = {}
+    for start in shapes:
+        if start in depth:
+            continue
+        stack: list[tuple[str, list[str]]] = [(start, _children(shapes[start]))]
+        on_path = {start}
+        while stack:
+            name, todo = stack[-1]
+            if todo:
+                child = todo.pop()
+                if child not in depth and child not in on_path:
+                    if len(stack) >= MAX_DEPTH:
+                        raise TasklayerError(
+                            f"shapes nest more than {MAX_DEPTH} deep (from {stack[0][0]!r})",
+                            file=file,
+                            pointer=json_pointer("shapes", child),
+                        )
+                    stack.append((child, _children(shapes[child])))
+                    on_path.add(child)
+                continue
+            stack.pop()
+            on_path.discard(name)
+            depth[name] = 1 + max((depth.get(c, 0) for c in _children(shapes[name])), default=0)
+            if depth[name] > MAX_DEPTH:
+                raise TasklayerError(
+                    f"shapes nest more than {MAX_DEPTH} deep below this one", file=file, pointer=json_pointer("shapes", name)
+                )
+
+
+def _children(shape: dict[str, Any]) -> list[str]:
+    refs = list(shape.get("members", {}).values()) + [shape[k] for k in ("member", "key", "value") if k in shape]
+    return [r["shape"] for r in refs]
 
 
 def require_key(parent: Any, key: str, kind: type, file: Path | str, pointer: str) -> Any:
@@ -176,7 +346,7 @@ def require_key(parent: Any, key: str, kind: type, file: Path | str, pointer: st
 
 def expect_type(value: Any, kind: type, file: Path | str, pointer: str) -> None:
     """An error naming the file, the JSON pointer and both types unless ``value`` is a ``kind``."""
-    if not isinstance(value, kind):
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise TasklayerError(
             f"expected {_JSON_TYPE_NAMES[kind]}, got {_JSON_TYPE_NAMES.get(type(value), type(value).__name__)}",
             file=file,

@@ -47,7 +47,7 @@ def _templates(ctx: GcpContext, method: Method, item: bool) -> tuple[tuple[str, 
 
 
 def _method_for(facts: Facts, op: Operation) -> Method | None:
-    return facts.collection.methods.get(op.name.rsplit(".", 1)[-1])
+    return facts.collection.method(op.name)
 
 
 @rule("gcp.resource-name-paths")

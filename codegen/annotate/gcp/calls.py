@@ -62,7 +62,9 @@ def _tokens_sent(ctx: GcpContext, resource: ResourceDraft, facts: Facts, method:
 
 
 def _method(facts: Facts, method_id: str) -> Method:
-    return facts.collection.methods[method_id.rsplit(".", 1)[-1]]
+    method = facts.collection.method(method_id)
+    assert method is not None, method_id  # the ids routed here were read from this collection
+    return method
 
 
 def _call(ctx: GcpContext, facts: Facts, method_id: str, fields: list[str], tokens: list[str]) -> Operation:

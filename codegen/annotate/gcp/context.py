@@ -35,6 +35,11 @@ class Collection:
     def name(self) -> str:
         return self.path[-1]
 
+    def method(self, method_id: str) -> Method | None:
+        """The method with this id. Ids usually end with the method's key, but not always
+        (sqladmin's ``generateEphemeralCert`` is ``sql.connect.generateEphemeral``)."""
+        return next((m for m in self.methods.values() if m.get("id") == method_id), None)
+
 
 @dataclass
 class Facts:
