@@ -44,6 +44,19 @@ SERVICE_MODULES = frozenset({"core", "reconcilers", "operator"})
 # Per resource, the classes generated for it: <Class>, <Class>Core, <Class>Reconciler, ...
 CLASS_SUFFIXES = ("", "Core", "Reconciler", "Spec", "Status")
 
+# Names the generated modules import or define beside the resources' classes (templates and
+# render/package.py, render/clouds.py); render/verify.py checks the output against shadowing
+# anyway, this says which input caused it.
+MODULE_NAMES = frozenset(
+    {
+        "Any", "AwsCore", "AwsReconciler", "AwsTask", "CallSpec", "CannotChangeFieldError", "Changes",
+        "ClassVar", "Context", "CreateSpec", "DOCUMENT", "FieldSpec", "GROUP", "GcpCore", "GcpReconciler",
+        "GcpTask", "Mapping", "Path", "RECONCILERS", "ReadSpec", "ReadinessSpec", "Reconciler", "ResourceSpec",
+        "RetryPolicy", "SPEC", "TYPE_CHECKING", "TagsSpec", "Task", "TypedDict", "VERSION", "dataclass",
+        "datetime", "kopf", "operator", "register",
+    }
+)
+
 
 def task_attr(candidate: PythonIdentifier, is_name: bool) -> PythonIdentifier:
     """``candidate``, or ``candidate_`` when the runtime's tasks already use it. A field called
@@ -53,8 +66,10 @@ def task_attr(candidate: PythonIdentifier, is_name: bool) -> PythonIdentifier:
     return PythonIdentifier(f"{candidate}_") if candidate in RUNTIME_TASK_NAMES else candidate
 
 
-def collision(service: Service, where: str, what: str, first: str, second: str) -> TasklayerError:
-    file = service.source_files[0] if service.source_files else f"{service.provider}/{service.name}"
+def collision(
+    service: Service, where: str, file: str | None, what: str, first: str, second: str
+) -> TasklayerError:
+    file = file or (service.source_files[0] if service.source_files else f"{service.provider}/{service.name}")
     return TasklayerError(
         f"{first!r} and {second!r} both become {what}; one would shadow the other in generated code",
         file=file,
@@ -92,7 +107,7 @@ def check_fields(
         clash = _first_twice(pairs)
         if clash:
             name, first, second = clash
-            raise collision(service, f"{where}/{second}", f"the task attribute {name!r}", first, second)
+            raise collision(service, f"{where}/{second}", None, f"the task attribute {name!r}", first, second)
     spec_fixed = [(k, f"the spec's own {k!r}") for k in (*SPEC_KEYS, *scopes)]
     spec = [(f.crd_key, f.field.name) for f in fields if f.on_task and not f.is_tags]
     status_fixed = [(k, f"the status's own {k!r}") for k in (*STATUS_KEYS, *(("id",) if has_id else ()))]
@@ -101,25 +116,34 @@ def check_fields(
         clash = _first_twice(pairs)
         if clash:
             name, first, second = clash
-            raise collision(service, f"{where}/{second}", f"the custom resource {kind} key {name!r}", first, second)
+            raise collision(service, f"{where}/{second}", None, f"the custom resource {kind} key {name!r}", first, second)
 
 
 def check_resources(service: Service, names: Sequence[str]) -> None:
     """Class and module names of the rendered resources are unique in the service, and clear
     of the service folder's own modules."""
-    classes: list[tuple[str, str]] = []
+    classes: list[tuple[str, str]] = [(n, f"the generated modules' own {n!r}") for n in sorted(MODULE_NAMES)]
     for name in names:
         base = class_name(name)
         classes += [(f"{base}{suffix}", name) for suffix in CLASS_SUFFIXES]
     clash = _first_twice(classes)
     if clash:
         generated, first, second = clash
-        raise collision(service, f"resources/{second}", f"the class {generated!r}", first, second)
+        raise collision(service, *_origin(service, second), f"the class {generated!r}", first, second)
     modules = [(m, f"the service's own {m!r} module") for m in sorted(SERVICE_MODULES)]
     clash = _first_twice([*modules, *((str(module_name(n)), n) for n in names)])
     if clash:
         generated, first, second = clash
-        raise collision(service, f"resources/{second}", f"the module {generated!r}", first, second)
+        raise collision(service, *_origin(service, second), f"the module {generated!r}", first, second)
+
+
+def _origin(service: Service, resource: str) -> tuple[str, str | None]:
+    """Where a resource's name came from: the overlay key that renamed it, else the schema."""
+    renamed = service.resource(resource).provenance.get("name", "")
+    if renamed.startswith("overlay:"):
+        file, _, key = renamed.removeprefix("overlay:").partition("#")
+        return key, file
+    return f"resources/{resource}", None
 
 
 def check_service_name(service: Service) -> None:

@@ -228,6 +228,37 @@ def damage_cases() -> Iterator[CorpusCase]:
         yield CorpusCase(Case(name, "aws", files, AWS_OVERLAY, SERVICE))
     for name, files in gcp_recursive():
         yield CorpusCase(Case(name, "gcp", files, GCP_OVERLAY, DOCUMENT))
+    yield from collision_cases()
     yield from _truncations(SERVICE, aws_files(), "aws", AWS_OVERLAY)
     yield from _truncations(WAITERS_FILE, aws_files(), "aws", AWS_OVERLAY)
     yield from _truncations(DOCUMENT, gcp_files(), "gcp", GCP_OVERLAY)
+
+
+def _members(m: dict[str, Any], *names: str, shape: str = "String") -> None:
+    for name in names:
+        m["shapes"]["CreateWidgetRequest"]["members"][name] = {"shape": shape}
+        m["shapes"]["Widget"]["members"][name] = {"shape": shape}
+
+
+def collision_cases() -> Iterator[CorpusCase]:
+    """Names that become one after conversion, or land on the runtime's own: refused, naming both."""
+    fields = "resources/Widget/fields/"
+    for name, members, place in (
+        ("collide-case", ("CidrBlock", "CIDRBlock"), fields + "CIDRBlock"),
+        ("collide-status-id", ("Id",), fields + "Id"),
+        ("collide-crd-spec-key", ("Shared",), fields + "Shared"),
+        ("collide-crd-status-key", ("Conditions",), fields + "Conditions"),
+    ):
+        files = _model(lambda m, members=members: _members(m, *members))  # type: ignore[misc]
+        yield CorpusCase(Case(name, "aws", files, AWS_OVERLAY, SERVICE), Expected(SERVICE, place))
+    gcp = _document(lambda d: d["schemas"]["Widget"]["properties"].update(foo_bar={"type": "string"}, fooBar={"type": "string"}))
+    yield CorpusCase(Case("gcp-collide-case", "gcp", gcp, GCP_OVERLAY, DOCUMENT), Expected(DOCUMENT, fields + "fooBar"))
+    escaped = _document(lambda d: d["schemas"]["Widget"]["properties"].update(id_={"type": "string"}))
+    yield CorpusCase(Case("gcp-collide-escaped", "gcp", escaped, GCP_OVERLAY, DOCUMENT), Expected(DOCUMENT, fields + "id_"))
+    for runtime_name, place in (("Task", "'Task'"), ("Context", "'Context'"), ("Changes", "'Changes'"),
+                                ("Core", "'core'"), ("Operator", "'operator'"), ("ResourceSpec", "'ResourceSpec'"), ("Resource", "'ResourceSpec'")):
+        overlay = f"generate: [{runtime_name}]\nresources:\n  Widget:\n    rename: {runtime_name}\n"
+        yield CorpusCase(Case(f"collide-runtime-{runtime_name}", "aws", aws_files(), overlay, OVERLAY),
+                         Expected(OVERLAY, place))
+    two = "generate: [Vpc, VPC]\nresources:\n  Widget:\n    rename: Vpc\n  Gadget:\n    rename: VPC\n"
+    yield CorpusCase(Case("collide-classes", "aws", aws_files(), two, OVERLAY), Expected(OVERLAY, "'Vpc'"))
