@@ -83,14 +83,14 @@ def _annotations(args: argparse.Namespace) -> int:
 
 
 def _annotate_pinned(schemas: Path, names: list[str] | None) -> list:
-    from codegen.annotate import annotate_aws
+    from codegen.pipeline import annotate_aws
     from codegen.sources.aws import load_pinned, pinned_services
 
     return [annotate_aws(load_pinned(schemas, name), schemas) for name in names or pinned_services(schemas)]
 
 
 def _annotate_gcp_pinned(schemas: Path, names: list[str] | None) -> list:
-    from codegen.annotate import annotate_gcp
+    from codegen.pipeline import annotate_gcp
     from codegen.sources.gcp import load_pinned, pinned_services
 
     return [annotate_gcp(load_pinned(schemas, name), schemas) for name in names or pinned_services(schemas)]
@@ -99,7 +99,7 @@ def _annotate_gcp_pinned(schemas: Path, names: list[str] | None) -> list:
 def _annotate_gcp_corpus(args: argparse.Namespace) -> int:
     """Run the GCP rules over every installed discovery document (``--service compute`` picks
     every version of an API, ``--service compute.v1`` one document)."""
-    from codegen.annotate import annotate_gcp
+    from codegen.pipeline import annotate_gcp
     from codegen.dump import corpus_summary, service_document
     from codegen.sources.gcp import installed_documents, load_installed
 
@@ -121,7 +121,7 @@ def _annotate_gcp_corpus(args: argparse.Namespace) -> int:
 
 def _annotate_corpus(args: argparse.Namespace) -> int:
     """Run the rules over every installed service: a crash here is a rule bug worth a report."""
-    from codegen.annotate import annotate_aws
+    from codegen.pipeline import annotate_aws
     from codegen.dump import corpus_summary, service_document
     from codegen.sources.aws import installed_services, load_installed
 

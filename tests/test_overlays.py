@@ -82,9 +82,7 @@ def write(root: Path, text: str, name: str = "tiny.yaml") -> Path:
 
 
 def applied(root: Path, text: str) -> ServiceDraft:
-    draft = tiny_draft()
-    apply_overlay(draft, load_overlay(write(root, text), root), OPS)
-    return draft
+    return apply_overlay(tiny_draft(), load_overlay(write(root, text), root), OPS)
 
 
 def failure(root: Path, text: str) -> TasklayerError:
@@ -461,8 +459,7 @@ def test_smoke_on_real_ec2_draft(tmp_path: Path) -> None:
     field = next(iter(draft.resources[owner].fields))
     text = f"resources:\n  {target}: {{rename: Renamed{target}}}\n  {owner}:\n    fields:\n      {field}: {{sensitive: true}}\n"
     path = write(tmp_path, text, name="ec2.yaml")
-    apply_overlay(draft, load_overlay(path, tmp_path), ctx.model.operation_names)
-    service = draft.freeze()
+    service = apply_overlay(draft, load_overlay(path, tmp_path), ctx.model.operation_names).freeze()
     assert service.resource(f"Renamed{target}").api_name == target
     assert service.resource(owner).field(field).sensitive
     assert not any(f.references == target for r in service.resources for f in r.fields)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.annotate import annotate_aws
+from codegen.pipeline import annotate_aws
 from codegen.model import Mutability, Service
 from codegen.sources.aws import load_pinned
 

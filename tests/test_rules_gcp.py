@@ -617,7 +617,7 @@ def test_pinned_references_and_tags(pinned: dict[str, Service]) -> None:
 
 
 def test_overlay_corrects_gcp_rules_with_method_ids(tmp_path: Path) -> None:
-    from codegen.annotate import annotate_gcp
+    from codegen.pipeline import annotate_gcp
 
     overlays = tmp_path / "schemas" / "overlays" / "gcp"
     overlays.mkdir(parents=True)
@@ -639,7 +639,7 @@ def test_overlay_corrects_gcp_rules_with_method_ids(tmp_path: Path) -> None:
 
 
 def test_overlay_naming_an_unknown_method_is_an_error(tmp_path: Path) -> None:
-    from codegen.annotate import annotate_gcp
+    from codegen.pipeline import annotate_gcp
     from codegen.errors import TasklayerError
 
     overlays = tmp_path / "schemas" / "overlays" / "gcp"
@@ -657,7 +657,7 @@ def test_resource_name_paths_for_aip_calls() -> None:
     their parent's, the rest the account's own name; the create wraps and names it."""
     from pathlib import Path
 
-    from codegen.annotate import annotate_gcp
+    from codegen.pipeline import annotate_gcp
     from codegen.sources.gcp import load_pinned
 
     schemas = Path(__file__).resolve().parent.parent / "schemas"

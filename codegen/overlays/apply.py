@@ -1,4 +1,5 @@
-"""Apply a checked overlay to a service draft, after every rule ran and before it is frozen.
+"""The overlay stage: a service draft in, the corrected draft out, after every rule ran and
+before the draft is frozen. The draft given is not changed.
 
 Every value an overlay sets records ``overlay:<file>#<key path>`` as its provenance, so a
 reader who wonders why a field is create-only finds the line that said so. Side effects that
@@ -8,19 +9,21 @@ references to a resource that is gone) are recorded against the overlay key that
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from typing import Collection
 
-from codegen.annotate.draft import FieldDraft, ResourceDraft, ServiceDraft
+from codegen.draft import FieldDraft, ResourceDraft, ServiceDraft
 from codegen.model import Mutability, Operation, TagsModel
 from codegen.overlays.check import Names, check_overlay
 from codegen.overlays.schema import ADDED_TYPES, FieldOverlay, Overlay, ResourceOverlay
 
 
-def apply_overlay(draft: ServiceDraft, overlay: Overlay, operation_names: Collection[str]) -> None:
-    """Check the whole overlay first (a TasklayerError leaves the draft untouched), then apply
-    renames, corrections, and finally exclusions and ``include``."""
-    names = check_overlay(draft, overlay, operation_names)
+def apply_overlay(given: ServiceDraft, overlay: Overlay, operation_names: Collection[str]) -> ServiceDraft:
+    """The draft as the overlay corrects it: the whole overlay is checked first, then renames,
+    corrections, and finally exclusions and ``include`` are applied to a copy."""
+    names = check_overlay(given, overlay, operation_names)
+    draft = copy.deepcopy(given)
     _rename(draft, overlay, names)
     for entry in overlay.resources:
         if entry.exclude:
@@ -31,6 +34,7 @@ def apply_overlay(draft: ServiceDraft, overlay: Overlay, operation_names: Collec
         for fo in entry.fields:
             _apply_field(overlay, resource, fo)
     _drop(draft, overlay, names)
+    return draft
 
 
 def _rename(draft: ServiceDraft, overlay: Overlay, names: Names) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Collection
 
-from codegen.annotate.draft import FIELD_DEFAULTS, ResourceDraft, ServiceDraft
+from codegen.draft import FIELD_DEFAULTS, ResourceDraft, ServiceDraft
 from codegen.model import Mutability
 from codegen.overlays.schema import FieldOverlay, Overlay, ResourceOverlay, suggest
 

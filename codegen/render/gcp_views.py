@@ -9,7 +9,7 @@ own name parameter (``network``, ``resource``), filled from its ``name``.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Mapping
 
 from codegen.model import Mutability, Operation
 from codegen.naming import Code, PythonIdentifier, python_literal
@@ -101,12 +101,10 @@ class GcpResourceView(ResourceView):
         return extras
 
 
-def trimmed_document(path: str, views: list[GcpResourceView]) -> str:
+def trimmed_document(document: Mapping[str, Any], views: list[GcpResourceView]) -> str:
     """The pinned discovery document cut down to what the generated resources call (and the
     operations they wait on), with the schemas those methods reach: enough for googleapiclient
     to build a client, small enough to ship."""
-    with open(path, encoding="utf-8") as handle:
-        document = json.load(handle)
     used = set()
     for view in views:
         ops = view.resource.operations

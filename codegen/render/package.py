@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Mapping
 
 import jinja2
 
@@ -28,6 +29,7 @@ class Selection:
 
     service: Service
     resources: tuple[str, ...]
+    document: Mapping[str, Any] | None = None  # the discovery document, shipped trimmed (GCP)
 
 
 def render_package(selections: list[Selection], templates_dir: Path) -> dict[str, str]:
@@ -73,8 +75,8 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
             exported=sorted(f"{v.class_name}{suffix}" for v in views for suffix in ("Reconciler", "Spec", "Status")),
         ),
     }
-    if cloud.has_document and service.source_files:
-        files[f"{base}/discovery.json"] = trimmed_document(service.source_files[0], views)  # type: ignore[arg-type]
+    if cloud.has_document and selection.document is not None:
+        files[f"{base}/discovery.json"] = trimmed_document(selection.document, views)  # type: ignore[arg-type]
     if views:
         files[f"{base}/operator.py"] = render_template(
             env, "operator.py.jinja", service=service, views=views, package=PythonIdentifier(PACKAGE),

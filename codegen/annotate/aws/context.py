@@ -14,6 +14,7 @@ from typing import Any, Iterable, Mapping
 from botocore.model import OperationModel, ServiceModel, Shape, StructureShape
 from botocore.waiter import WaiterModel
 
+from codegen.annotate.aws.docs import html_to_text
 from codegen.annotate.draft import ResourceDraft, ServiceDraft
 from codegen.model import FieldType
 
@@ -153,8 +154,4 @@ def is_sensitive(shape: Shape) -> bool:
 def documentation_text(shape_or_op: Any) -> str:
     """Plain text of botocore's HTML documentation, via botocore's own doc tools."""
     raw = getattr(shape_or_op, "documentation", "") or ""
-    if not raw:
-        return ""
-    from codegen.annotate.aws.docs import html_to_text
-
-    return html_to_text(raw)
+    return html_to_text(raw) if raw else ""
