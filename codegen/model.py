@@ -106,6 +106,9 @@ class Operation:
     natural_filter: str | None = None  # member that selects by the natural key ("Names")
     one_field_per_call: bool = False  # ModifyVpcAttribute changes one attribute per call
     id_member: str | None = None  # where the new resource's id is in a create's output item
+    # (input member, state field it is filled from): ("AssociationId", "RouteTableAssociationId")
+    identity_pairs: tuple[tuple[str, str], ...] = ()
+    list_members: tuple[str, ...] = ()  # identity members that take a list of the one value
     # GCP resource-name paths (AIP): parameter -> template over the scope and the resource's
     # own name ("name" -> "projects/{project}" for a create, "{name}" for a get)
     param_templates: tuple[tuple[str, str], ...] = ()

@@ -117,10 +117,11 @@ def _reroute(resource: ResourceDraft, field: str, old: str | None, new: str | No
     if new is not None:
         at = next((i for i, op in enumerate(calls) if op.name == new), None)
         if at is None:
-            identity = resource.delete.identity_members if resource.delete else resource.primary
-            calls.append(
-                Operation(new, "update", identity_members=tuple(identity), fields=(field,), source=src)
-            )
+            delete = resource.delete  # a new update call selects the resource as its delete does
+            members = delete.identity_members if delete else tuple(resource.primary)
+            pairs = delete.identity_pairs if delete else tuple(zip(members, members))
+            calls.append(Operation(new, "update", identity_members=members, identity_pairs=pairs,
+                                   list_members=delete.list_members if delete else (), fields=(field,), source=src))
         elif field not in calls[at].fields:
             calls[at] = replace(calls[at], fields=(*calls[at].fields, field))
     resource.set("update", calls, src)

@@ -346,27 +346,12 @@ class ResourceView:
         ]
         return arguments(values)
 
-    def _identity_pairs(self, op: Operation) -> tuple[tuple[str, str], ...]:
-        state_names = [f.name for f in self.resource.fields]
-        pairs = []
-        for member in op.identity_members:
-            target = member
-            if member not in state_names:
-                longer = [n for n in state_names if n.endswith(member) or member.startswith(n)]
-                target = longer[0] if longer else member
-            pairs.append((member, target))
-        return tuple(pairs)
-
-    def _list_members(self, op: Operation) -> tuple[str, ...]:
-        fields = {f.name for f in self.resource.fields}
-        return tuple(m for m in op.identity_members if m not in fields and m.endswith("s"))
-
     def call_arguments(self, op: Operation) -> list[Argument]:
         values: list[tuple[str, object]] = [
             ("operation", op.name),
-            ("identity", self._identity_pairs(op)),
+            ("identity", op.identity_pairs),
             ("one_field_per_call", op.one_field_per_call),
-            ("list_members", self._list_members(op)),
+            ("list_members", op.list_members),
         ]
         return arguments([(k, v) for k, v in values if v not in (False, ())])
 

@@ -80,14 +80,23 @@ def primary_identity(ctx: AwsContext) -> None:
         own_ids = [m for m in selectors if any(m in (f"{n}Id", f"{n}Ids", f"{n}Arn") for n in stems)]
         # scope members (a rule's GroupId) select too, but the rule's own id is its identity
         chosen = own_ids if own_ids and len(own_ids) < len(selectors) else selectors
-        primary = []
-        for m in chosen:
-            name = state_name(ctx, resource, m)
-            singles = [s for s in singular_candidates(name) if s in read_members(ctx, resource)]
-            primary.append(singles[0] if name not in read_members(ctx, resource) and singles else name)
-        delete = dataclasses.replace(resource.delete, identity_members=tuple(selectors))
+        pairs = {m: _state_field(ctx, resource, m) for m in selectors}
+        # a list member (SecurityGroupRuleIds) filled from one value in the state is sent as a list
+        shapes = ctx.input_members(resource.delete.name)
+        lists = tuple(m for m in selectors if shapes[m].type_name == "list" and pairs[m] != m)
+        delete = dataclasses.replace(
+            resource.delete, identity_members=tuple(selectors), identity_pairs=tuple(pairs.items()), list_members=lists
+        )
         resource.set("delete", delete, source(rid))
-        resource.set("primary", tuple(primary), source(rid))
+        resource.set("primary", tuple(pairs[m] for m in chosen), source(rid))
+
+
+def _state_field(ctx: AwsContext, resource: ResourceDraft, member: str) -> str:
+    """The state field an identity member is filled from: itself, the read member ending with
+    it (AssociationId -> RouteTableAssociationId), or its singular (SecurityGroupRuleIds)."""
+    name = state_name(ctx, resource, member)
+    singles = [s for s in singular_candidates(name) if s in read_members(ctx, resource)]
+    return singles[0] if name not in read_members(ctx, resource) and singles else name
 
 
 @rule("aws.arn-member")

@@ -149,8 +149,13 @@ def update_operations(ctx: AwsContext) -> None:
 
 
 def _add_update(resource: ResourceDraft, op_name: str, carried: dict[str, str], rid: str) -> None:
-    identity = resource.delete.identity_members if resource.delete else resource.primary
-    op = Operation(op_name, "update", identity_members=tuple(identity), fields=tuple(carried), source=rid)
+    delete = resource.delete  # an update selects the resource as its delete does
+    members = delete.identity_members if delete else tuple(resource.primary)
+    op = Operation(
+        op_name, "update", identity_members=members, fields=tuple(carried), source=rid,
+        identity_pairs=delete.identity_pairs if delete else tuple(zip(members, members)),
+        list_members=delete.list_members if delete else (),
+    )
     resource.update.append(op)
     resource.provenance["update"] = rid
     for name, member in carried.items():
