@@ -159,8 +159,6 @@ class TagsModel:
     field: str  # the logical field name in the resource's state ("Tags")
     create_member: str | None = None  # "TagSpecifications" or "Tags" in the create input
     resource_type: str | None = None  # TagSpecifications ResourceType value ("vpc")
-    key_name: str = "Key"
-    value_name: str = "Value"
     tag_operation: str | None = None
     untag_operation: str | None = None
     selector_member: str | None = None  # how tag calls name the resource ("Resources", "RoleName")

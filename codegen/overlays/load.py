@@ -30,8 +30,6 @@ TAGS_KEYS = (
     "field",
     "create_member",
     "resource_type",
-    "key_name",
-    "value_name",
     "tag_operation",
     "untag_operation",
     "selector_member",
@@ -242,7 +240,7 @@ IDENTITY_VALUES: dict[str, _Check] = {
 TAGS_VALUES: dict[str, _Check] = {
     k: (
         _Reader.name
-        if k in ("field", "key_name", "value_name")
+        if k == "field"
         else _Reader.boolean if k in ("selector_is_list", "selector_is_arn") else _Reader.optional_name
     )
     for k in TAGS_KEYS
