@@ -203,8 +203,8 @@ class Code(str):
         return super().__new__(cls, template.format(*parts) if parts else template)
 
     @classmethod
-    def join(cls, separator: str, parts: Iterable[CodePart]) -> Code:
-        """``separator`` (a constant) between safe parts: ``Code.join(", ", names)``."""
+    def listing(cls, separator: str, parts: Iterable[CodePart]) -> Code:
+        """``separator`` (a constant) between safe parts: ``Code.listing(", ", names)``."""
         items = list(parts)
         return cls(separator.join("{}" for _ in items), *items)
 

@@ -67,7 +67,7 @@ def _code_calls(tree: ast.AST) -> list[ast.Call]:
         if isinstance(node, ast.Call):
             func = node.func
             if (isinstance(func, ast.Name) and func.id == "Code") or (
-                isinstance(func, ast.Attribute) and func.attr == "join" and isinstance(func.value, ast.Name)
+                isinstance(func, ast.Attribute) and func.attr == "listing" and isinstance(func.value, ast.Name)
                 and func.value.id == "Code"
             ):
                 calls.append(node)

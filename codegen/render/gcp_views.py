@@ -96,7 +96,7 @@ class GcpResourceView(ResourceView):
                   (PythonIdentifier("operation_waiter"), Code("{}", python_literal(waiter)))]
         listing = self.resource.operations.list
         if listing is not None and listing.param_templates:  # found by listing until its name is known
-            args = Code.join(", ", [Code("{}={}", k, v) for k, v in self.call_arguments(listing)])
+            args = Code.listing(", ", [Code("{}={}", k, v) for k, v in self.call_arguments(listing)])
             extras.append((PythonIdentifier("listing"), Code("CallSpec({})", args)))
         return extras
 

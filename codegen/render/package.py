@@ -103,7 +103,7 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
 
 def _names(names: list[str]) -> Code:
     """Constant names, sorted, for an import line."""
-    return Code.join(", ", [PythonIdentifier(n) for n in sorted(names)])
+    return Code.listing(", ", [PythonIdentifier(n) for n in sorted(names)])
 
 
 def _core_imports(view: ResourceView, cloud: Cloud) -> list[Code]:

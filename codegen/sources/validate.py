@@ -13,10 +13,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import jmespath
+import jmespath  # type: ignore[import-untyped]
 from botocore.model import DenormalizedStructureBuilder
 from botocore.waiter import WaiterModel
-from jmespath.exceptions import JMESPathError
+from jmespath.exceptions import JMESPathError  # type: ignore[import-untyped]
 
 from codegen.errors import TasklayerError, json_pointer
 
