@@ -11,7 +11,7 @@ import pytest
 from tasklayer_tasks.gcp.iam import ServiceAccount
 from tasklayer_tasks.gcp.iam.reconcilers import ServiceAccountReconciler
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
-from tasklayer_tasks.runtime.gcp_fake import FakeGcp
+from tasklayer_tasks.testing import FakeGcp
 from tasklayer_tasks.runtime.retry import RetryPolicy
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "generated" / "tasklayer_tasks" / "gcp" / "iam" / "discovery.json"

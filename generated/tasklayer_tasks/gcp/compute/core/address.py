@@ -189,11 +189,13 @@ SPEC = ResourceSpec(
             operation="compute.addresses.setLabels",
             identity=(("project", "@project"), ("region", "@region"), ("resource", "name")),
             fingerprints=("labelFingerprint",),
+            idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.addresses.delete",
         identity=(("project", "@project"), ("region", "@region"), ("address", "name")),
+        idempotency_token="requestId",
     ),
     tags=TagsSpec(
         field="labels",

@@ -417,11 +417,13 @@ SPEC = ResourceSpec(
             operation="compute.backendServices.patch",
             identity=(("project", "@project"), ("backendService", "name")),
             fingerprints=("fingerprint",),
+            idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.backendServices.delete",
         identity=(("project", "@project"), ("backendService", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",

@@ -187,11 +187,14 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="compute.firewalls.patch",
             identity=(("project", "@project"), ("firewall", "name")),
+            idempotency_token="requestId",
+            required=("name",),
         ),
     ),
     delete=CallSpec(
         operation="compute.firewalls.delete",
         identity=(("project", "@project"), ("firewall", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",

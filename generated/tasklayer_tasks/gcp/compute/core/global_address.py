@@ -194,6 +194,7 @@ SPEC = ResourceSpec(
     delete=CallSpec(
         operation="compute.globalAddresses.delete",
         identity=(("project", "@project"), ("address", "name")),
+        idempotency_token="requestId",
     ),
     tags=TagsSpec(
         field="labels",

@@ -193,11 +193,13 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="compute.healthChecks.patch",
             identity=(("project", "@project"), ("healthCheck", "name")),
+            idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.healthChecks.delete",
         identity=(("project", "@project"), ("healthCheck", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",

@@ -107,6 +107,7 @@ SPEC = ResourceSpec(
     delete=CallSpec(
         operation="compute.instanceTemplates.delete",
         identity=(("project", "@project"), ("instanceTemplate", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",

@@ -155,11 +155,13 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="compute.routers.patch",
             identity=(("project", "@project"), ("region", "@region"), ("router", "name")),
+            idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.routers.delete",
         identity=(("project", "@project"), ("region", "@region"), ("router", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",

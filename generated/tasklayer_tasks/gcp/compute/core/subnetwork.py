@@ -251,20 +251,24 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="compute.subnetworks.expandIpCidrRange",
             identity=(("project", "@project"), ("region", "@region"), ("subnetwork", "name")),
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.subnetworks.setPrivateIpGoogleAccess",
             identity=(("project", "@project"), ("region", "@region"), ("subnetwork", "name")),
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.subnetworks.patch",
             identity=(("project", "@project"), ("region", "@region"), ("subnetwork", "name")),
             fingerprints=("fingerprint",),
+            idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.subnetworks.delete",
         identity=(("project", "@project"), ("region", "@region"), ("subnetwork", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",

@@ -1,22 +1,29 @@
 """A stateful fake of Google's REST APIs, driven by their discovery documents.
 
 Plug it into googleapiclient as the ``http`` of a client built from a discovery document
-(``FakeGcp(document).build()``), and it behaves like the API for the generic verbs every
-Google API shares, with nothing written per resource:
+(``FakeGcp(document).build()``, or ``Context(http=FakeGcp(document))``), and it behaves like
+the API for the generic verbs every Google API shares, with nothing written per resource:
 
 - resources stored by URL; ``insert``/``create`` (409 if the name is taken), ``get``/``list``
-  (404 for a missing one), ``patch`` (merge), ``update`` (replace), ``delete``;
-- other POSTs on a resource (``setLabels``, ``resize``, ``expandIpCidrRange``, ``addInstances``)
-  applied by their request body and query parameters;
+  (404 for a missing one; lists in pages of the method's documented default size, with
+  ``nextPageToken``), ``patch`` (JSON merge), ``update`` (replace), ``delete``;
+- other POSTs on a resource (``setLabels``, ``resize``, ``expandIpCidrRange``,
+  ``addHealthCheck``) applied by their request body and query parameters;
+- answers as Google gives them (:mod:`.gcp_answers`): references as full URLs, documented
+  defaults filled in (also inside nested values), output-only members, an Address's IP where a
+  forwarding rule named the Address;
 - ``…Fingerprint`` fields enforced as optimistic locks (412 on a stale one), renewed on change;
-- mutating calls whose response is an ``Operation`` return one, ``PENDING`` then ``DONE``
-  after ``operation_polls`` reads of it; a repeated insert with the same ``requestId`` returns
-  the same operation instead of a 409;
-- every request in ``log`` (method id, HTTP method, path, query, body) for counting calls.
+  members a method's schema marks required for it (``annotations.required``) enforced (400);
+- mutating calls whose response is an ``Operation`` return one, ``PENDING`` until it has been
+  polled ``operation_polls`` times (``get`` or ``wait``); :meth:`fail_next` makes a method's
+  next operation end ``DONE`` with an ``error``;
+- ``requestId`` must be a UUID; a mutating call repeated with one already seen is answered with
+  the first call's answer and not carried out again — also after the resource was deleted;
+- every request in ``log`` (method id, HTTP method, path, query, body), for counting calls and
+  for checking them against the full discovery documents.
 
-What it does not model: IAM policy, quotas, long-running failures, server-side validation of
-values, ``filter`` expressions beyond ``name = "x"``, and output-only fields beyond
-id/selfLink/creationTimestamp/kind/fingerprints.
+Thread-safe: one lock around each request. What it does not model: IAM policy, quotas,
+server-side validation of values, ``filter`` expressions beyond ``name = "x"``.
 """
 
 from __future__ import annotations
@@ -26,27 +33,17 @@ import hashlib
 import itertools
 import json
 import re
+import threading
+import uuid
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from .gcp_answers import TIMESTAMP, fill_defaults, link_base, links, output_only, page_size
+from .gcp_routes import Route, routes
+
 SCOPE_PARAMS = ("project", "region", "zone")
-TIMESTAMP = "2026-01-01T00:00:00.000-00:00"
-
-
-@dataclass(frozen=True)
-class Route:
-    method_id: str
-    verb: str  # the method's own name: insert, get, list, patch, setLabels, ...
-    http_method: str
-    pattern: re.Pattern[str]
-    params: tuple[str, ...]
-    collection: bool  # the path ends at a collection (insert, list) rather than an item
-    response: str | None
-    request: str | None
-    document: dict[str, Any]
-    name_prefix: str | None = None  # resource-name APIs: the path before {+name} ("v1/")
-    base: str = ""
+_IP = re.compile(r"^[0-9.]+$|:")
 
 
 @dataclass
@@ -73,66 +70,21 @@ class FakeError(Exception):
         self.status, self.reason, self.message = status, reason, message
 
 
-def _routes(document: dict[str, Any]) -> list[Route]:
-    base = document["rootUrl"] + document["servicePath"]
-    out: list[Route] = []
-
-    def walk(resources: dict[str, Any]) -> None:
-        for resource in resources.values():
-            for verb, method in (resource.get("methods") or {}).items():
-                out.append(_route(base, verb, method, document))
-            walk(resource.get("resources") or {})
-
-    walk(document.get("resources") or {})
-    # literal-rich paths first, so ".../networks/{network}/setLabels" wins over ".../{+name}"
-    return sorted(out, key=lambda r: -len(re.sub(r"\(\?P<[^>]+>[^)]*\)", "", r.pattern.pattern)))
-
-
-def _route(base: str, verb: str, method: dict[str, Any], document: dict[str, Any]) -> Route:
-    path = str(
-        method.get("flatPath")
-        if "{+" in method["path"] and method.get("flatPath")
-        else method["path"]
-    )
-    regex, params = "", []
-    for literal, name in re.findall(r"([^{]*)(?:\{\+?([^}]+)\})?", path):
-        regex += re.escape(literal)
-        if name:
-            params.append(name)
-            regex += f"(?P<{re.sub(r'[^A-Za-z0-9_]', '_', name)}>[^/]+)"
-    segments = path.rstrip("/").split("/")
-    # ".../networks" is a collection; ".../{disk}/setLabels" an action on one resource
-    action = len(segments) > 1 and not segments[-1].startswith("{") and segments[-2].startswith("{")
-    collection = not segments[-1].startswith("{") and (
-        verb in ("insert", "create", "list") or not action
-    )
-    return Route(
-        method_id=method["id"],
-        verb=verb,
-        http_method=method["httpMethod"],
-        pattern=re.compile("^" + re.escape(base) + regex + "$"),
-        params=tuple(params),
-        collection=collection,
-        response=(method.get("response") or {}).get("$ref"),
-        request=(method.get("request") or {}).get("$ref"),
-        document=document,
-        name_prefix=method["path"].split("{+", 1)[0] if "{+" in method["path"] else None,
-        base=base,
-    )
-
-
 class FakeGcp:
     """The fake: one store shared by every API whose document it was given."""
 
     def __init__(self, *documents: dict[str, Any], operation_polls: int = 1) -> None:
         self.documents, self.operation_polls = documents, operation_polls
-        self.store: dict[str, dict[str, Any]] = {}  # resource URL -> resource
+        self.store: dict[str, dict[str, Any]] = {}  # resource URL (as called) -> resource
         self.log: list[Request] = []
         self._operations: dict[str, dict[str, Any]] = {}
         self._polls: dict[str, int] = {}
-        self._request_ids: dict[tuple[str, str], dict[str, Any]] = {}
+        self._replies: dict[str, tuple[int, Any]] = {}  # requestId -> the first answer
+        self._failures: dict[str, tuple[str, str]] = {}
         self._ids: itertools.count[int] = itertools.count(1000)
-        self._routes: list[Route] = [r for d in documents for r in _routes(d)]
+        self._ips: itertools.count[int] = itertools.count(1)
+        self._routes: list[Route] = [r for d in documents for r in routes(d)]
+        self._lock = threading.RLock()
 
     # -- googleapiclient's http interface ------------------------------------------------------------
 
@@ -149,19 +101,22 @@ class FakeGcp:
         query = dict(parse_qsl(parts.query))
         query.pop("alt", None)
         payload = json.loads(body) if body else None
-        try:
-            route, args = self._match(url, method)
-            self.log.append(Request(route.method_id, method, parts.path, query, payload))
-            status, result = self._dispatch(route, url, args, query, payload)
-        except FakeError as err:
-            error = {
-                "error": {
-                    "code": err.status,
-                    "message": err.message,
-                    "errors": [{"reason": err.reason, "message": err.message}],
+        with self._lock:
+            try:
+                route, args = self._match(url, method)
+                self.log.append(
+                    Request(route.method_id, method, parts.path, query, copy.deepcopy(payload))
+                )
+                status, result = self._answer(route, url, args, query, payload)
+            except FakeError as err:
+                error = {
+                    "error": {
+                        "code": err.status,
+                        "message": err.message,
+                        "errors": [{"reason": err.reason, "message": err.message}],
+                    }
                 }
-            }
-            return _Response(err.status), json.dumps(error).encode()
+                return _Response(err.status), json.dumps(error).encode()
         return _Response(status), json.dumps(result).encode()
 
     def _match(self, url: str, http_method: str) -> tuple[Route, dict[str, str]]:
@@ -172,15 +127,42 @@ class FakeGcp:
                     return route, found.groupdict()
         raise FakeError(404, "notFound", f"no method serves {http_method} {url}")
 
+    def fail_next(
+        self,
+        method_id: str,
+        code: str = "RESOURCE_IN_USE_BY_ANOTHER_RESOURCE",
+        message: str = "The resource is in use",
+    ) -> None:
+        """The next call of ``method_id`` returns an operation that ends ``DONE`` with this
+        error, having changed nothing."""
+        self._failures[method_id] = (code, message)
+
     # -- verbs -------------------------------------------------------------------------------------
 
-    def _dispatch(
+    def _answer(
         self, route: Route, url: str, args: dict[str, str], query: dict[str, str], body: Any
     ) -> tuple[int, Any]:
-        if url in self._operations or route.method_id.endswith(
-            ("Operations.get", "Operations.wait", "operations.get")
-        ):
-            return 200, self._poll(url, wait=route.verb == "wait")
+        if route.http_method == "GET" or route.is_operation_poll(url, self._operations):
+            return self._dispatch(route, url, query, body)
+        request_id = query.get("requestId")
+        if request_id is not None:
+            _check_request_id(request_id)
+            if request_id in self._replies:  # the call was carried out: its first answer
+                status, answer = self._replies[request_id]
+                return status, copy.deepcopy(answer)
+        self._check_required(route, body or {})
+        if route.method_id in self._failures:
+            return 200, self._operation(route, url, error=self._failures.pop(route.method_id))
+        status, answer = self._dispatch(route, url, query, body)
+        if request_id is not None:
+            self._replies[request_id] = (status, copy.deepcopy(answer))
+        return status, answer
+
+    def _dispatch(
+        self, route: Route, url: str, query: dict[str, str], body: Any
+    ) -> tuple[int, Any]:
+        if route.is_operation_poll(url, self._operations):
+            return 200, self._poll(url)
         if route.http_method == "GET" and route.collection:
             return 200, self._list(route, url, query)
         if route.http_method == "GET":
@@ -190,10 +172,19 @@ class FakeGcp:
         if route.http_method == "DELETE":
             self._get(url)
             del self.store[url]
-            return self._done(route, url, query)
+            return self._done(route, url)
         if route.http_method in ("PATCH", "PUT"):
-            return self._change(route, url, query, body or {}, replace=route.http_method == "PUT")
+            return self._change(route, url, body or {}, replace=route.http_method == "PUT")
         return self._action(route, url, query, body or {})
+
+    def _check_required(self, route: Route, body: dict[str, Any]) -> None:
+        schema = route.request_schema()
+        for name, prop in (schema.get("properties") or {}).items():
+            if (
+                route.method_id in (prop.get("annotations") or {}).get("required", [])
+                and name not in body
+            ):
+                raise FakeError(400, "required", f"Required field 'resource.{name}' not specified")
 
     def _get(self, url: str) -> dict[str, Any]:
         if url not in self.store:
@@ -209,32 +200,42 @@ class FakeGcp:
         wanted = re.fullmatch(r'\s*name\s*(?:=|eq)\s*"?([^"]+)"?\s*', query.get("filter", ""))
         if wanted:
             items = [r for r in items if r.get("name") == wanted.group(1)]
-        return {_list_key(route): items} if items else {}
+        sized = page_size(route.method)
+        start = int(query.get("pageToken") or 0)
+        size = int(query.get(sized[0]) or sized[1]) if sized else len(items) or 1
+        page = items[start : start + size]
+        out: dict[str, Any] = {route.list_key(): page} if page else {}
+        if start + size < len(items):
+            out["nextPageToken"] = str(start + size)
+        return out
 
     def _insert(
         self, route: Route, collection: str, query: dict[str, str], body: dict[str, Any]
     ) -> tuple[int, Any]:
-        request_id = query.get("requestId")
-        if request_id and (collection, request_id) in self._request_ids:
-            return 200, copy.deepcopy(self._request_ids[(collection, request_id)])
         resource, name = self._new_resource(route, query, body)
         url = f"{collection}/{name}"
         if url in self.store:
             raise FakeError(409, "alreadyExists", f"The resource '{url}' already exists")
-        schema = self._schema(route)
-        resource.update(
-            {"id": str(next(self._ids)), "selfLink": url, "creationTimestamp": TIMESTAMP}
-        )
+        schema = route.resource_schema()
+        props = schema.get("properties") or {}
+        project = _project(url)
+        resource = links(resource, route.document, project)
+        stamps = {
+            "id": str(next(self._ids)),
+            "selfLink": self._link(route, url),
+            "creationTimestamp": TIMESTAMP,
+        }
+        resource.update({k: v for k, v in stamps.items() if k in props or not props})
         if route.name_prefix is not None:  # resource-name APIs: its name is its path
             resource["name"] = url[len(route.base) + len(route.name_prefix) :]
-        if "kind" in schema.get("properties", {}):
-            resource.setdefault("kind", schema["properties"]["kind"].get("default", ""))
+        if "kind" in props:
+            resource.setdefault("kind", props["kind"].get("default", ""))
+        fill_defaults(resource, schema, route.document)
+        output_only(resource, schema, self._scope_link(route, url))
+        self._addresses(route, resource, props, url)
         self._renew_fingerprints(resource, schema)
         self.store[url] = resource
-        status, result = self._done(route, url, query)
-        if request_id:
-            self._request_ids[(collection, request_id)] = result
-        return status, result
+        return self._done(route, url)
 
     def _new_resource(
         self, route: Route, query: dict[str, str], body: dict[str, Any]
@@ -244,15 +245,54 @@ class FakeGcp:
         if "name" in body:
             return copy.deepcopy(body), str(body["name"]).rsplit("/", 1)[-1]
         for key, value in [*body.items(), *query.items()]:
-            if key.endswith("Id") and isinstance(value, str):
+            if key.endswith("Id") and key != "requestId" and isinstance(value, str):
                 nested = next((v for v in body.values() if isinstance(v, dict)), {})
                 return {**copy.deepcopy(nested), key: value}, value
         raise FakeError(400, "required", f"{route.method_id}: the request names no resource")
 
-    def _schema(self, route: Route) -> dict[str, Any]:
-        schemas = route.document.get("schemas", {})
-        name = route.request if route.request and route.request in schemas else None
-        return dict(schemas.get(name, {})) if name else {}
+    def _addresses(
+        self, route: Route, resource: dict[str, Any], props: dict[str, Any], url: str
+    ) -> None:
+        """An Address gets an IP; a forwarding rule's ``IPAddress`` reads back as an IP."""
+        if (
+            "address" in props
+            and url.rsplit("/", 2)[-2] == "addresses"
+            and "address" not in resource
+        ):
+            resource["address"] = self._new_ip()
+        if "IPAddress" not in props:
+            return
+        given = resource.get("IPAddress")
+        if given is None:
+            resource["IPAddress"] = self._new_ip()
+        elif not _IP.search(str(given)):
+            link = (
+                str(given)
+                if "/" in str(given)
+                else f"{url.rsplit('/', 2)[0].rsplit('/', 1)[0]}/addresses/{given}"
+            )
+            key = self._key(route, link)
+            if key not in self.store:
+                raise FakeError(
+                    400, "invalid", f"Invalid value for field 'resource.IPAddress': '{given}'"
+                )
+            resource["IPAddress"] = self.store[key]["address"]
+
+    def _new_ip(self) -> str:
+        n = next(self._ips)
+        return f"34.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
+
+    def _link(self, route: Route, url: str) -> str:
+        return link_base(route.document) + url[len(route.base) :]
+
+    def _key(self, route: Route, link: str) -> str:
+        """The URL a resource is stored under, from the link Google answers for it."""
+        base = link_base(route.document)
+        return route.base + link[len(base) :] if link.startswith(base) else link
+
+    def _scope_link(self, route: Route, url: str) -> str | None:
+        found = re.search(r"projects/[^/]+/(?:regions|zones)/[^/]+", url)
+        return link_base(route.document) + found.group(0) if found else None
 
     def _check_fingerprints(self, stored: dict[str, Any], body: dict[str, Any]) -> None:
         for key, value in body.items():
@@ -283,20 +323,21 @@ class FakeGcp:
             ]
 
     def _change(
-        self, route: Route, url: str, query: dict[str, str], body: dict[str, Any], replace: bool
+        self, route: Route, url: str, body: dict[str, Any], replace: bool
     ) -> tuple[int, Any]:
         stored = self._get(url)
-        body = _unwrap(route, body)
+        body = links(route.unwrap(body), route.document, _project(url))
         self._check_fingerprints(stored, body)
-        keep: dict[str, Any] = {
-            k: stored[k]
-            for k in ("id", "selfLink", "creationTimestamp", "kind", "name")
-            if k in stored
-        }
-        changed = {**keep, **copy.deepcopy(body)} if replace else _merge(stored, body)
+        keep = ("id", "selfLink", "creationTimestamp", "kind", "name", "region", "zone")
+        changed = (
+            {**{k: stored[k] for k in keep if k in stored}, **copy.deepcopy(body)}
+            if replace
+            else _merge(stored, body)
+        )
+        fill_defaults(changed, route.resource_schema(), route.document)
         self._renew_fingerprints(changed)
         self.store[url] = changed
-        return self._done(route, url, query)
+        return self._done(route, url)
 
     def _action(
         self, route: Route, url: str, query: dict[str, str], body: dict[str, Any]
@@ -306,7 +347,7 @@ class FakeGcp:
         item = url.rsplit("/", 1)[0]
         stored = self._get(item)
         self._check_fingerprints(stored, body)
-        for key, value in body.items():
+        for key, value in links(body, route.document, _project(url)).items():
             if key.endswith(("fingerprint", "Fingerprint")):
                 continue
             if route.verb.startswith(("add", "remove")) and isinstance(value, list):
@@ -319,38 +360,48 @@ class FakeGcp:
             target = next((k for k in stored if k == key or k.lower().endswith(key.lower())), key)
             stored[target] = int(value) if value.isdigit() else value
         self._renew_fingerprints(stored)
-        return self._done(route, item, query)
+        return self._done(route, item)
 
     # -- operations --------------------------------------------------------------------------------
 
-    def _done(self, route: Route, target: str, query: dict[str, str]) -> tuple[int, Any]:
+    def _done(self, route: Route, target: str) -> tuple[int, Any]:
         if route.response != "Operation":
             return 200, copy.deepcopy(self.store.get(target, {}))
+        return 200, self._operation(route, target)
+
+    def _operation(
+        self, route: Route, target: str, error: tuple[str, str] | None = None
+    ) -> dict[str, Any]:
         name = f"operation-{next(self._ids)}"
-        scope = re.match(r"(.*/projects/[^/]+/(?:zones|regions)/[^/]+)/", target) or re.match(
-            r"(.*/projects/[^/]+)/", target
+        scope = re.match(r"(.*/projects/[^/]+/(?:zones|regions)/[^/]+)(?:/|$)", target) or re.match(
+            r"(.*/projects/[^/]+)(?:/|$)", target
         )
         base = scope.group(1) if scope else target.rsplit("/", 1)[0]
         where = "" if "/zones/" in base or "/regions/" in base else "/global"
         url = f"{base}{where}/operations/{name}"
-        operation = {
+        polls = 0 if error else self.operation_polls
+        operation: dict[str, Any] = {
             "kind": "compute#operation",
+            "id": str(next(self._ids)),
             "name": name,
-            "selfLink": url,
-            "targetLink": target,
+            "selfLink": self._link(route, url),
+            "targetLink": self._link(route, target),
             "operationType": route.verb,
-            "status": "PENDING" if self.operation_polls else "DONE",
-            "progress": 0,
+            "status": "PENDING" if polls else "DONE",
+            "progress": 0 if polls else 100,
+            "insertTime": TIMESTAMP,
         }
+        if error:
+            operation["error"] = {"errors": [{"code": error[0], "message": error[1]}]}
         self._operations[url] = operation
-        self._polls[url] = self.operation_polls
-        return 200, copy.deepcopy(operation)
+        self._polls[url] = polls
+        return copy.deepcopy(operation)
 
-    def _poll(self, url: str, wait: bool) -> dict[str, Any]:
+    def _poll(self, url: str) -> dict[str, Any]:
         url = url.removesuffix("/wait")
         if url not in self._operations:
             raise FakeError(404, "notFound", f"The resource '{url}' was not found")
-        self._polls[url] = 0 if wait else max(0, self._polls[url] - 1)
+        self._polls[url] = max(0, self._polls[url] - 1)
         if self._polls[url] == 0:
             self._operations[url].update(status="DONE", progress=100)
         return copy.deepcopy(self._operations[url])
@@ -364,6 +415,22 @@ class FakeGcp:
             or r.http_method != "GET"
             and not r.method_id.endswith(("Operations.wait", "operations.wait"))
         ]
+
+
+def _check_request_id(value: str) -> None:
+    """Google: "The request ID must be a valid UUID with the exception that zero UUID is not
+    supported"."""
+    try:
+        parsed = uuid.UUID(value)
+    except ValueError:
+        raise FakeError(400, "invalid", f"Invalid value for field 'requestId': '{value}'") from None
+    if parsed.int == 0:
+        raise FakeError(400, "invalid", "The zero UUID is not a valid requestId")
+
+
+def _project(url: str) -> str:
+    found = re.search(r"/projects/([^/]+)", url)
+    return found.group(1) if found else ""
 
 
 def _merge(stored: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
@@ -388,27 +455,3 @@ def _add_remove(stored: dict[str, Any], key: str, items: list[Any], add: bool) -
         if add
         else [v for v in current if v not in values]
     )
-
-
-def _list_key(route: Route) -> str:
-    """The list response's array of resources: ``items`` (compute), ``accounts`` (iam)."""
-    schema = route.document.get("schemas", {}).get(route.response or "", {})
-    arrays = [
-        k
-        for k, p in schema.get("properties", {}).items()
-        if p.get("type") == "array" and "$ref" in p.get("items", {})
-    ]
-    return arrays[0] if arrays else "items"
-
-
-def _unwrap(route: Route, body: dict[str, Any]) -> dict[str, Any]:
-    """iam's patch sends ``{serviceAccount: {...}, updateMask}``: the resource is the member
-    typed like the response; the mask only says which fields the member carries."""
-    schemas = route.document.get("schemas", {})
-    request = schemas.get(route.request or "", {}).get("properties", {})
-    wrapper = [k for k, p in request.items() if p.get("$ref") == route.response and route.response]
-    if not wrapper or wrapper[0] not in body:
-        return body
-    inner = dict(body[wrapper[0]])
-    mask = body.get("updateMask") or body.get("fieldMask")
-    return {k: v for k, v in inner.items() if not mask or k in str(mask).split(",")}
