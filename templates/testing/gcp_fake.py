@@ -53,6 +53,7 @@ class Request:
     path: str
     query: dict[str, str]
     body: Any
+    status: int = 0  # the HTTP status the fake answered
 
 
 class _Response(dict[str, Any]):
@@ -101,14 +102,18 @@ class FakeGcp:
         query.pop("alt", None)
         payload = json.loads(body) if body else None
         with self._lock:
+            logged = Request("", method, parts.path, query, copy.deepcopy(payload))
             try:
                 route, args = self._match(url, method)
-                self.log.append(Request(route.method_id, method, parts.path, query, copy.deepcopy(payload)))
+                logged.method_id = route.method_id
+                self.log.append(logged)
                 status, result = self._answer(route, url, args, query, payload)
             except FakeError as err:
+                logged.status = err.status
                 error = {"error": {"code": err.status, "message": err.message,
                                    "errors": [{"reason": err.reason, "message": err.message}]}}
                 return _Response(err.status), json.dumps(error).encode()
+            logged.status = status
         return _Response(status), json.dumps(result).encode()
 
     def _match(self, url: str, http_method: str) -> tuple[Route, dict[str, str]]:
