@@ -153,5 +153,8 @@ class ForwardingRule(GcpTask):
 
     def core(self, context: Context) -> ForwardingRuleCore:
         return ForwardingRuleCore(
-            context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
         )

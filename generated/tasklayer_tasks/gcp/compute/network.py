@@ -86,4 +86,9 @@ class Network(GcpTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> NetworkCore:
-        return NetworkCore(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)
+        return NetworkCore(
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
+        )
