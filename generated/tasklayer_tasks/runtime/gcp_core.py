@@ -223,7 +223,8 @@ class GcpCore:
         token: str | None = None
         seen: set[str] = set()
         while True:
-            response = self.execute(operation, **params, **({"pageToken": token} if token else {}))
+            page: dict[str, Any] = {**params, **({"pageToken": token} if token else {})}
+            response = self.execute(operation, **page)
             items.extend(next((v for v in response.values() if isinstance(v, list)), []))
             token = response.get("nextPageToken") or None
             if token is None:
