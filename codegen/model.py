@@ -71,6 +71,7 @@ class Field:
     server_default: bool = False  # the server fills it in when the create leaves it unset
     unordered: bool = False  # a list compared as a multiset
     references: str | None = None  # name of the resource this field refers to (by id)
+    reference_member: str | None = None  # ... read back as this member of it (an Address's "address")
     read_name: str | None = None  # the member that carries it in reads, when named differently
     update_name: str | None = None  # the member that carries it in its update input, when renamed
     update_param: bool = False  # its update call takes it as a query parameter (resize's ``size``)
@@ -117,6 +118,8 @@ class Operation:
     mask_param: str | None = None  # a patch lists the fields it changes in this ("updateMask")
     mask_in_body: bool = False
     returned_once: tuple[str, ...] = ()  # a create's answer members no read returns again (a private key)
+    required_members: tuple[str, ...] = ()  # body members the call requires whatever changes
+    item_keys: tuple[tuple[str, str], ...] = ()  # list members whose items go as {key: value}
     source: str = ""
 
 

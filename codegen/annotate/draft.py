@@ -31,6 +31,7 @@ FIELD_DEFAULTS: dict[str, Any] = {
     "server_default": False,
     "unordered": False,
     "references": None,
+    "reference_member": None,
     "read_name": None,
     "update_name": None,
     "update_param": False,

@@ -206,6 +206,7 @@ FIELD_VALUES: dict[str, _Check] = {
     "server_default": _Reader.boolean,
     "unordered": _Reader.boolean,
     "references": _Reader.optional_name,
+    "reference_member": _Reader.optional_name,
     "read_name": _Reader.optional_name,
     "update_name": _Reader.optional_name,
     "update_param": _Reader.boolean,

@@ -23,7 +23,8 @@ class Cloud:
         """The expression a task's ``core()`` returns."""
         core = f"{view.class_name}Core"
         if self.has_document:
-            return f"{core}(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)"
+            return (f"{core}(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry, "
+                    "operation_timeout=context.operation_timeout)")
         service = repr(view.service.name)
         return f"{core}(context.client({service}), context.retry, once=context.client({service}, sdk_retries=False))"
 

@@ -45,10 +45,12 @@ def render_package(selections: list[Selection], templates_dir: Path) -> dict[str
 
 
 def _runtime(templates_dir: Path) -> dict[str, str]:
-    runtime = templates_dir / "runtime"
+    """The runtime, and the testing helpers users' tests import (``tasklayer_tasks.testing``),
+    both copied verbatim."""
     return {
-        f"{PACKAGE}/runtime/{path.name}": path.read_text(encoding="utf-8")
-        for path in sorted(runtime.glob("*.py"))
+        f"{PACKAGE}/{folder}/{path.name}": path.read_text(encoding="utf-8")
+        for folder in ("runtime", "testing")
+        for path in sorted((templates_dir / folder).glob("*.py"))
     }
 
 

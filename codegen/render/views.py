@@ -150,6 +150,7 @@ class FieldView:
             ("server_default", f.server_default),
             ("unordered", f.unordered),
             ("references", f.references),
+            ("reference_member", f.reference_member),
             ("is_tags", self.is_tags),
             ("filter_name", self.filter_name),
             ("after", f.after or None),

@@ -107,4 +107,9 @@ class Address(GcpTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> AddressCore:
-        return AddressCore(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)
+        return AddressCore(
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
+        )

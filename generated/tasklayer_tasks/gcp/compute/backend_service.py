@@ -174,5 +174,8 @@ class BackendService(GcpTask):
 
     def core(self, context: Context) -> BackendServiceCore:
         return BackendServiceCore(
-            context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
         )

@@ -149,4 +149,9 @@ class Disk(GcpTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> DiskCore:
-        return DiskCore(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)
+        return DiskCore(
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
+        )

@@ -88,4 +88,9 @@ class Firewall(GcpTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> FirewallCore:
-        return FirewallCore(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)
+        return FirewallCore(
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
+        )

@@ -17,6 +17,7 @@ from .core.forwarding_rule import DOCUMENT, SPEC, ForwardingRuleCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .address import Address
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -26,7 +27,7 @@ class ForwardingRule(GcpTask):
     Found by name, within its project, region.
     """
 
-    ip_address: str | None = None
+    ip_address: Address | str | None = None
     """IP address for which this forwarding rule accepts traffic. When a client sends traffic to this IP address, the forwarding rule directs the traffic to the referenced target or backendService. While creating a forwarding rule, specifying an IPAddress is required under the following circumstances: - When the target is set to targetGrpcProxy andvalidateForProxyless is set to true, theIPAddress should be set to 0.0.0.0. - When the target is a Private Service Connect Google APIs bundle, you must specify an IPAddress. Otherwise, you can optionally specify an IP address that references an existing... Can only be set when the resource is created."""
 
     ip_addresses: list[str] | None = None
@@ -152,5 +153,8 @@ class ForwardingRule(GcpTask):
 
     def core(self, context: Context) -> ForwardingRuleCore:
         return ForwardingRuleCore(
-            context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
         )

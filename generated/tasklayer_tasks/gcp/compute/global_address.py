@@ -105,5 +105,8 @@ class GlobalAddress(GcpTask):
 
     def core(self, context: Context) -> GlobalAddressCore:
         return GlobalAddressCore(
-            context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
         )

@@ -85,5 +85,8 @@ class HealthCheck(GcpTask):
 
     def core(self, context: Context) -> HealthCheckCore:
         return HealthCheckCore(
-            context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
         )

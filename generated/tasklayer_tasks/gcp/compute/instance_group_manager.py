@@ -102,5 +102,8 @@ class InstanceGroupManager(GcpTask):
 
     def core(self, context: Context) -> InstanceGroupManagerCore:
         return InstanceGroupManagerCore(
-            context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
         )

@@ -59,5 +59,8 @@ class InstanceTemplate(GcpTask):
 
     def core(self, context: Context) -> InstanceTemplateCore:
         return InstanceTemplateCore(
-            context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
         )

@@ -42,7 +42,7 @@ class Network(GcpTask):
     """When enabling ula internal ipv6, caller optionally can specify the /48 range they want from the google defined ULA prefix fd20::/20. The input must be a valid /48 ULA IPv6 address and must be within the fd20::/20. Operation will fail if the speficied /48 is already in used by another resource. If the field is not speficied, then a /48 range will be randomly allocated from fd20::/20 and returned via this field. . Can only be set when the resource is created."""
 
     mtu: int | None = None
-    """Maximum Transmission Unit in bytes. The minimum value for this field is 1300 and the maximum value is 8896. The suggested value is 1500, which is the default MTU used on the Internet, or 8896 if you want to use Jumbo frames. If unspecified, the value defaults to 1460. Changed with compute.networks.patch."""
+    """Maximum Transmission Unit in bytes. The minimum value for this field is 1300 and the maximum value is 8896. The suggested value is 1500, which is the default MTU used on the Internet, or 8896 if you want to use Jumbo frames. If unspecified, the value defaults to 1460. Can only be set when the resource is created."""
 
     network_firewall_policy_enforcement_order: str | None = None
     """The network firewall policy enforcement order. Can be either AFTER_CLASSIC_FIREWALL or BEFORE_CLASSIC_FIREWALL. Defaults to AFTER_CLASSIC_FIREWALL if the field is not specified. Can only be set when the resource is created."""
@@ -75,6 +75,7 @@ class Network(GcpTask):
                 "description",
                 "enable_ula_internal_ipv6",
                 "internal_ipv6_range",
+                "mtu",
                 "network_firewall_policy_enforcement_order",
                 "network_profile",
                 "params",
@@ -85,4 +86,9 @@ class Network(GcpTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> NetworkCore:
-        return NetworkCore(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)
+        return NetworkCore(
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
+        )

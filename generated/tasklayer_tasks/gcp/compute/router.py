@@ -76,4 +76,9 @@ class Router(GcpTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> RouterCore:
-        return RouterCore(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)
+        return RouterCore(
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
+        )

@@ -121,4 +121,9 @@ class Subnetwork(GcpTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> SubnetworkCore:
-        return SubnetworkCore(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)
+        return SubnetworkCore(
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
+        )

@@ -63,4 +63,9 @@ class TargetPool(GcpTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> TargetPoolCore:
-        return TargetPoolCore(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)
+        return TargetPoolCore(
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
+        )

@@ -52,5 +52,8 @@ class ServiceAccount(GcpTask):
 
     def core(self, context: Context) -> ServiceAccountCore:
         return ServiceAccountCore(
-            context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
         )

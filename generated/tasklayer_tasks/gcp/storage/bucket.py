@@ -108,4 +108,9 @@ class Bucket(GcpTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> BucketCore:
-        return BucketCore(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)
+        return BucketCore(
+            context.gcp_client(str(DOCUMENT)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
+        )

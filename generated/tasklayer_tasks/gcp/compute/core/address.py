@@ -189,11 +189,13 @@ SPEC = ResourceSpec(
             operation="compute.addresses.setLabels",
             identity=(("project", "@project"), ("region", "@region"), ("resource", "name")),
             fingerprints=("labelFingerprint",),
+            idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.addresses.delete",
         identity=(("project", "@project"), ("region", "@region"), ("address", "name")),
+        idempotency_token="requestId",
     ),
     tags=TagsSpec(
         field="labels",
@@ -220,5 +222,6 @@ class AddressCore(GcpCore):
         scope: Mapping[str, str],
         retry: RetryPolicy | None = None,
         wait: bool = True,
+        operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)

@@ -417,11 +417,13 @@ SPEC = ResourceSpec(
             operation="compute.backendServices.patch",
             identity=(("project", "@project"), ("backendService", "name")),
             fingerprints=("fingerprint",),
+            idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.backendServices.delete",
         identity=(("project", "@project"), ("backendService", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",
@@ -438,5 +440,6 @@ class BackendServiceCore(GcpCore):
         scope: Mapping[str, str],
         retry: RetryPolicy | None = None,
         wait: bool = True,
+        operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)

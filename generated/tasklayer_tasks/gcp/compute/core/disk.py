@@ -394,28 +394,34 @@ SPEC = ResourceSpec(
             operation="compute.disks.update",
             identity=(("project", "@project"), ("zone", "@zone"), ("disk", "name")),
             mask_param="updateMask",
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.disks.addResourcePolicies",
             identity=(("project", "@project"), ("zone", "@zone"), ("disk", "name")),
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.disks.removeResourcePolicies",
             identity=(("project", "@project"), ("zone", "@zone"), ("disk", "name")),
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.disks.resize",
             identity=(("project", "@project"), ("zone", "@zone"), ("disk", "name")),
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.disks.setLabels",
             identity=(("project", "@project"), ("zone", "@zone"), ("resource", "name")),
             fingerprints=("labelFingerprint",),
+            idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.disks.delete",
         identity=(("project", "@project"), ("zone", "@zone"), ("disk", "name")),
+        idempotency_token="requestId",
     ),
     tags=TagsSpec(
         field="labels",
@@ -442,5 +448,6 @@ class DiskCore(GcpCore):
         scope: Mapping[str, str],
         retry: RetryPolicy | None = None,
         wait: bool = True,
+        operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)

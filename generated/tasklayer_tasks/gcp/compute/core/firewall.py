@@ -187,11 +187,14 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="compute.firewalls.patch",
             identity=(("project", "@project"), ("firewall", "name")),
+            idempotency_token="requestId",
+            required=("name",),
         ),
     ),
     delete=CallSpec(
         operation="compute.firewalls.delete",
         identity=(("project", "@project"), ("firewall", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",
@@ -208,5 +211,6 @@ class FirewallCore(GcpCore):
         scope: Mapping[str, str],
         retry: RetryPolicy | None = None,
         wait: bool = True,
+        operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)

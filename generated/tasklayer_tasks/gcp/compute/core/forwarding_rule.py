@@ -33,6 +33,8 @@ SPEC = ResourceSpec(
             mutability="create_only",
             in_create=True,
             server_default=True,
+            references="Address",
+            reference_member="address",
         ),
         FieldSpec(
             name="IPAddresses",
@@ -305,20 +307,24 @@ SPEC = ResourceSpec(
             operation="compute.forwardingRules.patch",
             identity=(("project", "@project"), ("region", "@region"), ("forwardingRule", "name")),
             fingerprints=("fingerprint",),
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.forwardingRules.setTarget",
             identity=(("project", "@project"), ("region", "@region"), ("forwardingRule", "name")),
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.forwardingRules.setLabels",
             identity=(("project", "@project"), ("region", "@region"), ("resource", "name")),
             fingerprints=("labelFingerprint",),
+            idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.forwardingRules.delete",
         identity=(("project", "@project"), ("region", "@region"), ("forwardingRule", "name")),
+        idempotency_token="requestId",
     ),
     tags=TagsSpec(
         field="labels",
@@ -345,5 +351,6 @@ class ForwardingRuleCore(GcpCore):
         scope: Mapping[str, str],
         retry: RetryPolicy | None = None,
         wait: bool = True,
+        operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)

@@ -194,6 +194,7 @@ SPEC = ResourceSpec(
     delete=CallSpec(
         operation="compute.globalAddresses.delete",
         identity=(("project", "@project"), ("address", "name")),
+        idempotency_token="requestId",
     ),
     tags=TagsSpec(
         field="labels",
@@ -220,5 +221,6 @@ class GlobalAddressCore(GcpCore):
         scope: Mapping[str, str],
         retry: RetryPolicy | None = None,
         wait: bool = True,
+        operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)

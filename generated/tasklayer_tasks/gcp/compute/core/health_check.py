@@ -193,11 +193,13 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="compute.healthChecks.patch",
             identity=(("project", "@project"), ("healthCheck", "name")),
+            idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.healthChecks.delete",
         identity=(("project", "@project"), ("healthCheck", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",
@@ -214,5 +216,6 @@ class HealthCheckCore(GcpCore):
         scope: Mapping[str, str],
         retry: RetryPolicy | None = None,
         wait: bool = True,
+        operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)

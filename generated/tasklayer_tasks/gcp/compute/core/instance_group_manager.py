@@ -268,24 +268,29 @@ SPEC = ResourceSpec(
             operation="compute.instanceGroupManagers.patch",
             identity=(("project", "@project"), ("zone", "@zone"), ("instanceGroupManager", "name")),
             fingerprints=("fingerprint",),
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.instanceGroupManagers.setInstanceTemplate",
             identity=(("project", "@project"), ("zone", "@zone"), ("instanceGroupManager", "name")),
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.instanceGroupManagers.setTargetPools",
             identity=(("project", "@project"), ("zone", "@zone"), ("instanceGroupManager", "name")),
             fingerprints=("fingerprint",),
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.instanceGroupManagers.resize",
             identity=(("project", "@project"), ("zone", "@zone"), ("instanceGroupManager", "name")),
+            idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.instanceGroupManagers.delete",
         identity=(("project", "@project"), ("zone", "@zone"), ("instanceGroupManager", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",
@@ -302,5 +307,6 @@ class InstanceGroupManagerCore(GcpCore):
         scope: Mapping[str, str],
         retry: RetryPolicy | None = None,
         wait: bool = True,
+        operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)

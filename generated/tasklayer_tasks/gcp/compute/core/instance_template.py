@@ -107,6 +107,7 @@ SPEC = ResourceSpec(
     delete=CallSpec(
         operation="compute.instanceTemplates.delete",
         identity=(("project", "@project"), ("instanceTemplate", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",
@@ -123,5 +124,6 @@ class InstanceTemplateCore(GcpCore):
         scope: Mapping[str, str],
         retry: RetryPolicy | None = None,
         wait: bool = True,
+        operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)

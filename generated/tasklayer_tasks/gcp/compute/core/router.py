@@ -155,11 +155,13 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="compute.routers.patch",
             identity=(("project", "@project"), ("region", "@region"), ("router", "name")),
+            idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.routers.delete",
         identity=(("project", "@project"), ("region", "@region"), ("router", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",
@@ -176,5 +178,6 @@ class RouterCore(GcpCore):
         scope: Mapping[str, str],
         retry: RetryPolicy | None = None,
         wait: bool = True,
+        operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)

@@ -251,20 +251,24 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="compute.subnetworks.expandIpCidrRange",
             identity=(("project", "@project"), ("region", "@region"), ("subnetwork", "name")),
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.subnetworks.setPrivateIpGoogleAccess",
             identity=(("project", "@project"), ("region", "@region"), ("subnetwork", "name")),
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.subnetworks.patch",
             identity=(("project", "@project"), ("region", "@region"), ("subnetwork", "name")),
             fingerprints=("fingerprint",),
+            idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.subnetworks.delete",
         identity=(("project", "@project"), ("region", "@region"), ("subnetwork", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",
@@ -281,5 +285,6 @@ class SubnetworkCore(GcpCore):
         scope: Mapping[str, str],
         retry: RetryPolicy | None = None,
         wait: bool = True,
+        operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)

@@ -139,27 +139,37 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="compute.targetPools.setBackup",
             identity=(("project", "@project"), ("region", "@region"), ("targetPool", "name")),
+            idempotency_token="requestId",
         ),
         CallSpec(
             operation="compute.targetPools.addHealthCheck",
             identity=(("project", "@project"), ("region", "@region"), ("targetPool", "name")),
+            idempotency_token="requestId",
+            item_keys=(("healthChecks", "healthCheck"),),
         ),
         CallSpec(
             operation="compute.targetPools.removeHealthCheck",
             identity=(("project", "@project"), ("region", "@region"), ("targetPool", "name")),
+            idempotency_token="requestId",
+            item_keys=(("healthChecks", "healthCheck"),),
         ),
         CallSpec(
             operation="compute.targetPools.addInstance",
             identity=(("project", "@project"), ("region", "@region"), ("targetPool", "name")),
+            idempotency_token="requestId",
+            item_keys=(("instances", "instance"),),
         ),
         CallSpec(
             operation="compute.targetPools.removeInstance",
             identity=(("project", "@project"), ("region", "@region"), ("targetPool", "name")),
+            idempotency_token="requestId",
+            item_keys=(("instances", "instance"),),
         ),
     ),
     delete=CallSpec(
         operation="compute.targetPools.delete",
         identity=(("project", "@project"), ("region", "@region"), ("targetPool", "name")),
+        idempotency_token="requestId",
     ),
     tags=None,
     api_version="v1",
@@ -176,5 +186,6 @@ class TargetPoolCore(GcpCore):
         scope: Mapping[str, str],
         retry: RetryPolicy | None = None,
         wait: bool = True,
+        operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)
