@@ -15,7 +15,9 @@ def suggestions(name: str, known: Iterable[str], n: int = 3) -> list[str]:
     return folded + close
 
 
-def unknown_name_error(kind: str, name: str, known: Iterable[str], notes: list[str] | None = None) -> TasklayerError:
-    close = suggestions(name, known)
+def unknown_name_error(kind: str, name: str, known: Iterable[str], notes: list[str] | None = None,
+                       preferred: Iterable[str] = ()) -> TasklayerError:
+    """``preferred`` names (the pinned ones) are suggested before other ``known`` names."""
+    close = list(dict.fromkeys([*suggestions(name, preferred), *suggestions(name, known)]))[:3]
     hint = [f"did you mean: {', '.join(close)}"] if close else []
     return TasklayerError(f"unknown {kind} {name!r}", notes=hint + (notes or []))

@@ -52,7 +52,7 @@ def _not_pinned(provider: str, name: str, pinned: list[str]) -> Exception:
         return TasklayerError(f"{provider} service {name!r} is not pinned",
                               notes=[f"pin it with `tasklayer schemas pin {provider} {name}`",
                                      f"pinned: {', '.join(pinned) or '(none)'}"])
-    return unknown_name_error(f"{provider} service", name, [*pinned, *installed],
+    return unknown_name_error(f"{provider} service", name, installed, preferred=pinned,
                               notes=[f"pinned: {', '.join(pinned) or '(none)'}"])
 
 
