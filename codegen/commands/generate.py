@@ -59,7 +59,7 @@ def _say_unrendered(outcome: Outcome, console: Console) -> None:
 
 def unified_diff(output: Path, files: dict[str, str], result) -> str:  # type: ignore[no-untyped-def]
     """What ``generate`` would change, as ``git diff`` shows it (a/ on disk, b/ produced)."""
-    chunks = []
+    chunks: list[str] = []
     for path in sorted([*result.missing, *result.differing, *result.extra, *result.unexpected]):
         old = _read(output / path)
         new = files.get(path, "") if path in files else ""

@@ -32,13 +32,13 @@ def _pin(args: argparse.Namespace, console: Console) -> int:
     if args.provider == "gcp":
         if args.sdk_data is not None:
             raise TasklayerError("--from is for aws (a botocore data folder); gcp pins from the installed googleapiclient")
-        from codegen.sources.gcp import pin
+        from codegen.sources import gcp
 
-        pin(args.services, args.schemas)
+        gcp.pin(args.services, args.schemas)
     else:
-        from codegen.sources.aws import pin
+        from codegen.sources import aws
 
-        pin(args.services, args.schemas, args.sdk_data)
+        aws.pin(args.services, args.schemas, args.sdk_data)
     after = _pinned_files(args.schemas, args.provider)
     touched = {path for path in after if path.split("/")[1] in {n.replace(":", ".").split(".")[0] for n in args.services}}
     before = {p: v for p, v in before.items() if p in touched or p.split("/")[1] in {t.split("/")[1] for t in touched}}
