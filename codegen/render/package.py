@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jinja2
 
+from codegen.errors import TasklayerError
 from codegen.model import Service
 from codegen.naming import class_name
 from codegen.render import crd
@@ -17,22 +18,40 @@ from codegen.render.gcp_views import trimmed_document
 from codegen.render.views import ResourceView, python_literal
 
 PACKAGE = "tasklayer_tasks"
+PACKAGE_VERSION = "0.1.0"
 BOTOCORE_FLOOR = "1.34"
+GOOGLEAPICLIENT_FLOOR = "2.100"
+METADATA_FILE = "tasklayer-generate-metadata.json"  # written by codegen.metadata
 
 
 @dataclass(frozen=True)
 class Selection:
-    """A service and which of its resources to render (from its overlay's ``generate``)."""
+    """A service and which of its resources to render (from its overlay's ``generate``);
+    ``pinned_from`` names the SDK its schema came from (``botocore 1.43.11``)."""
 
     service: Service
     resources: tuple[str, ...]
+    pinned_from: str = ""
+
+    @property
+    def label(self) -> str:
+        s = self.service
+        sdk = f" ({self.pinned_from})" if self.pinned_from else ""
+        return f"{s.provider}/{s.name} {s.api_version}{sdk}"
 
 
-def render_package(selections: list[Selection], templates_dir: Path) -> dict[str, str]:
+def render_package(
+    selections: list[Selection], templates_dir: Path, sources: list[str] | None = None
+) -> dict[str, str]:
+    """``sources``: the services the whole package is made of, when only some of them are
+    rendered now (``generate --service``); default: the selections."""
     env = make_environment(templates_dir)
     files = dict(_runtime(templates_dir))
-    sources = [f"{s.service.provider}/{s.service.name} {s.service.api_version}" for s in selections]
-    files["pyproject.toml"] = render_template(env, "package/pyproject.toml.jinja", botocore_floor=BOTOCORE_FLOOR)
+    sources = sources if sources is not None else [s.label for s in selections]
+    files["pyproject.toml"] = render_template(
+        env, "package/pyproject.toml.jinja", botocore_floor=BOTOCORE_FLOOR,
+        googleapiclient_floor=GOOGLEAPICLIENT_FLOOR, version=PACKAGE_VERSION, metadata_file=METADATA_FILE,
+    )
     files["README.md"] = render_template(env, "package/README.md.jinja", sources=sources)
     files[f"{PACKAGE}/__init__.py"] = render_template(env, "package/init.py.jinja", sources=sources)
     files[f"{PACKAGE}/py.typed"] = ""
@@ -47,6 +66,9 @@ def render_package(selections: list[Selection], templates_dir: Path) -> dict[str
 def _runtime(templates_dir: Path) -> dict[str, str]:
     """The runtime, and the testing helpers users' tests import (``tasklayer_tasks.testing``),
     both copied verbatim."""
+    runtime = templates_dir / "runtime"
+    if not any(runtime.glob("*.py")):
+        raise TasklayerError("the runtime sources are missing: the package would ship without its runtime", file=runtime)
     return {
         f"{PACKAGE}/{folder}/{path.name}": path.read_text(encoding="utf-8")
         for folder in ("runtime", "testing")
@@ -56,6 +78,7 @@ def _runtime(templates_dir: Path) -> dict[str, str]:
 
 def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
     service = selection.service
+    pinned_from = f" ({selection.pinned_from})" if selection.pinned_from else ""
     cloud = CLOUDS[service.provider]
     generated = frozenset(selection.resources)
     views = [cloud.view_class(service.resource(n), service, generated) for n in selection.resources]
@@ -85,15 +108,15 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
     for view in views:
         files[f"{base}/core/{view.module}.py"] = render_template(
             env, cloud.core_template, service=service, view=view, core_imports=_core_imports(view, cloud, modules),
-            owner_parent=_owner_parent(view, modules),
+            owner_parent=_owner_parent(view, modules), pinned_from=pinned_from,
         )
         files[f"{base}/reconcilers/{view.module}.py"] = render_template(
             env, "reconciler.py.jinja", service=service, view=view, cloud=cloud,
-            reconciler_imports=_reconciler_imports(view, cloud),
+            reconciler_imports=_reconciler_imports(view, cloud), pinned_from=pinned_from,
         )
         files[f"{base}/{view.module}.py"] = render_template(
             env, "kops_task.py.jinja", service=service, view=view, cloud=cloud,
-            task_imports=_task_imports(view, modules, cloud), find_how=_find_how(view),
+            task_imports=_task_imports(view, modules, cloud), find_how=_find_how(view), pinned_from=pinned_from,
         )
     return files
 

@@ -46,13 +46,34 @@ def decode_json(payload: bytes, file: Path | str) -> Any:
             f"not UTF-8 text (byte {exc.start}): {exc.reason}", file=file
         )
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except _StrictJsonError as exc:
+        raise TasklayerError(f"invalid JSON: {exc}", file=file) from None
     except json.JSONDecodeError as exc:
         raise TasklayerError(
             f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
             file=file,
             fragment=text[max(exc.pos - 60, 0) : exc.pos + 20] or "<empty file>",
         ) from None
+
+
+class _StrictJsonError(ValueError):
+    """What RFC 8259 leaves open and Python's json accepts: repeated keys, NaN and Infinity."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A repeated key would silently replace the first value; a schema saying two things is
+    an error, not a coin toss."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        repeated = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise _StrictJsonError(f"duplicate key {repeated!r} in one object")
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise _StrictJsonError(f"{name} is not JSON (it would be copied into the shipped package)")
 
 
 def check_service(model: Any, file: Path | str) -> None:
