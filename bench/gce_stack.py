@@ -1,9 +1,11 @@
-"""Benchmark (not a test): calls the generated GCE stack makes against the runtime's GCP fake.
+"""Benchmark (not a test): calls the generated GCE stack makes against the GCP fake of
+``tasklayer_tasks.testing``, each judged by googleapiclient's full discovery documents.
 
     python bench/gce_stack.py
 
 Prints, for a clean apply, a converged re-apply and a delete, the requests by method id:
-reads (GET) and writes separately, operation waits counted apart.
+reads (GET) and writes separately, operation waits counted apart; then how many requests
+the full documents were asked about and how many they refuse.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "generated")]
 
 from tasklayer_tasks.runtime import CloudTarget, Executor  # noqa: E402
 from tests.behaviour.gce import gce_stack, gcp_context  # noqa: E402
+from tests.gcp_requests import RequestValidator  # noqa: E402
 
 
 def main() -> None:
@@ -41,6 +44,11 @@ def main() -> None:
         for kind, counts in (("reads", reads), ("writes", writes), ("waits", waits)):
             for op, n in sorted(counts.items()):
                 print(f"  {kind:<6} {op:<44} {n}")
+    judge = RequestValidator("compute")
+    refused = [v for r in fake.log for v in judge.check(r.method_id, r.http_method, r.path, r.query, r.body)]
+    print(f"\njudged by the full compute discovery document: {judge.checked} requests, {len(refused)} refused")
+    for line in refused:
+        print(f"  {line}")
 
 
 if __name__ == "__main__":

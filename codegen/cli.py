@@ -1,168 +1,176 @@
-"""The ``tasklayer`` command: ``schemas pin``, ``annotations``, ``generate``.
+"""The ``tasklayer`` command: ``schemas pin|list``, ``annotations``, ``generate``, ``drift``.
 
 Bad input ends with the file, the place in it and the reason on stderr and exit status 2,
-never a traceback.
+never a traceback. Global flags (``--schemas``, ``-v``, ``-q``) go before or after the
+subcommand. Paths not given default to the checkout that contains the current directory.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, NoReturn, Sequence
 
 from codegen.errors import TasklayerError
 
 EXIT_BAD_INPUT = 2
+EXIT_CLOSED_PIPE = 141  # what a shell reports for a writer killed by SIGPIPE
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with did-you-mean for mistyped subcommands and choices."""
+
+    def error(self, message: str) -> NoReturn:
+        from codegen.names import suggestions
+
+        if "invalid choice: " in message:
+            typed = message.split("invalid choice: ", 1)[1].split("'")[1]
+            choices = [c for a in self._actions if a.choices for c in a.choices]
+            close = suggestions(typed, choices)
+            if close:
+                message += f"\n  did you mean: {', '.join(close)}"
+        super().error(message)
+
+
+def _global_flags(top: bool) -> argparse.ArgumentParser:
+    """Flags every subcommand accepts too; below the top level they default to SUPPRESS so a
+    flag given before the subcommand is not overwritten by the subcommand's default."""
+    parent = argparse.ArgumentParser(add_help=False)
+    default = (lambda value: value) if top else (lambda value: argparse.SUPPRESS)
+    parent.add_argument("--schemas", type=Path, default=default(None),
+                        help="pinned schemas folder (default: schemas/ of the checkout around the current directory)")
+    parent.add_argument("-v", "--verbose", action="count", default=default(0), help="say more (names of files, services)")
+    parent.add_argument("-q", "--quiet", action="store_true", default=default(False), help="print only errors and results")
+    return parent
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tasklayer", description=__doc__.splitlines()[0])
-    parser.add_argument("--schemas", type=Path, default=Path("schemas"), help="pinned schemas folder (default: ./schemas)")
-    sub = parser.add_subparsers(dest="command", required=True)
+    import codegen
 
-    schemas = sub.add_parser("schemas", help="manage pinned schemas")
-    schemas_sub = schemas.add_subparsers(dest="schemas_command", required=True)
-    pin = schemas_sub.add_parser("pin", help="copy the newest API version of services from the installed SDK into schemas/")
+    flags = _global_flags(top=False)
+    parser = _Parser(prog="tasklayer", description=__doc__.splitlines()[0], parents=[_global_flags(top=True)])
+    parser.add_argument("--version", action="version", version=f"tasklayer {codegen.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    schemas = sub.add_parser("schemas", help="manage pinned schemas", parents=[flags])
+    schemas_sub = schemas.add_subparsers(dest="schemas_command", required=True, parser_class=_Parser)
+    pin = schemas_sub.add_parser("pin", parents=[flags],
+                                 help="copy the newest API version of services from the SDK into schemas/")
     pin.add_argument("provider", choices=["aws", "gcp"])
-    pin.add_argument("services", nargs="+", help="botocore service names; GCP API names, optionally with a version (dns.v1)")
+    pin.add_argument("services", nargs="*", help="botocore service names; GCP API names, optionally with a version "
+                     "(dns.v1); default with --check: every pinned one")
+    pin.add_argument("--check", action="store_true", help="write nothing; say which pins the SDK has newer versions of")
+    pin.add_argument("--from", dest="sdk_data", type=Path,
+                     help="aws: a botocore data folder (or an unpacked botocore wheel) instead of the installed one")
+    schemas_sub.add_parser("list", parents=[flags], help="pinned services and versions vs what the installed SDKs have")
 
-    ann = sub.add_parser("annotations", help="print what the annotator decided")
+    ann = sub.add_parser("annotations", help="print what the annotator decided", parents=[flags])
     ann.add_argument("--provider", choices=["aws", "gcp"], default="aws")
     ann.add_argument("--service", action="append", help="service to annotate (repeatable; default: every pinned one)")
-    ann.add_argument("--json", action="store_true", help="one JSON document per service (a JSON array with --all)")
-    ann.add_argument("--all", action="store_true", help="every service of the installed SDK (every discovery document for gcp), not only pinned ones")
+    ann.add_argument("--json", action="store_true",
+                     help="JSON: one object for one --service, else one array of per-service objects")
+    ann.add_argument("--all", action="store_true", help="every service of the installed SDK (every discovery document for gcp)")
     ann.add_argument("--detail", action="store_true", help="add references, names, types and provenance to the JSON")
 
-    gen = sub.add_parser("generate", help="render the pinned services' tasks into generated/")
+    gen = sub.add_parser("generate", help="render the pinned services' tasks into generated/", parents=[flags])
     gen.add_argument("--check", action="store_true", help="write nothing; exit 1 when generated/ is stale")
-    gen.add_argument("--output", type=Path, default=Path("generated"), help="where to write (default: ./generated)")
-    gen.add_argument("--templates", type=Path, default=Path("templates"), help="templates folder (default: ./templates)")
+    gen.add_argument("--diff", action="store_true", help="with --check: print a unified diff of what would change")
+    gen.add_argument("--service", action="append", help="write only this service's files (repeatable: ec2, gcp/compute)")
+    gen.add_argument("--force", action="store_true", help="remove files in the output that no generate wrote")
+    gen.add_argument("--allow-drop", action="store_true", help="allow a run to remove a service or the runtime")
+    gen.add_argument("--output", type=Path, help="where to write (default: generated/ of the checkout)")
+    gen.add_argument("--templates", type=Path, help="templates folder (default: templates/ of the checkout)")
+    gen.add_argument("--cache-dir", type=Path, help="cache folder (default: $TASKLAYER_CACHE_DIR or .tasklayer-cache/)")
+    gen.add_argument("--no-cache", action="store_true", help="render everything; read and write no cache")
+
+    drift = sub.add_parser("drift", parents=[flags],
+                           help="what changed for consumers between two sets of pins (a CHANGELOG entry)")
+    drift.add_argument("--base", default="HEAD",
+                       help="the previous pins: a git revision of this checkout (default HEAD) or a schemas folder")
+    drift.add_argument("--json", action="store_true", help="the report as one JSON object")
+    drift.add_argument("--service", action="append", help="only these services (default: every pinned one)")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        if args.command == "schemas":
-            return _pin(args)
-        if args.command == "annotations":
-            return _annotations(args)
-        return _generate(args)
+        code = _dispatch(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at exit
+        return code
     except TasklayerError as err:
         print(f"tasklayer: {err.level}: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # The reader (``| head``) has gone: stop quietly, and keep Python's exit-time flush
+        # from raising again on the dead pipe.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_CLOSED_PIPE
 
 
-def _pin(args: argparse.Namespace) -> int:
-    if args.provider == "gcp":
-        from codegen.sources.gcp import pin
-    else:
-        from codegen.sources.aws import pin
+def _dispatch(args: argparse.Namespace) -> int:
+    from codegen.console import Console
 
-    for path in pin(args.services, args.schemas):
-        print(f"pinned {path}")
-    return 0
+    console = Console(-1 if args.quiet else args.verbose)
+    if args.command == "schemas":
+        from codegen.commands import schemas
 
+        args.schemas = schemas_dir(args)
+        return schemas.run(args, console)
+    if args.command == "annotations":
+        from codegen.commands import annotations
 
-def _annotations(args: argparse.Namespace) -> int:
-    from codegen.dump import corpus_summary, service_document, service_table
+        if not args.all:
+            args.schemas = schemas_dir(args)
+        return annotations.run(args, console)
+    if args.command == "drift":
+        from codegen.commands import drift
 
-    if args.all:
-        return _annotate_gcp_corpus(args) if args.provider == "gcp" else _annotate_corpus(args)
-    annotate = _annotate_gcp_pinned if args.provider == "gcp" else _annotate_pinned
-    services = annotate(args.schemas, args.service)
-    if args.json:
-        docs = [service_document(s, args.detail) for s in services]
-        print("\n".join(json.dumps(d, indent=2) for d in docs))
-    else:
-        print("\n\n".join(service_table(s) for s in services))
-        print("\n" + _summary_line(corpus_summary(services)))
-    return 0
+        args.schemas = schemas_dir(args)
+        return drift.run(args, console, repo_root(args))
+    from codegen.commands import generate
 
-
-def _annotate_pinned(schemas: Path, names: list[str] | None) -> list:
-    from codegen.pipeline import annotate_aws
-    from codegen.sources.aws import load_pinned, pinned_services
-
-    return [annotate_aws(load_pinned(schemas, name), schemas) for name in names or pinned_services(schemas)]
+    args.schemas = schemas_dir(args)
+    root = repo_root(args)
+    args.templates = args.templates or root / "templates"
+    args.output = args.output or root / "generated"
+    return generate.run(args, console, root)
 
 
-def _annotate_gcp_pinned(schemas: Path, names: list[str] | None) -> list:
-    from codegen.pipeline import annotate_gcp
-    from codegen.sources.gcp import load_pinned, pinned_services
-
-    return [annotate_gcp(load_pinned(schemas, name), schemas) for name in names or pinned_services(schemas)]
-
-
-def _annotate_gcp_corpus(args: argparse.Namespace) -> int:
-    """Run the GCP rules over every installed discovery document (``--service compute`` picks
-    every version of an API, ``--service compute.v1`` one document)."""
-    from codegen.pipeline import annotate_gcp
-    from codegen.dump import corpus_summary, service_document
-    from codegen.sources.gcp import installed_documents, load_installed
-
-    stems = installed_documents()
-    wanted = args.service or []
-    if wanted:
-        stems = [s for w in wanted for s in stems if s == w or s.split(".", 1)[0] == w] or wanted
-    services = []
-    for i, stem in enumerate(stems, 1):
-        services.append(annotate_gcp(load_installed(stem)))
-        if not args.json and sys.stderr.isatty():
-            print(f"\r[{i}/{len(stems)}] {stem:<40}", end="", file=sys.stderr)
-    if args.json:
-        print(json.dumps([service_document(s, args.detail) for s in services], indent=2))
-    else:
-        print(_summary_line(corpus_summary(services), noun="discovery documents"))
-    return 0
+def find_root(start: Path) -> Path | None:
+    """The nearest folder at or above ``start`` holding ``schemas/`` and ``templates/``."""
+    for folder in (start, *start.parents):
+        if (folder / "schemas").is_dir() and (folder / "templates").is_dir():
+            return folder
+    return None
 
 
-def _annotate_corpus(args: argparse.Namespace) -> int:
-    """Run the rules over every installed service: a crash here is a rule bug worth a report."""
-    from codegen.pipeline import annotate_aws
-    from codegen.dump import corpus_summary, service_document
-    from codegen.sources.aws import installed_services, load_installed
-
-    names = args.service or installed_services()
-    services = []
-    for i, name in enumerate(names, 1):
-        services.append(annotate_aws(load_installed(name)))
-        if not args.json and sys.stderr.isatty():
-            print(f"\r[{i}/{len(names)}] {name:<40}", end="", file=sys.stderr)
-    if args.json:
-        print(json.dumps([service_document(s, args.detail) for s in services], indent=2))
-    else:
-        print(_summary_line(corpus_summary(services)))
-    return 0
+def repo_root(args: argparse.Namespace) -> Path:
+    """The folder holding ``--schemas`` (after :func:`schemas_dir` resolved it)."""
+    return Path(args.schemas).resolve().parent
 
 
-def _summary_line(summary: dict, noun: str = "services") -> str:
-    return (
-        f"{summary['services']} {noun}, {summary['resources']} resources, {summary['fields']} fields, "
-        f"{summary['unknown_fields']} unknown ({summary['unknown_fraction']:.2%})"
-    )
+def schemas_dir(args: argparse.Namespace) -> Path:
+    """``--schemas`` as given, else the checkout's. Never a fresh ``schemas/`` in whatever
+    folder the command happens to run in."""
+    if args.schemas is not None:
+        return Path(args.schemas)
+    root = find_root(Path.cwd())
+    if root is None:
+        raise TasklayerError(
+            f"not inside a tasklayer checkout: no folder at or above {Path.cwd()} holds schemas/ and templates/",
+            notes=["run it from the repository (any subdirectory will do), or pass --schemas DIR"],
+        )
+    return root / "schemas"
 
 
-def _generate(args: argparse.Namespace) -> int:
-    """Render the pinned, annotated services into ``generated/`` (or compare, with --check)."""
-    import time
+def print_json(value: Any) -> None:
+    import json
 
-    from codegen.generate import generate
-
-    started = time.perf_counter()
-    result = generate(args.schemas, args.templates, args.output, check=args.check)
-    elapsed = time.perf_counter() - started
-    if args.check:
-        if result.stale:
-            print(result.report(), file=sys.stderr)
-            print(f"tasklayer: {args.output} is stale; run `tasklayer generate`", file=sys.stderr)
-            return 1
-        print(f"{args.output} is up to date ({elapsed:.1f}s)")
-        return 0
-    print(f"wrote {args.output} ({elapsed:.1f}s)")
-    return 0
+    print(json.dumps(value, indent=2))
 
 
 if __name__ == "__main__":  # pragma: no cover

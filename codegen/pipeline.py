@@ -4,21 +4,35 @@ Each stage takes what the one before handed it and hands data forward; none reac
 A service's overlay is read once and used twice (corrections for the draft, ``generate`` for
 what to render); what render needs from the source beyond the model (a discovery document
 to trim and ship) travels with the selection as data, not as a path to read again.
+
+Every pinned service is loaded and annotated (its files checked, its overlay checked against
+its model) whether or not anything of it is rendered: a broken input fails every run, not only
+the run that first renders it. ``render`` is the whole tree, ``tasklayer-generate-metadata.json``
+included; ``codegen.build`` adds the cache, the lock and the summary around it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from codegen.annotate.aws.run import annotate_model
 from codegen.annotate.gcp.run import annotate_document
 from codegen.draft import ServiceDraft
+from codegen.inputs import Inputs, collect_inputs
+from codegen.metadata import metadata_text
 from codegen.model import Service
 from codegen.overlays import Overlay, apply_overlay, find_overlay
 from codegen.render.formatting import format_python
-from codegen.render.package import Selection, render_package
+from codegen.render.package import METADATA_FILE, Selection, render_package
 from codegen.sources import aws, gcp
 from codegen.writer import WriteResult, write_tree
+
+Progress = Callable[[str], None]  # called with the name of the step just finished
+Formatter = Callable[[dict[str, str]], dict[str, str]]
+
+_SDK = {"aws": "botocore", "gcp": "googleapiclient"}
 
 
 def _corrected(draft: ServiceDraft, overlay: Overlay | None, operation_names: list[str]) -> Service:
@@ -62,25 +76,55 @@ def _wanted(overlay: Overlay | None) -> tuple[str, ...]:
     return tuple(overlay.generate) if overlay is not None and overlay.generate else ()
 
 
-def selections(schemas_dir: Path) -> list[Selection]:
-    """Each pinned service with the resources its overlay's ``generate`` names (none without)."""
+def _pinned(
+    schemas_dir: Path, provider: str, name: str, overlay: Overlay | None
+) -> tuple[Service, Mapping[str, Any] | None]:
+    """One pinned service annotated with ``overlay``, and the document render ships (GCP)."""
+    if provider == "gcp":
+        source = gcp.load_pinned(schemas_dir, name)
+        return annotate_gcp(source, overlay=overlay), source.document
+    return annotate_aws(aws.load_pinned(schemas_dir, name), overlay=overlay), None
+
+
+def annotated(schemas_dir: Path, provider: str, name: str) -> Service:
+    """One pinned service through its rules and its overlay."""
+    return _pinned(schemas_dir, provider, name, find_overlay(schemas_dir, provider, name))[0]
+
+
+def generate_list(schemas_dir: Path, provider: str, name: str) -> tuple[str, ...]:
+    """The resources the service's overlay lists under ``generate`` (none without a list)."""
+    return _wanted(find_overlay(schemas_dir, provider, name))
+
+
+def selections(schemas_dir: Path, inputs: Inputs | None = None, progress: Progress | None = None) -> list[Selection]:
+    """Each pinned service with the resources its overlay's ``generate`` names; a service
+    without a list is still loaded and annotated, and has an empty selection."""
+    inputs = inputs or collect_inputs(schemas_dir, schemas_dir.parent / "templates")
     out = []
-    for name in aws.pinned_services(schemas_dir):
-        overlay = find_overlay(schemas_dir, "aws", name)
-        if _wanted(overlay):
-            service = annotate_aws(aws.load_pinned(schemas_dir, name), overlay=overlay)
-            out.append(Selection(service, _wanted(overlay)))
-    for name in gcp.pinned_services(schemas_dir):
-        overlay = find_overlay(schemas_dir, "gcp", name)
-        if _wanted(overlay):
-            source = gcp.load_pinned(schemas_dir, name)
-            out.append(Selection(annotate_gcp(source, overlay=overlay), _wanted(overlay), source.document))
+    for pinned in inputs.services:
+        overlay = find_overlay(schemas_dir, pinned.provider, pinned.name)
+        service, document = _pinned(schemas_dir, pinned.provider, pinned.name, overlay)
+        pinned_from = f"{_SDK[pinned.provider]} {pinned.sdk_version}"
+        out.append(Selection(service, _wanted(overlay), pinned_from, document))
+        if progress:
+            progress(f"{pinned.provider}/{pinned.name}")
     return out
 
 
-def render(schemas_dir: Path, templates_dir: Path) -> dict[str, str]:
-    """Every file of the generated package, formatted: path -> text."""
-    return format_python(render_package(selections(schemas_dir), templates_dir))
+def render(
+    schemas_dir: Path,
+    templates_dir: Path,
+    inputs: Inputs | None = None,
+    progress: Progress | None = None,
+    formatter: Formatter = format_python,
+) -> dict[str, str]:
+    """Every file of the generated package, formatted, with the metadata file: path -> text."""
+    inputs = inputs or collect_inputs(schemas_dir, templates_dir)
+    chosen = selections(schemas_dir, inputs, progress)
+    files = formatter(render_package([s for s in chosen if s.resources], templates_dir))
+    rendered = {f"{s.service.provider}/{s.service.name}": s.resources for s in chosen}
+    files[METADATA_FILE] = metadata_text(inputs, rendered)
+    return files
 
 
 def generate(schemas_dir: Path, templates_dir: Path, out_dir: Path, check: bool = False) -> WriteResult:

@@ -10,6 +10,12 @@ the create call returns.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: `examples.steps` lives in the checkout root
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +33,7 @@ from tasklayer_tasks.aws.ec2.reconcilers import (
     SubnetReconciler,
     VpcReconciler,
 )
-from examples.steps import Step, StepReconciler
+from examples.steps import Step, StepReconciler  # noqa: E402
 from tasklayer_tasks.runtime import Context
 
 
@@ -90,3 +96,35 @@ class NetworkReconciler(StepReconciler):
         yield "sg/nodes/ssh", SecurityGroupIngressReconciler, {
             "name": f"ssh.nodes.{c}", "groupId": self._id("sg/nodes"), "ipProtocol": "tcp",
             "fromPort": 22, "toPort": 22, "cidrIp": "10.0.0.0/8"}
+
+
+def main() -> None:
+    """``python examples/aws_network.py``: against moto_server when ``AWS_ENDPOINT_URL`` is set
+    (``moto_server -p 5000`` and ``AWS_ENDPOINT_URL=http://127.0.0.1:5000``), else against moto
+    in this process; never against a real account unless you point it there yourself."""
+    import contextlib
+    import os
+
+    from tasklayer_tasks.runtime.retry import RetryPolicy
+
+    local = not os.environ.get("AWS_ENDPOINT_URL")
+    if local:
+        from moto import mock_aws
+
+        for key in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+            os.environ.setdefault(key, "testing")
+    with mock_aws() if local else contextlib.nullcontext():
+        context = Context(region="us-east-1", retry=RetryPolicy(sleep=lambda _: None))
+        store: dict[str, dict[str, Any]] = {}
+        network = NetworkReconciler(context, NetworkSpec("example"), store)
+        for attempt in range(1, 31):
+            result = network.reconcile()
+            if result.ready:
+                break
+        print(f"Ready after {attempt} passes ({'moto in-process' if local else os.environ['AWS_ENDPOINT_URL']}):")
+        for key, status in store.items():
+            print(f"  {key:<24} {status.get('id', '-')}")
+
+
+if __name__ == "__main__":
+    main()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import shutil
 from pathlib import Path
 
+import botocore
 import pytest
 
 from codegen.cli import main
@@ -134,8 +136,38 @@ def test_gcp_all_json_picks_documents(capsys: pytest.CaptureFixture[str]) -> Non
 def test_gcp_pin_writes_document_and_manifest(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, _ = run(capsys, "--schemas", str(tmp_path), "schemas", "pin", "gcp", "storage")
     assert code == 0
-    assert out.splitlines() == [f"pinned {tmp_path / 'gcp/storage/v1/discovery.json'}", f"pinned {tmp_path / 'manifest.json'}"]
-    assert json.loads((tmp_path / "manifest.json").read_text())["gcp"]["services"]["storage"]["api_version"] == "v1"
+    version = importlib.metadata.version("google-api-python-client")
+    assert out.splitlines()[0] == f"new        gcp/storage/discovery.json (v1 from google-api-python-client {version})"
+    assert (tmp_path / "gcp/storage/v1/discovery.json").is_file() and (tmp_path / "manifest.json").is_file()
+    code, out, _ = run(capsys, "--schemas", str(tmp_path), "schemas", "pin", "gcp", "storage", "-v")
+    assert out.splitlines()[0].startswith("unchanged  gcp/storage/discovery.json")
+
+
+def test_pin_reports_each_file_unchanged_or_updated_from_to(capsys: pytest.CaptureFixture[str], schemas_copy: Path) -> None:
+    manifest = json.loads((schemas_copy / "manifest.json").read_text())
+    manifest["aws"]["services"]["ec2"]["botocore_version"] = "1.40.0"
+    manifest["aws"]["services"]["ec2"]["files"]["service-2.json"] = "0" * 64  # as if pinned from other bytes
+    (schemas_copy / "manifest.json").write_text(json.dumps(manifest))
+    code, out, _ = run(capsys, "--schemas", str(schemas_copy), "schemas", "pin", "aws", "ec2", "iam", "-v")
+    assert code == 0
+    lines = out.splitlines()
+    assert f"updated    aws/ec2/service-2.json (2016-11-15 from botocore 1.40.0 -> 2016-11-15 from botocore {botocore.__version__})" in lines
+    assert f"unchanged  aws/iam/service-2.json (2010-05-08 from botocore {botocore.__version__})" in lines
+    assert lines[-1].startswith("1 updated, 6 unchanged")
+
+
+def test_pin_check_writes_nothing_and_says_which_pins_differ(capsys: pytest.CaptureFixture[str], schemas_copy: Path) -> None:
+    code, out, _ = run(capsys, "--schemas", str(schemas_copy), "schemas", "pin", "aws", "--check")
+    assert code == 0 and out.strip().endswith("aws pins match the SDK")
+    manifest = json.loads((schemas_copy / "manifest.json").read_text())
+    manifest["aws"]["services"]["route53"]["botocore_version"] = "1.30.0"
+    manifest["aws"]["services"]["route53"]["files"]["service-2.json"] = "0" * 64
+    (schemas_copy / "manifest.json").write_text(json.dumps(manifest))
+    before = (schemas_copy / "manifest.json").read_bytes()
+    code, out, _ = run(capsys, "--schemas", str(schemas_copy), "schemas", "pin", "aws", "--check")
+    assert code == 1
+    assert f"newer     aws/route53: pinned 2013-04-01 from botocore 1.30.0, SDK has 2013-04-01 in botocore {botocore.__version__}" in out
+    assert (schemas_copy / "manifest.json").read_bytes() == before
 
 
 def test_gcp_pin_unknown_api_is_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -4,19 +4,18 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from googleapiclient.errors import HttpError
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "templates"))
+from tasklayer_tasks.testing import FakeGcp
 
-from runtime.gcp_fake import FakeGcp  # noqa: E402  (the source the generated package copies)
+ROOT = Path(__file__).resolve().parent.parent
 
 P = "proj"
+RID = "6f1c2a4e-8d0b-4c3e-9a57-2b1d0e4f6a10"
 
 
 def document(api: str) -> dict[str, Any]:
@@ -43,22 +42,25 @@ def test_insert_returns_a_pending_operation_then_done(fake: FakeGcp) -> None:
 
 def test_conflict_not_found_and_request_id(fake: FakeGcp) -> None:
     api = compute(fake)
-    first = api.networks().insert(project=P, body={"name": "net"}, requestId="r-1").execute()
-    assert api.networks().insert(project=P, body={"name": "net"}, requestId="r-1").execute() == first
+    first = api.networks().insert(project=P, body={"name": "net"}, requestId=RID).execute()
+    assert api.networks().insert(project=P, body={"name": "net"}, requestId=RID).execute() == first
+    with pytest.raises(HttpError) as not_uuid:  # Google: "The request ID must be a valid UUID"
+        api.networks().insert(project=P, body={"name": "other"}, requestId="r-1").execute()
+    assert not_uuid.value.resp.status == 400
     with pytest.raises(HttpError) as conflict:
         api.networks().insert(project=P, body={"name": "net"}).execute()
     assert conflict.value.resp.status == 409
     with pytest.raises(HttpError) as missing:
         api.networks().get(project=P, network="other").execute()
     assert missing.value.resp.status == 404
-    assert [r.method_id for r in fake.log].count("compute.networks.insert") == 3
+    assert [r.method_id for r in fake.log].count("compute.networks.insert") == 4
 
 
 def test_patch_merges_and_stale_fingerprint_is_412(fake: FakeGcp) -> None:
     api = compute(fake)
     api.firewalls().insert(project=P, body={"name": "fw", "network": "n", "sourceRanges": ["10.0.0.0/8"],
                                             "allowed": [{"IPProtocol": "tcp", "ports": ["22"]}]}).execute()
-    api.firewalls().patch(project=P, firewall="fw", body={"sourceRanges": ["0.0.0.0/0"]}).execute()
+    api.firewalls().patch(project=P, firewall="fw", body={"name": "fw", "sourceRanges": ["0.0.0.0/0"]}).execute()
     fw = api.firewalls().get(project=P, firewall="fw").execute()
     assert fw["sourceRanges"] == ["0.0.0.0/0"] and fw["allowed"] == [{"IPProtocol": "tcp", "ports": ["22"]}]
     api.disks().insert(project=P, zone="z", body={"name": "d", "sizeGb": "10"}).execute()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 from pathlib import Path
 
 from codegen.annotate.aws.run import annotate_model
@@ -48,3 +49,57 @@ def test_hostile_schema_text_stays_data() -> None:
     for path, source in files.items():
         if path.endswith(".py"):
             compile(source, path, "exec")
+
+
+def _spec_keywords(source: str) -> dict[str, list[object]]:
+    """Every keyword argument of every call in ``source``, evaluated as a literal where it is one."""
+    found: dict[str, list[object]] = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            for kw in node.keywords:
+                try:
+                    value: object = ast.literal_eval(kw.value)
+                except ValueError:
+                    value = ast.unparse(kw.value)
+                found.setdefault(kw.arg or "", []).append(value)
+    return found
+
+
+def test_safety_and_provenance_values_reach_code_only_as_literals() -> None:
+    """The values the safety rules and the CLI add (a create's returned-once members, update
+    order, secret paths, reference members, the owner parent, the SDK a schema was pinned from)
+    are schema or input text too: each arrives in the output as data, whatever it holds."""
+    _, draft = annotate_model(hostile_model(), service="toy", api_version="2020-01-01")
+    service = draft.freeze()
+    widget = service.resource("Widget")
+    create = widget.operations.create
+    assert create is not None
+    fields = tuple(
+        dataclasses.replace(f, after=(PAYLOAD,), sensitive_paths=(PAYLOAD,), reference_member=PAYLOAD)
+        if f.name == "Size" else f
+        for f in widget.fields
+    )
+    widget = dataclasses.replace(
+        widget,
+        fields=fields,
+        operations=dataclasses.replace(widget.operations, create=dataclasses.replace(create, returned_once=(PAYLOAD,))),
+    )
+    service = dataclasses.replace(service, resources=tuple(widget if r.name == "Widget" else r for r in service.resources))
+    pinned_from = 'botocore 1.0"""; import os; """'
+    files = format_python(render_package([Selection(service, ("Widget", "WidgetAssociation"), pinned_from)], TEMPLATES))
+
+    core = files["tasklayer_tasks/aws/toy/core/widget.py"]
+    keywords = _spec_keywords(core)
+    for name in ("after", "sensitive_paths", "returned_once"):
+        assert keywords[name] == [(PAYLOAD,)], name
+    assert keywords["reference_member"] == [PAYLOAD]
+    association = files["tasklayer_tasks/aws/toy/core/widget_association.py"]
+    assert _spec_keywords(association)["owner_parent"] == ["ParentSpec(field='WidgetId', spec=WIDGET_SPEC)"]
+    assert "from .widget import SPEC as WIDGET_SPEC" in association
+    for path, source in files.items():
+        if path.endswith(".py"):
+            imported = {a.name for n in ast.walk(ast.parse(source, path)) if isinstance(n, (ast.Import, ast.ImportFrom))
+                        for a in n.names}
+            assert "os" not in imported, path
+    task = ast.parse(files["tasklayer_tasks/aws/toy/widget.py"])
+    assert pinned_from in (ast.get_docstring(task) or "")  # the header says it, as text

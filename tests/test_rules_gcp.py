@@ -459,7 +459,7 @@ FIELDS = [
     row(CP, "Network", "selfLink", R),
     row(CP, "Network", "subnetworks", R),
     row(CP, "Network", "peerings", R),
-    row(CP, "Network", "mtu", M, "networks.patch", overlay="networks.patch says only routingConfig; MTU is patchable"),
+    row(CP, "Network", "mtu", C),  # networks.patch: "Only routingConfig can be modified."
     row(CP, "Subnetwork", "name", C),
     row(CP, "Subnetwork", "network", C),
     row(CP, "Subnetwork", "region", R),
@@ -669,3 +669,44 @@ def test_resource_name_paths_for_aip_calls() -> None:
     assert (patch.body_member, patch.mask_param, patch.mask_in_body) == ("serviceAccount", "updateMask", True)
     compute = annotate_gcp(load_pinned(schemas, "compute"), schemas).resource("Network").operations
     assert compute.read is not None and compute.read.param_templates == ()  # plain {network} segments
+
+
+# --- what each call sends, by rule -------------------------------------------------------------
+
+
+def _declared(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+
+    def walk(resources: dict[str, Any]) -> None:
+        for resource in resources.values():
+            out.update({m["id"]: m for m in (resource.get("methods") or {}).values()})
+            walk(resource.get("resources") or {})
+
+    walk(document["resources"])
+    return out
+
+
+def test_every_mutating_call_that_declares_request_id_carries_it(pinned: dict[str, Service]) -> None:
+    methods = _declared(load_pinned(SCHEMAS, "compute").document)
+    calls = [op for r in pinned["compute"].resources for op in
+             (r.operations.create, r.operations.delete, r.operations.tag, *r.operations.update) if op is not None]
+    declared = [op for op in calls if "requestId" in methods[op.name].get("parameters", {})]
+    assert len(declared) > 100 and all(op.idempotency_token == "requestId" for op in declared)
+    assert all(op.idempotency_token is None for op in calls if op not in declared)
+    labels = pinned["compute"].resource("GlobalAddress").operations.tag
+    assert labels is not None and labels.name == "compute.globalAddresses.setLabels" and labels.idempotency_token is None
+
+
+def test_bodies_follow_the_request_schemas(pinned: dict[str, Service]) -> None:
+    compute = pinned["compute"]
+    firewall = {op.name: op for op in compute.resource("Firewall").operations.update}
+    assert firewall["compute.firewalls.patch"].required_members == ("name",)  # annotations.required
+    assert "rule:gcp.method-required-members" in firewall["compute.firewalls.patch"].source
+    pool = {op.name: op for op in compute.resource("TargetPool").operations.update}
+    assert pool["compute.targetPools.addHealthCheck"].item_keys == (("healthChecks", "healthCheck"),)
+    assert pool["compute.targetPools.removeInstance"].item_keys == (("instances", "instance"),)
+    network = compute.resource("Network")
+    assert [op.fields for op in network.operations.update] == [("routingConfig",)]  # "Only routingConfig"
+    ip = compute.resource("ForwardingRule").field("IPAddress")
+    assert (ip.references, ip.reference_member) == ("Address", "address")
+    assert ip.provenance["reference_member"] == "rule:gcp.read-returns-referenced-member"

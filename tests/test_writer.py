@@ -68,12 +68,12 @@ def test_check_reports_missing_extra_and_differing_and_writes_nothing(target: Pa
     before = _tree(target)
     produced = {**FILES, "pkg/ec2/subnet.py": "new\n", "README.md": "different\n"}
     result = write_tree(target, produced, check=True)
-    assert result == WriteResult(missing=["pkg/ec2/subnet.py"], extra=["stray.py"], differing=["README.md"])
+    assert result == WriteResult(missing=["pkg/ec2/subnet.py"], extra=[], differing=["README.md"], unexpected=["stray.py"])
     assert result.stale
     assert result.report().splitlines() == [
         "missing   pkg/ec2/subnet.py",
-        "extra     stray.py",
         "differing README.md",
+        "unexpected stray.py",
     ]
     assert _tree(target) == before
 
@@ -108,6 +108,7 @@ def test_failure_during_the_swap_restores_the_old_tree(target: Path, monkeypatch
     write_tree(target, FILES)
     before = _tree(target)
     real_rename = Path.rename
+    monkeypatch.setattr(writer.outdir, "exchange", lambda a, b: False)  # the two-rename path
 
     def rename(self: Path, dest: Path) -> Path:
         if Path(dest) == target and ".tmp-" in self.name and not self.name.endswith("-old"):
@@ -143,3 +144,79 @@ def test_paths_that_leave_or_collide_in_the_tree_are_refused(target: Path, bad: 
     with pytest.raises(TasklayerError):
         write_tree(target, bad)
     assert not target.exists()
+
+
+def test_failed_exchange_leaves_the_old_tree(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_tree(target, FILES)
+    before = _tree(target)
+
+    def fail(a: Path, b: Path) -> bool:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(writer.outdir, "exchange", fail)
+    with pytest.raises(TasklayerError, match="Input/output error"):
+        write_tree(target, {"only.py": "x = 1\n"})
+    assert _tree(target) == before and _siblings(target) == ["generated"]
+
+
+def test_exchange_trades_two_folders_in_one_step(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    (a / "from_a").write_text("")
+    if not writer.outdir.exchange(a, b):
+        pytest.skip("renameat2(RENAME_EXCHANGE) is not available here")
+    assert [p.name for p in b.iterdir()] == ["from_a"] and not any(a.iterdir())
+
+
+def test_unexpected_files_are_kept_and_reported_unless_force(target: Path) -> None:
+    write_tree(target, FILES)
+    (target / "pkg" / "mine.py").write_text("mine = 1\n")
+    result = write_tree(target, {**FILES, "pkg/ec2/vpc.py": "changed\n"})
+    assert result.unexpected == ["pkg/mine.py"] and result.differing == ["pkg/ec2/vpc.py"]
+    assert (target / "pkg" / "mine.py").read_text() == "mine = 1\n"
+    assert (target / "pkg/ec2/vpc.py").read_text() == "changed\n"
+    assert write_tree(target, {**FILES, "pkg/ec2/vpc.py": "changed\n"}).unexpected == ["pkg/mine.py"]  # still kept
+    result = write_tree(target, FILES, force=True)
+    assert result.unexpected == ["pkg/mine.py"] and not (target / "pkg" / "mine.py").exists()
+
+
+def test_build_artefacts_are_ignored(target: Path) -> None:
+    write_tree(target, FILES)
+    for artefact in ("build/lib/pkg/__init__.py", "dist/pkg-0.1.0.whl", "pkg.egg-info/PKG-INFO"):
+        (target / artefact).parent.mkdir(parents=True, exist_ok=True)
+        (target / artefact).write_text("built")
+    assert not write_tree(target, FILES, check=True).stale
+
+
+def test_a_killed_runs_temporary_trees_are_removed_by_the_next_run(target: Path) -> None:
+    write_tree(target, FILES)
+    left = target.parent / ".generated.tmp-deadbeef"
+    (left / "pkg").mkdir(parents=True)
+    write_tree(target, {**FILES, "pkg/ec2/vpc.py": "changed\n"})
+    assert _siblings(target) == ["generated"]
+
+
+def test_a_kill_between_the_two_renames_is_repaired_by_the_next_run(target: Path) -> None:
+    write_tree(target, FILES)
+    before = _tree(target)
+    target.rename(target.with_name(".generated.tmp-cafe0000-old"))  # where the kill left it
+    (target.parent / ".generated.tmp-cafe0000").mkdir()  # and the half-written new tree
+    assert not write_tree(target, FILES).stale  # the old tree was put back, and is current
+    assert _tree(target) == before and _siblings(target) == ["generated"]
+
+
+def test_a_second_writer_waits_for_the_lock_then_fails_clearly(target: Path) -> None:
+    import fcntl
+    import os
+
+    target.parent.mkdir(parents=True)
+    fd = os.open(target.parent, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        with pytest.raises(TasklayerError, match="held the lock"):
+            with writer.outdir.locked(target, timeout=0.3):
+                pass
+    finally:
+        os.close(fd)
+    with writer.outdir.locked(target, timeout=0.3):  # free again
+        pass

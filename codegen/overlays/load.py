@@ -223,12 +223,15 @@ FIELD_VALUES: dict[str, _Check] = {
     "server_default": _Reader.boolean,
     "unordered": _Reader.boolean,
     "references": _Reader.optional_name,
+    "reference_member": _Reader.optional_name,
     "read_name": _Reader.optional_name,
     "update_name": _Reader.optional_name,
     "update_param": _Reader.boolean,
     "read_operation": _Reader.optional_name,
     "read_attribute": _Reader.optional_name,
     "value_wrapper": _Reader.optional_name,
+    "after": _Reader.names,
+    "sensitive_paths": _Reader.names,
 }
 
 IDENTITY_VALUES: dict[str, _Check] = {

@@ -23,7 +23,8 @@ class Cloud:
     def task_core(self, view: ResourceView) -> Code:
         """The expression a task's ``core()`` returns."""
         if self.has_document:
-            return Code("{}Core(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)", view.class_name)
+            return Code("{}Core(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry, "
+                        "operation_timeout=context.operation_timeout)", view.class_name)
         service = python_literal(view.service.name)
         return Code("{}Core(context.client({}), context.retry, once=context.client({}, sdk_retries=False))",
                     view.class_name, service, service)

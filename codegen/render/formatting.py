@@ -59,8 +59,25 @@ def _black(source: str) -> _Result:
 def _map(fn: Callable[[str], _Result], items: list[str], workers: int) -> list[_Result]:
     if workers <= 1 or len(items) <= 1:
         return [fn(item) for item in items]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
         return list(pool.map(fn, items, chunksize=max(1, len(items) // (workers * 4))))
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker must not outlive a killed ``generate``: Linux sends it SIGKILL when its parent
+    dies (``prctl(PR_SET_PDEATHSIG)``); elsewhere the pool's own shutdown is all there is."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (AttributeError, OSError):
+        pass
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 def _default_workers(file_count: int) -> int:

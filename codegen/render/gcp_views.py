@@ -79,6 +79,8 @@ class GcpResourceView(ResourceView):
         values: list[tuple[str, object]] = [
             ("operation", op.name), ("identity", self._identity(op)), ("fingerprints", self._fingerprints(op)),
             ("body_member", op.body_member), ("mask_param", op.mask_param), ("mask_in_body", op.mask_in_body),
+            ("idempotency_token", op.idempotency_token), ("required", op.required_members),
+            ("item_keys", op.item_keys),
         ]
         return arguments([(k, v) for k, v in values if v not in ((), None, False)])
 

@@ -46,14 +46,15 @@ CLASS_SUFFIXES = ("", "Core", "Reconciler", "Spec", "Status")
 
 # Names the generated modules import or define beside the resources' classes (templates and
 # render/package.py, render/clouds.py); render/verify.py checks the output against shadowing
-# anyway, this says which input caused it.
+# anyway, this says which input caused it. A core also imports its owner parent's SPEC as
+# ``<PARENT_MODULE>_SPEC``: all capitals with a suffix, so no class or constant here can be it.
 MODULE_NAMES = frozenset(
     {
         "Any", "AwsCore", "AwsReconciler", "AwsTask", "CallSpec", "CannotChangeFieldError", "Changes",
         "ClassVar", "Context", "CreateSpec", "DOCUMENT", "FieldSpec", "GROUP", "GcpCore", "GcpReconciler",
-        "GcpTask", "Mapping", "Path", "RECONCILERS", "ReadSpec", "ReadinessSpec", "Reconciler", "ResourceSpec",
-        "RetryPolicy", "SPEC", "TYPE_CHECKING", "TagsSpec", "Task", "TypedDict", "VERSION", "dataclass",
-        "datetime", "kopf", "operator", "register",
+        "GcpTask", "Mapping", "ParentSpec", "Path", "RECONCILERS", "ReadSpec", "ReadinessSpec", "Reconciler",
+        "ResourceSpec", "RetryPolicy", "SPEC", "TYPE_CHECKING", "TagsSpec", "Task", "TypedDict", "VERSION",
+        "dataclass", "datetime", "kopf", "operator", "register",
     }
 )
 

@@ -9,8 +9,9 @@ from typing import Any, Mapping
 
 import jinja2
 
+from codegen.errors import TasklayerError
 from codegen.model import Service
-from codegen.naming import Code, Docstring, PythonIdentifier, class_name, safe_docstring
+from codegen.naming import Code, Docstring, PythonIdentifier, PythonLiteral, class_name, python_literal, safe_docstring
 from codegen.render import crd
 from codegen.render.names import check_resources, check_service_name
 from codegen.render.verify import check_modules
@@ -20,25 +21,45 @@ from codegen.render.gcp_views import trimmed_document
 from codegen.render.views import ResourceView
 
 PACKAGE = "tasklayer_tasks"
+PACKAGE_VERSION = "0.1.0"
 BOTOCORE_FLOOR = "1.34"
+GOOGLEAPICLIENT_FLOOR = "2.100"
+METADATA_FILE = "tasklayer-generate-metadata.json"  # written by codegen.metadata
 
 
 @dataclass(frozen=True)
 class Selection:
-    """A service and which of its resources to render (from its overlay's ``generate``)."""
+    """A service and which of its resources to render (from its overlay's ``generate``);
+    ``pinned_from`` names the SDK its schema came from (``botocore 1.43.11``)."""
 
     service: Service
     resources: tuple[str, ...]
+    pinned_from: str = ""
     document: Mapping[str, Any] | None = None  # the discovery document, shipped trimmed (GCP)
 
+    @property
+    def label(self) -> str:
+        s = self.service
+        sdk = f" ({self.pinned_from})" if self.pinned_from else ""
+        return f"{s.provider}/{s.name} {s.api_version}{sdk}"
 
-def render_package(selections: list[Selection], templates_dir: Path) -> dict[str, str]:
+
+def render_package(
+    selections: list[Selection], templates_dir: Path, sources: list[str] | None = None
+) -> dict[str, str]:
+    """``sources``: the services the whole package is made of, when only some of them are
+    rendered now (``generate --service``); default: the selections."""
     env = make_environment(templates_dir)
     files = dict(_runtime(templates_dir))
-    sources = safe_docstring(", ".join(f"{s.service.provider}/{s.service.name} {s.service.api_version}" for s in selections))
-    files["pyproject.toml"] = render_template(env, "package/pyproject.toml.jinja", botocore_floor=safe_docstring(BOTOCORE_FLOOR))
-    files["README.md"] = render_template(env, "package/README.md.jinja", sources=sources)
-    files[f"{PACKAGE}/__init__.py"] = render_template(env, "package/init.py.jinja", sources=sources)
+    # service labels carry schema text (names, versions): escaped once, as prose
+    listed = safe_docstring(", ".join(sources if sources is not None else [s.label for s in selections]))
+    files["pyproject.toml"] = render_template(
+        env, "package/pyproject.toml.jinja", botocore_floor=safe_docstring(BOTOCORE_FLOOR),
+        googleapiclient_floor=safe_docstring(GOOGLEAPICLIENT_FLOOR), version=safe_docstring(PACKAGE_VERSION),
+        metadata_file=safe_docstring(METADATA_FILE),
+    )
+    files["README.md"] = render_template(env, "package/README.md.jinja", sources=listed)
+    files[f"{PACKAGE}/__init__.py"] = render_template(env, "package/init.py.jinja", sources=listed)
     files[f"{PACKAGE}/py.typed"] = ""
     providers = sorted({s.service.provider for s in selections})
     for provider in providers:
@@ -49,15 +70,21 @@ def render_package(selections: list[Selection], templates_dir: Path) -> dict[str
 
 
 def _runtime(templates_dir: Path) -> dict[str, str]:
+    """The runtime, and the testing helpers users' tests import (``tasklayer_tasks.testing``),
+    both copied verbatim."""
     runtime = templates_dir / "runtime"
+    if not any(runtime.glob("*.py")):
+        raise TasklayerError("the runtime sources are missing: the package would ship without its runtime", file=runtime)
     return {
-        f"{PACKAGE}/runtime/{path.name}": path.read_text(encoding="utf-8")
-        for path in sorted(runtime.glob("*.py"))
+        f"{PACKAGE}/{folder}/{path.name}": path.read_text(encoding="utf-8")
+        for folder in ("runtime", "testing")
+        for path in sorted((templates_dir / folder).glob("*.py"))
     }
 
 
 def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
     service = selection.service
+    pinned_from = safe_docstring(f" ({selection.pinned_from})" if selection.pinned_from else "")
     cloud = CLOUDS[service.provider]
     check_service_name(service)
     check_resources(service, selection.resources)
@@ -88,15 +115,16 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
     modules = {v.name: v.module for v in views}
     for view in views:
         files[f"{base}/core/{view.module}.py"] = render_template(
-            env, cloud.core_template, service=service, view=view, core_imports=_core_imports(view, cloud)
+            env, cloud.core_template, service=service, view=view, core_imports=_core_imports(view, cloud, modules),
+            owner_parent=_owner_parent(view, modules), pinned_from=pinned_from,
         )
         files[f"{base}/reconcilers/{view.module}.py"] = render_template(
             env, "reconciler.py.jinja", service=service, view=view, cloud=cloud,
-            reconciler_imports=_reconciler_imports(view, cloud),
+            reconciler_imports=_reconciler_imports(view, cloud), pinned_from=pinned_from,
         )
         files[f"{base}/{view.module}.py"] = render_template(
             env, "kops_task.py.jinja", service=service, view=view, cloud=cloud,
-            task_imports=_task_imports(view, modules, cloud), find_how=_find_how(view),
+            task_imports=_task_imports(view, modules, cloud), find_how=_find_how(view), pinned_from=pinned_from,
         )
     return files
 
@@ -106,8 +134,23 @@ def _names(names: list[str]) -> Code:
     return Code.listing(", ", [PythonIdentifier(n) for n in sorted(names)])
 
 
-def _core_imports(view: ResourceView, cloud: Cloud) -> list[Code]:
+def _parent_spec(module: PythonIdentifier) -> PythonIdentifier:
+    """The name a core imports its owner parent's ``SPEC`` as (``VPC_SPEC``)."""
+    return PythonIdentifier(f"{module.upper()}_SPEC")
+
+
+def _owner_parent(view: ResourceView, modules: dict[str, PythonIdentifier]) -> tuple[PythonLiteral, PythonIdentifier] | None:
+    """(field literal, spec constant) of the parent spec an untagged kind is owned through."""
+    if view.owner_parent is None:
+        return None
+    member, resource = view.owner_parent
+    return python_literal(member), _parent_spec(modules[resource])
+
+
+def _core_imports(view: ResourceView, cloud: Cloud, modules: dict[str, PythonIdentifier]) -> list[Code]:
     specs = ["CallSpec", "FieldSpec", "ResourceSpec"]
+    if view.owner_parent is not None:
+        specs.append("ParentSpec")
     if view.create_arguments() is not None:
         specs.append("CreateSpec")
     if view.read_arguments() is not None:
@@ -121,10 +164,14 @@ def _core_imports(view: ResourceView, cloud: Cloud) -> list[Code]:
                 Code("from typing import Any"), Code(""), Code("from ....runtime.gcp_core import GcpCore")]
     else:
         head = [Code("from typing import Any"), Code(""), Code("from ....runtime.aws_core import AwsCore")]
-    return head + [
+    lines = head + [
         Code("from ....runtime.retry import RetryPolicy"),
         Code("from ....runtime.spec import {}", _names(specs)),
     ]
+    if view.owner_parent is not None:
+        module = modules[view.owner_parent[1]]
+        lines.append(Code("from .{} import SPEC as {}", module, _parent_spec(module)))
+    return lines
 
 
 def _task_imports(view: ResourceView, modules: dict[str, PythonIdentifier], cloud: Cloud) -> list[Code]:

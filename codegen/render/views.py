@@ -172,8 +172,11 @@ class FieldView:
             ("server_default", f.server_default),
             ("unordered", f.unordered),
             ("references", f.references),
+            ("reference_member", f.reference_member),
             ("is_tags", self.is_tags),
             ("filter_name", self.filter_name),
+            ("after", f.after or None),
+            ("sensitive_paths", f.sensitive_paths or None),
         ]
         defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
                     "unordered": False, "is_tags": False, "update_param": False}
@@ -344,6 +347,8 @@ class ResourceView:
             ("id_member", op.id_member),
             ("idempotency_token", op.idempotency_token),
         ]
+        if op.returned_once:
+            values.append(("returned_once", op.returned_once))
         return arguments(values)
 
     def call_arguments(self, op: Operation) -> list[Argument]:
@@ -384,6 +389,16 @@ class ResourceView:
         if r is None:
             return None
         return arguments([("field", r.field), ("ready", r.ready), ("failed", r.failed)])
+
+    @property
+    def owner_parent(self) -> tuple[str, str] | None:
+        """(field, resource) of the rendered parent that owns this untagged kind, if any: raw
+        schema names, which package.py turns into a literal and an identifier."""
+        member = self.resource.identity.owner_parent
+        if member is None:
+            return None
+        target = self.resource.field(member).references
+        return (member, target) if target is not None and target in self.generated else None
 
     def identity_arguments(self) -> list[Argument]:
         ident = self.resource.identity

@@ -65,28 +65,54 @@ def installed_services() -> list[str]:
     return list(_installed_listing(SERVICE))
 
 
-def pin(services: list[str], schemas_dir: Path) -> list[Path]:
-    """Copy the newest installed model files of ``services`` into ``schemas_dir/aws`` and
-    record them in the manifest; returns the files written, the manifest last."""
+def pin(services: list[str], schemas_dir: Path, sdk_data: Path | None = None) -> list[Path]:
+    """Copy the newest model files of ``services`` from the installed botocore (or from the
+    botocore data folder ``sdk_data``) into ``schemas_dir/aws`` and record them in the
+    manifest; returns the files written, the manifest last."""
     schemas_dir = Path(schemas_dir)
+    root, version = sdk_data_root(sdk_data)
     for service in services:
-        _require_installed(service)
+        _require_installed(service, root, version)
     entries = read_provider_services(schemas_dir, PROVIDER, missing_ok=True)
     written: list[Path] = []
     for service in dict.fromkeys(services):
-        api_version = _installed_loader().determine_latest_version(service, SERVICE)
-        payloads = _read_installed(service, api_version)
+        api_version, payloads = sdk_files(service, root)
         written += _replace_service_folder(
             schemas_dir / PROVIDER / service, api_version, payloads
         )
         entries[service] = {
             "api_version": api_version,
-            "botocore_version": botocore.__version__,
+            "botocore_version": version,
             "files": {name: sha256_hex(payload) for name, payload in payloads.items()},
         }
-    section = {"botocore_version": botocore.__version__, "services": entries}
+    section = {"botocore_version": version, "services": entries}
     written.append(write_provider_section(schemas_dir, PROVIDER, section))
     return written
+
+
+def sdk_data_root(sdk_data: Path | None) -> tuple[Path, str]:
+    """botocore's data folder and botocore's version: the installed one, or the one at
+    ``sdk_data`` (a ``botocore/data`` folder, a ``botocore`` package, or an unpacked wheel)."""
+    if sdk_data is None:
+        return _INSTALLED_ROOT, botocore.__version__
+    for root in (Path(sdk_data), Path(sdk_data) / "data", Path(sdk_data) / "botocore" / "data"):
+        init = root.parent / "__init__.py"
+        if (root / "endpoints.json").is_file() and init.is_file():
+            import re
+
+            found = re.search(r"__version__\s*=\s*['\"]([^'\"]+)['\"]", init.read_text(encoding="utf-8"))
+            if found:
+                return root, found.group(1)
+    raise TasklayerError(
+        "not a botocore data folder (expected data/endpoints.json beside botocore/__init__.py)", file=sdk_data
+    )
+
+
+def sdk_files(service: str, root: Path = _INSTALLED_ROOT) -> tuple[str, dict[str, bytes]]:
+    """The newest api version of ``service`` under a botocore data folder, and the bytes of
+    each of its files keyed by pinned file name: what a pin would write."""
+    api_version = _sdk_loader(root).determine_latest_version(service, SERVICE)
+    return api_version, _read_installed(service, api_version, root)
 
 
 def pinned_services(schemas_dir: Path) -> list[str]:
@@ -252,31 +278,29 @@ class _InstalledLoader(Loader):
 
 
 @functools.lru_cache(maxsize=None)
-def _installed_listing(type_name: str) -> tuple[str, ...]:
-    return tuple(_installed_loader().list_available_services(type_name))
+def _installed_listing(type_name: str, root: Path = _INSTALLED_ROOT) -> tuple[str, ...]:
+    return tuple(_sdk_loader(root).list_available_services(type_name))
 
 
-@functools.lru_cache(maxsize=1)
-def _installed_loader() -> Loader:
+@functools.lru_cache(maxsize=None)
+def _sdk_loader(root: Path) -> Loader:
     """Only botocore's own data folder: a model under ~/.aws/models must not leak into pins."""
-    return Loader(
-        extra_search_paths=[str(_INSTALLED_ROOT)], include_default_search_paths=False
-    )
+    return Loader(extra_search_paths=[str(root)], include_default_search_paths=False)
 
 
-def _require_installed(service: str) -> None:
-    known = _installed_listing(SERVICE)
+def _require_installed(service: str, root: Path = _INSTALLED_ROOT, version: str = botocore.__version__) -> None:
+    known = _installed_listing(SERVICE, root)
     if service not in known:
         close = difflib.get_close_matches(service, known, n=3)
         raise TasklayerError(
-            f"unknown AWS service {service!r} (not in botocore {botocore.__version__})",
+            f"unknown AWS service {service!r} (not in botocore {version})",
             notes=[f"did you mean: {', '.join(close)}"] if close else [],
         )
 
 
-def _read_installed(service: str, api_version: str) -> dict[str, bytes]:
+def _read_installed(service: str, api_version: str, root: Path = _INSTALLED_ROOT) -> dict[str, bytes]:
     """The decompressed bytes of each installed model file, keyed by its pinned file name."""
-    folder = _INSTALLED_ROOT / service / api_version
+    folder = root / service / api_version
     payloads = {}
     for stem in PINNED_STEMS:
         for ext in _INSTALLED_EXTENSIONS:

@@ -84,6 +84,14 @@ def pin(apis: list[str], schemas_dir: Path) -> list[Path]:
     return written
 
 
+def sdk_document(spec: str) -> tuple[str, dict[str, Any], bytes]:
+    """What a pin of ``spec`` would write: the API name, the decoded document, its bytes."""
+    api, stem = _resolve(spec)
+    path = _INSTALLED_ROOT / f"{stem}.json"
+    payload = _read_bytes(path)
+    return api, _decode(payload, path), payload
+
+
 def pinned_services(schemas_dir: Path) -> list[str]:
     """The APIs recorded in the manifest's gcp section, sorted."""
     return sorted(read_provider_services(Path(schemas_dir), PROVIDER))

@@ -56,10 +56,12 @@ def decode_json(payload: bytes, file: Path | str) -> Any:
         )
     duplicates: list[tuple[dict[str, Any], str]] = []
     try:
-        data = json.loads(text, object_pairs_hook=lambda pairs: _object(pairs, duplicates))
+        data = json.loads(text, object_pairs_hook=lambda pairs: _object(pairs, duplicates), parse_constant=_no_constant)
     except RecursionError:
         line, column = _too_deep_at(text)
         raise TasklayerError(f"nested too deeply to read, at line {line} column {column}", file=file) from None
+    except _StrictJsonError as exc:
+        raise TasklayerError(f"invalid JSON: {exc}", file=file) from None
     except json.JSONDecodeError as exc:
         raise TasklayerError(
             f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
@@ -111,6 +113,15 @@ def _pointer_to(root: Any, owner: dict[str, Any], key: str) -> str:
         items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
         todo.extend((v, (*path, str(k))) for k, v in items)
     return json_pointer(key)
+
+
+class _StrictJsonError(ValueError):
+    """What RFC 8259 leaves open and Python's json accepts: NaN and Infinity (repeated keys,
+    the other such case, are collected by ``_object`` and reported with their pointer)."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _StrictJsonError(f"{name} is not JSON (it would be copied into the shipped package)")
 
 
 def check_service(model: Any, file: Path | str) -> None:

@@ -2,8 +2,12 @@
 
 A GCP resource is named by its ``name`` (the task's name) within a scope: the project, and a
 region or zone from the task (``region=``/``zone=``) or the context. Other resources refer to
-it by its selfLink. Ownership is kOps' label
-``k8s-io-cluster-name`` for tasks and CAPG's ``capg-cluster-<cluster>: owned`` for reconcilers.
+it by its selfLink; both sides of a diff hold references as full URLs on the client's base
+(:mod:`.gcp_refs`), so a relative name, Google's ``www.googleapis.com`` link and the
+document's own URL are one reference. A field read back as a member of what it refers to (a
+forwarding rule's ``IPAddress``: "When reading an IPAddress, the API always returns the IP
+address number") holds that member. Ownership is kOps' label ``k8s-io-cluster-name`` for tasks
+and CAPG's ``capg-cluster-<cluster>: owned`` for reconcilers.
 """
 
 from __future__ import annotations
@@ -14,8 +18,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .context import Context
-from .core import Core
+from .core import Core, State
 from .gcp_core import GcpCore
+from .gcp_refs import canonical_state, document_base
 from .ownership import Owner
 from .reconciler import Reconciler
 from .spec import ResourceSpec
@@ -41,7 +46,19 @@ class GcpTask(Task):
         return Owner.kops_gce(context.cluster)
 
     def core_for(self, context: Context, spec: ResourceSpec) -> Core:
-        return GcpCore(spec, context.gcp_client(str(self.document)), self.scope(context), context.retry)
+        return GcpCore(spec, context.gcp_client(str(self.document)), self.scope(context), context.retry,
+                       operation_timeout=context.operation_timeout)
+
+    def desired(self, dry_run: bool = False) -> State:
+        """References as full URLs on the document's base; a reference read back as a member
+        of what it names holds that member (the Address's IP)."""
+        state = super().desired(dry_run)
+        for f in self.spec.fields:
+            target = getattr(self, f.attr, None)
+            if f.reference_member and isinstance(target, Task) and f.name in state:
+                value = target.observed.get(f.reference_member)
+                state[f.name] = value if value is not None else self._unresolved(target, dry_run)
+        return canonical_state(self.spec, state, document_base(str(self.document)))
 
     @property
     def resource_id(self) -> str | None:
@@ -70,9 +87,16 @@ class GcpReconciler(Reconciler):
         return Owner.capg(cluster)
 
     def core_for(self, spec: Mapping[str, Any]) -> Core:
-        client = self.context.gcp_client(str(self.document))
-        return GcpCore(self.spec, client, scope_of(self.context, spec), self.context.retry, wait=False)
+        return self.parent_core(spec, self.spec)
 
     def parent_core(self, spec: Mapping[str, Any], resource: ResourceSpec) -> Core:
         client = self.context.gcp_client(str(self.document))
-        return GcpCore(resource, client, scope_of(self.context, spec), self.context.retry, wait=False)
+        return GcpCore(resource, client, scope_of(self.context, spec), self.context.retry, wait=False,
+                       operation_timeout=self.context.operation_timeout)
+
+    def desired(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> State:
+        """References as full URLs on the document's base (relative names resolved in the
+        spec's project)."""
+        state = super().desired(spec, status)
+        project = scope_of(self.context, spec).get("project", "")
+        return canonical_state(self.spec, state, document_base(str(self.document)), project)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tasklayer_tasks.runtime import CannotChangeFieldError, CloudTarget, Context, DryRunTarget, Executor
-from tasklayer_tasks.runtime.gcp_fake import FakeGcp
+from tasklayer_tasks.testing import FakeGcp
 from tests.behaviour.gce import bodies, gce_stack, gcp_context, writes
 
 INSERTS = sorted(f"compute.{c}.insert" for c in (
@@ -52,7 +52,8 @@ def test_patch_sends_only_the_changed_field(cloud: tuple[Context, FakeGcp]) -> N
     stack.ssh.source_ranges = ["10.0.0.0/8"]
     apply(context, stack.tasks())
     assert writes(fake, since) == ["compute.firewalls.patch"]
-    assert bodies(fake, "compute.firewalls.patch", since) == [{"sourceRanges": ["10.0.0.0/8"]}]
+    # name: the document marks it required for firewalls.patch (annotations.required)
+    assert bodies(fake, "compute.firewalls.patch", since) == [{"sourceRanges": ["10.0.0.0/8"], "name": "demo-ssh"}]
 
 
 def test_set_method_sends_the_current_fingerprint(cloud: tuple[Context, FakeGcp]) -> None:

@@ -11,7 +11,7 @@ import pytest
 from tasklayer_tasks.gcp.iam import ServiceAccount
 from tasklayer_tasks.gcp.iam.reconcilers import ServiceAccountReconciler
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
-from tasklayer_tasks.runtime.gcp_fake import FakeGcp
+from tasklayer_tasks.testing import FakeGcp
 from tasklayer_tasks.runtime.retry import RetryPolicy
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "generated" / "tasklayer_tasks" / "gcp" / "iam" / "discovery.json"
@@ -61,3 +61,17 @@ def test_reconciler_records_the_server_made_name(cloud: tuple[Context, FakeGcp])
     since = len(fake.log)
     assert reconciler.reconcile({"accountId": "demo-cp", "displayName": "control plane"}, result.status).ready
     assert writes(fake, since) == []
+
+
+def test_found_among_45_others_on_a_later_page(cloud: tuple[Context, FakeGcp]) -> None:
+    """iam lists 20 accounts a page by default: re-apply must read every page to find it."""
+    context, fake = cloud
+    api = fake.build()
+    for n in range(45):
+        api.projects().serviceAccounts().create(name="projects/proj", body={"accountId": f"other-{n:02d}"}).execute()
+    Executor(CloudTarget(context)).run([account(account_id="zz-nodes")])  # sorts after the 45 others
+    since = len(fake.log)
+    Executor(CloudTarget(context)).run([account(account_id="zz-nodes")])
+    assert writes(fake, since) == []
+    pages = [r for r in fake.log[since:] if r.method_id == "iam.projects.serviceAccounts.list"]
+    assert len(pages) == 3 and [bool(r.query.get("pageToken")) for r in pages] == [False, True, True]

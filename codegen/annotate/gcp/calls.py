@@ -74,7 +74,6 @@ def _call(ctx: GcpContext, facts: Facts, method_id: str, fields: list[str], toke
         "update",
         identity_members=tuple(ctx.path_params(method)),
         fields=tuple(fields + [t for t in tokens if t not in fields]),
-        idempotency_token=TOKEN if TOKEN in method.get("parameters", {}) else None,
         source=source("gcp.one-method-per-field"),
     )
 
@@ -133,14 +132,83 @@ def labels_model(ctx: GcpContext) -> None:
 
 @rule("gcp.request-id-is-idempotency-token")
 def idempotency_token(ctx: GcpContext) -> None:
-    """A create (or delete) that takes ``requestId`` is made idempotent with it: a retried call
-    with the same id returns the first call's operation instead of making a second resource."""
+    """Every mutating call whose method takes ``requestId`` (the create, each update, add…/
+    remove… and set… call, the labels call, the delete) carries one: "Specify a unique request
+    ID so that if you must retry your request, the server will know to ignore the request if it
+    has already been completed." The runtime makes one per logical call."""
     rid = source("gcp.request-id-is-idempotency-token")
     for resource, facts in ctx.resources():
         for role, method in (("create", facts.create), ("delete", facts.collection.methods["delete"])):
             op = getattr(resource, role)
             if op is not None and TOKEN in method.get("parameters", {}):
                 resource.set(role, replace(op, idempotency_token=TOKEN), rid)
+        for role, op in _update_methods(resource):
+            _set_call(resource, role, op, _with_token(facts, op))
+
+
+def _with_token(facts: Facts, op: Operation) -> Operation:
+    method = facts.collection.methods.get(op.name.rsplit(".", 1)[-1], {})
+    if TOKEN not in method.get("parameters", {}):
+        return op
+    return _refined(op, source("gcp.request-id-is-idempotency-token"), idempotency_token=TOKEN)
+
+
+def _refined(op: Operation, rid: str, **facts: object) -> Operation:
+    """The call with more facts about it; its ``source`` lists every rule that decided one."""
+    return replace(op, source=f"{op.source}, {rid}" if op.source else rid, **facts)  # type: ignore[arg-type]
+
+
+def _update_methods(resource: ResourceDraft) -> list[tuple[str, Operation]]:
+    ops = [("update", op) for op in resource.update]
+    ops += [(role, op) for role in ("tag", "untag") if (op := getattr(resource, role)) is not None]
+    return ops
+
+
+def _set_call(resource: ResourceDraft, role: str, old: Operation, changed: Operation) -> None:
+    """Put a refined call in place; which calls the resource has (and why) stays as decided."""
+    if role == "update":
+        resource.update = [changed if op is old else op for op in resource.update]
+    else:
+        setattr(resource, role, changed)
+
+
+@rule("gcp.method-required-members")
+def required_members(ctx: GcpContext) -> None:
+    """A member the request schema marks required for the method (``annotations.required``:
+    ``name`` for ``compute.firewalls.patch``) is sent by the call whatever else changes, as the
+    resource has it."""
+    rid = source("gcp.method-required-members")
+    for resource, facts in ctx.resources():
+        for role, op in _update_methods(resource):
+            method = facts.collection.methods.get(op.name.rsplit(".", 1)[-1])
+            if method is None:
+                continue
+            required = tuple(
+                name for name, prop in ctx.body(method).items()
+                if op.name in (prop.get("annotations") or {}).get("required", []) and name not in op.fields
+            )
+            if required:
+                _set_call(resource, role, op, _refined(op, rid, required_members=required))
+
+
+@rule("gcp.reference-object-items")
+def reference_objects(ctx: GcpContext) -> None:
+    """A call whose body takes a list of one-member objects (``targetPools.addHealthCheck``:
+    ``healthChecks: [HealthCheckReference]``, ``{"healthCheck": url}``) sends each item as such
+    an object, though the resource itself lists plain URLs."""
+    rid = source("gcp.reference-object-items")
+    for resource, facts in ctx.resources():
+        for role, op in _update_methods(resource):
+            method = facts.collection.methods.get(op.name.rsplit(".", 1)[-1])
+            if method is None or (method.get("request") or {}).get("$ref") == facts.schema:
+                continue  # a body that is the resource holds its lists as the resource does
+            keys = []
+            for name, prop in ctx.body(method).items():
+                item = ctx.properties(prop.get("items")) if prop.get("type") == "array" else {}
+                if len(item) == 1 and next(iter(item.values())).get("type") == "string":
+                    keys.append((name, next(iter(item))))
+            if keys:
+                _set_call(resource, role, op, _refined(op, rid, item_keys=tuple(keys)))
 
 
 def is_operation(ctx: GcpContext, method: Method) -> bool:

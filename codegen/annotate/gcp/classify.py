@@ -178,3 +178,30 @@ def unordered(ctx: GcpContext) -> None:
         for name, f in resource.fields.items():
             if f.type.kind == "list" and (f.get("references") or name in paired):
                 f.set("unordered", True, rid)
+
+
+_READ_AS = re.compile(r"\bwhen reading an? \w+,? the API (?:always )?returns the ([\w ]+)", re.I)
+_NAMED_PATH = re.compile(r"/([a-z][A-Za-z]+)/[a-z]+(?:-[a-z]+)*-name\b")
+
+
+@rule("gcp.read-returns-referenced-member")
+def read_as_member(ctx: GcpContext) -> None:
+    """A field that takes another resource's URL among other forms (a forwarding rule's
+    ``IPAddress``: "regions/region/addresses/address-name") and whose text says reads return
+    something else ("When reading an IPAddress, the API always returns the IP address number")
+    refers to that resource, and is read back as its member the text names (the Address's
+    ``address``): the task sends that member, so its read-back is not a change."""
+    rid = source("gcp.read-returns-referenced-member")
+    for resource, _ in ctx.resources():
+        for f in resource.fields.values():
+            said = _READ_AS.search(f.documentation)
+            if said is None or f.get("references"):
+                continue
+            for collection in _NAMED_PATH.findall(f.documentation):
+                targets = [upper_first(c) for c in singular_candidates(collection)]
+                target = next((ctx.draft.resources[t] for t in targets if t in ctx.draft.resources), None)
+                member = next((w for w in said.group(1).split() if target and w in target.fields), None)
+                if target is not None and member is not None:
+                    f.set("references", target.name, rid)
+                    f.set("reference_member", member, rid)
+                    break

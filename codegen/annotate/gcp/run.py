@@ -26,6 +26,7 @@ GCP_RULES: Sequence[Rule[GcpContext]] = check_unique(
         calls.lock_tokens,
         identity.name_is_fixed,
         classify.references,
+        classify.read_as_member,
         # how each field can change: actions, then the text, then the resource's own update
         actions.action_methods,
         updates.field_doc_names_method,
@@ -45,6 +46,8 @@ GCP_RULES: Sequence[Rule[GcpContext]] = check_unique(
         # what calls need
         resources.list_operation,
         calls.idempotency_token,
+        calls.required_members,
+        calls.reference_objects,
         calls.long_running,
         calls.create_id,
         aip.resource_name_paths,

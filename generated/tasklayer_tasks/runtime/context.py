@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .retry import RetryPolicy
 
@@ -19,8 +19,11 @@ from .retry import RetryPolicy
 class Context:
     """``cluster`` names the owner of what tasks create (their ownership tags or labels);
     AWS clients come from botocore (``session``, ``endpoint_url``, ``config``); GCP clients
-    from googleapiclient, built from the discovery documents shipped with the tasks, over
-    ``http`` (an authorized http, or the testing fake)."""
+    from googleapiclient, built from the discovery documents shipped with the tasks, one per
+    thread (googleapiclient's ``httplib2.Http`` is not thread-safe), each over an http of its
+    own from ``new_http`` (``lambda: AuthorizedHttp(credentials, http=httplib2.Http())``), or
+    else over ``http`` (an authorized http, or the testing fake), whose requests are then
+    made one at a time."""
 
     region: str = "us-east-1"
     cluster: str = ""
@@ -30,6 +33,8 @@ class Context:
     project: str = ""
     zone: str = ""
     http: Any = None
+    new_http: Callable[[], Any] | None = None
+    operation_timeout: float = 300.0  # seconds one call waits on a long-running operation
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     _clients: dict[Any, Any] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -38,16 +43,25 @@ class Context:
         return {"project": self.project, "region": self.region, "zone": self.zone}
 
     def gcp_client(self, document_path: str) -> Any:
-        """A googleapiclient resource built from a shipped discovery document: no network and
-        no credentials are needed to build it."""
+        """This thread's googleapiclient resource, built from a shipped discovery document: no
+        network and no credentials are needed to build it."""
+        key = (document_path, threading.get_ident())
         with self._lock:
-            if document_path not in self._clients:
+            if key not in self._clients:
                 from googleapiclient.discovery import build_from_document  # type: ignore[import-untyped]
 
                 with open(document_path, encoding="utf-8") as handle:
                     document = handle.read()
-                self._clients[document_path] = build_from_document(document, http=self.http)
-            return self._clients[document_path]
+                if self.new_http is not None:
+                    http = self.new_http()
+                elif self.http is None:
+                    http = (
+                        None  # googleapiclient makes this client its own, with default credentials
+                    )
+                else:
+                    http = self._clients.setdefault("shared-http", _OneAtATime(self.http))
+                self._clients[key] = build_from_document(document, http=http)
+            return self._clients[key]
 
     def client(self, service: str, *, sdk_retries: bool = True) -> Any:
         """A botocore client for ``service`` with the user's config; with ``sdk_retries=False``
@@ -59,12 +73,31 @@ class Context:
                 from botocore.config import Config
 
                 session = self.session or botocore.session.get_session()
-                config = self.config or Config()
-                if not sdk_retries:
-                    config = config.merge(
-                        Config(retries={"total_max_attempts": 1, "mode": "standard"})
-                    )
+                config: Any = self.config or Config()
+                if not sdk_retries:  # the user's retry mode stays; only the attempts go to one
+                    retries: Any = {
+                        k: v
+                        for k, v in (getattr(config, "retries", None) or {}).items()
+                        if k != "max_attempts"
+                    }
+                    retries["total_max_attempts"] = 1
+                    config = config.merge(Config(retries=retries))
                 self._clients[key] = session.create_client(
                     service, region_name=self.region, endpoint_url=self.endpoint_url, config=config
                 )
             return self._clients[key]
+
+
+class _OneAtATime:
+    """One http shared by every thread's client, its requests made one at a time: an
+    ``httplib2.Http`` keeps one connection per host and is not safe to use concurrently."""
+
+    def __init__(self, http: Any) -> None:
+        self._http, self._lock = http, threading.Lock()
+
+    def request(self, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return self._http.request(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._http, name)

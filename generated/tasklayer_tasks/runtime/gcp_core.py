@@ -1,10 +1,15 @@
 """Find, create, update and delete one kind of Google Cloud resource, driven by its spec.
 
 The same five calls as the AWS core, over a googleapiclient resource built from the shipped
-discovery document. A state is the resource as ``get`` returns it, keyed by field name.
-Scope parameters (project, region, zone) come from the task or the context; everything else
-from the state. Long-running operations are waited on through the API's own ``…Operations.wait``
-(tasks), or handed back unfinished (reconcilers, which requeue instead of waiting).
+discovery document. A state is the resource as ``get`` returns it, keyed by field name, with
+its references in canonical form (:mod:`.gcp_refs`). Scope parameters (project, region, zone)
+come from the task or the context; everything else from the state. Long-running operations are
+waited on (:mod:`.gcp_operations`), or handed back unfinished (reconcilers, which requeue).
+
+Every mutating call whose method declares ``requestId`` carries one: a fresh id per logical
+call, the same on each retry of it, so a retry after a lost answer is answered with the first
+call's operation. A call that has none, or whose fingerprint went stale (412), is not resent
+as it was: the resource is read again and the change recomputed from what it now is.
 """
 
 from __future__ import annotations
@@ -14,17 +19,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from .core import State
-from .errors import NotFoundError, TaskError, TryAgainLater
+from .diff import differs
+from .errors import (
+    MalformedResponseError,
+    NotFoundError,
+    OutcomeUnknownError,
+    PreconditionFailedError,
+    TryAgainLater,
+)
 from .gcp_errors import translate
+from .gcp_operations import OperationWaiter, finished, is_operation, operation_params
+from .gcp_refs import as_wanted, canonical_state
 from .retry import RetryPolicy
 from .spec import CallSpec, FieldSpec, ResourceSpec
 
-SCOPE_PLURALS = {
-    "projects": "project",
-    "regions": "region",
-    "zones": "zone",
-    "operations": "operation",
-}
 READ_VERBS = ("get", "list", "aggregatedList", "wait", "getIamPolicy")
 
 
@@ -32,6 +40,11 @@ def _fix(name: str) -> str:
     from googleapiclient.discovery import fix_method_name  # type: ignore[import-untyped]
 
     return str(fix_method_name(name))
+
+
+def request_id() -> str:
+    """A new logical call's ``requestId``: a UUID, as Google requires (never the zero one)."""
+    return str(uuid.uuid4())
 
 
 class GcpCore:
@@ -44,11 +57,15 @@ class GcpCore:
         scope: Mapping[str, str],
         retry: RetryPolicy | None = None,
         wait: bool = True,
+        operation_timeout: float = 300.0,
     ) -> None:
         self.spec, self.client, self.scope = spec, client, dict(scope)
         self.retry = retry or RetryPolicy()
         self.wait = wait
+        self.operation_timeout = operation_timeout
         self.pending: dict[str, Any] | None = None  # an operation left running (wait=False)
+        # the client's own base URL: references are compared as full URLs on it
+        self.base = str(getattr(client, "_baseUrl", "") or "")
 
     # -- calling ---------------------------------------------------------------------------------
 
@@ -109,44 +126,33 @@ class GcpCore:
 
     # -- operations ------------------------------------------------------------------------------
 
-    def _finish(self, operation: Mapping[str, Any]) -> None:
-        """Wait for a long-running operation (or leave it pending); its error is the task's."""
-        if "status" not in operation or self.spec.operation_waiter is None:
+    def _finish(self, operation: Mapping[str, Any], method_id: str) -> None:
+        """Wait for a long-running operation (or leave it pending); its error is the call's."""
+        if not is_operation(operation) or self.spec.operation_waiter is None:
             return
-        current = dict(operation)
-        while current.get("status") != "DONE":
-            if not self.wait:
-                self.pending = current
-                return
-            current = self.execute(self.spec.operation_waiter, **self._operation_params(current))
-        error = current.get("error")
-        if error:
-            messages = "; ".join(e.get("message", str(e)) for e in error.get("errors", [error]))
-            raise TaskError(
-                f"{self.spec.name}: {current.get('operationType', 'operation')} failed: {messages}"
-            )
-
-    @staticmethod
-    def _operation_params(operation: Mapping[str, Any]) -> dict[str, Any]:
-        parts = str(operation.get("selfLink", "")).split("/")
-        params = {SCOPE_PLURALS[k]: v for k, v in zip(parts, parts[1:]) if k in SCOPE_PLURALS}
-        params.setdefault("operation", str(operation.get("name", "")))
-        return params
+        if not self.wait and not finished(operation):
+            self.pending = dict(operation)
+            return
+        waiter = OperationWaiter(
+            self.spec.operation_waiter, self.execute, self.retry, self.operation_timeout
+        )
+        waiter.wait(operation, method_id)
 
     def operation_done(self, operation: Mapping[str, Any]) -> dict[str, Any]:
         """Look at a pending operation once (no waiting): for reconcilers' next pass."""
         waiter = self.spec.operation_waiter or ""
         getter = waiter.rsplit(".", 1)[0] + ".get"
-        return self.execute(getter, **self._operation_params(operation))
+        return self.execute(getter, **operation_params(operation))
 
     # -- state -----------------------------------------------------------------------------------
 
     def state(self, item: Mapping[str, Any]) -> State:
-        return {
+        read = {
             f.name: item[f.read_member or f.name]
             for f in self.spec.fields
             if (f.read_member or f.name) in item
         }
+        return canonical_state(self.spec, read, self.base, self.scope.get("project", ""))
 
     def find(
         self,
@@ -156,8 +162,11 @@ class GcpCore:
         match_tags: Mapping[str, str] | None = None,
         retry_not_found: bool = False,
     ) -> list[State]:
-        """The resource with the desired name in its scope (labels checked when ``match_tags``)."""
-        found = self._find(desired, name, retry_not_found)
+        """The resource with the desired name in its scope (labels checked when ``match_tags``),
+        seen through what the desired state sets (nested server defaults are not compared)."""
+        found = [
+            as_wanted(self.spec, s, desired) for s in self._find(desired, name, retry_not_found)
+        ]
         tags = self.spec.tags
         if not match_tags or tags is None:
             return found
@@ -192,26 +201,50 @@ class GcpCore:
 
     def _find_listed(self, desired: Mapping[str, Any]) -> list[State]:
         """A resource named by a server-made path (an IAM account's email) is found, before
-        its name is known, by listing its parent and matching the natural key: the item's own
-        field, or the id its name ends with (the part before any ``@``)."""
+        its name is known, by listing its parent, every page of it, and matching the natural
+        key: the item's own field, or the id its name ends with (the part before any ``@``)."""
         listing = self.spec.listing
         keys = [k for k in self.spec.natural if desired.get(k) is not None]
         params = self.params(listing.identity, desired) if listing is not None else None
         if listing is None or not keys or params is None:
             return []
-        response = self.execute(listing.operation, **params)
-        items = next((v for v in response.values() if isinstance(v, list)), [])
         wanted = str(desired[keys[0]])
         found = [
             item
-            for item in items
+            for item in self._pages(listing.operation, params)
             if item.get(keys[0]) == wanted
             or str(item.get("name", "")).rsplit("/", 1)[-1].split("@")[0] == wanted
         ]
         return [self.state(item) for item in found]
 
+    def _pages(self, operation: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Every item of a list, following ``nextPageToken``."""
+        items: list[dict[str, Any]] = []
+        token: str | None = None
+        seen: set[str] = set()
+        while True:
+            page: dict[str, Any] = {**params, **({"pageToken": token} if token else {})}
+            response = self.execute(operation, **page)
+            items.extend(next((v for v in response.values() if isinstance(v, list)), []))
+            token = response.get("nextPageToken") or None
+            if token is None:
+                return items
+            if token in seen:
+                raise MalformedResponseError(
+                    operation, "nextPageToken", f"page token {token!r} came back twice"
+                )
+            seen.add(token)
+
     def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None:
         """Every field comes back from ``get``."""
+
+    def _read_again(self, actual: Mapping[str, Any]) -> State:
+        """The resource as it is now, for a change to be recomputed from."""
+        read = self.spec.read
+        params = self.params(read.identity, actual) if read is not None else None
+        if read is None or params is None:
+            raise TryAgainLater(f"{self.spec.name}: cannot read it again to recompute a change")
+        return self.state(self.execute(read.operation, **params))
 
     # -- create / update / delete ------------------------------------------------------------------
 
@@ -229,7 +262,7 @@ class GcpCore:
         params = self.params(create.identity, desired)
         if params is None:
             raise TryAgainLater(f"{self.spec.name}: its scope is not known yet")
-        if create.idempotency_token and token:
+        if create.idempotency_token and token:  # the logical attempt's token, as a UUID
             params[create.idempotency_token] = str(uuid.UUID(hex=token[:32]))
         if create.id_param:  # iam: {accountId, serviceAccount: {...}}; others: ?<x>Id=
             given = body.pop(create.id_param, desired.get(create.id_param))
@@ -242,9 +275,9 @@ class GcpCore:
         elif create.body_member:
             body = {create.body_member: body}
         response = self.execute(create.operation, body=body, **params)
-        self._finish(response)
+        self._finish(response, create.operation)
         identity = {p: desired.get(p) for p in self.spec.primary}
-        if "status" not in response:  # not an operation: the resource itself, with its name
+        if not is_operation(response):  # not an operation: the resource itself, with its name
             identity.update({p: response[p] for p in self.spec.primary if p in response})
         return identity
 
@@ -257,8 +290,45 @@ class GcpCore:
             )
             if operation:
                 by_call.setdefault(operation, []).append(f)
+        current = dict(actual)
         for operation, fields in by_call.items():
-            self._update_call(self.spec.update_call(operation), fields, actual, changes)
+            current = self._converge_call(
+                self.spec.update_call(operation), fields, current, changes
+            )
+
+    def _converge_call(
+        self,
+        call: CallSpec,
+        fields: list[FieldSpec],
+        actual: dict[str, Any],
+        changes: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        """Make one update call; when its fingerprint is stale (412), or its outcome unknown
+        and it could not be resent safely, read the resource again and recompute: what is
+        already in place is not sent again. Returns the state the next call starts from."""
+        current = actual
+        for attempt in range(self.retry.attempts):
+            try:
+                self._update_call(call, fields, current, changes)
+                return current
+            except (PreconditionFailedError, OutcomeUnknownError):
+                if attempt == self.retry.attempts - 1:
+                    raise
+            current = {**current, **as_wanted(self.spec, self._read_again(current), changes)}
+            if not any(
+                differs(self.spec, f.name, self._have(f, current, changes), changes[f.name])
+                for f in fields
+            ):
+                return current
+            self.retry.sleep(self.retry.delay(attempt))
+        return current  # pragma: no cover - the loop returns or raises
+
+    @staticmethod
+    def _have(f: FieldSpec, current: Mapping[str, Any], changes: Mapping[str, Any]) -> Any:
+        have = current.get(f.name)
+        if f.is_tags:
+            return {k: (have or {}).get(k) for k in changes[f.name]}
+        return have
 
     def _update_call(
         self,
@@ -272,6 +342,8 @@ class GcpCore:
         if verb.startswith(("add", "remove")):
             self._add_remove(call, fields, actual, changes, params)
             return
+        if call.idempotency_token:
+            params[call.idempotency_token] = request_id()
         body: dict[str, Any] = {}
         if verb == "update":  # PUT: the whole resource, as read, with the changes
             body = {
@@ -286,7 +358,14 @@ class GcpCore:
             if f.update_param:
                 params[f.update_member or f.name] = value
             else:
-                body[f.update_member or f.name] = value
+                body[f.update_member or f.name] = self._items(
+                    call, f.update_member or f.name, value
+                )
+        for (
+            name
+        ) in call.required:  # members the method requires whatever changes (a firewall's name)
+            if actual.get(name) is not None:
+                body.setdefault(name, actual[name])
         for token in call.fingerprints:
             if actual.get(token) is not None:
                 body[token] = actual[token]
@@ -300,7 +379,15 @@ class GcpCore:
                 params[call.mask_param] = mask
         if body:
             params["body"] = body
-        self._finish(self.execute(call.operation, **params))
+        self._finish(self.execute(call.operation, **params), call.operation)
+
+    @staticmethod
+    def _items(call: CallSpec, member: str, value: Any) -> Any:
+        """A list the method takes as reference objects (``[{"healthCheck": url}]``)."""
+        key = dict(call.item_keys).get(member)
+        if key is None or not isinstance(value, list):
+            return value
+        return [v if isinstance(v, dict) else {key: v} for v in value]
 
     def _add_remove(
         self,
@@ -310,20 +397,32 @@ class GcpCore:
         changes: Mapping[str, Any],
         params: dict[str, Any],
     ) -> None:
-        """add…/remove… pairs change a list by difference: what is missing, what is extra."""
+        """add…/remove… pairs change a list by difference: what is missing, what is extra;
+        each call its own logical operation, with its own ``requestId``."""
         verb = call.operation.rsplit(".", 1)[-1]
-        partner = call.operation[: -len(verb)] + (
+        partner_id = call.operation[: -len(verb)] + (
             "remove" + verb[3:] if verb.startswith("add") else "add" + verb[6:]
+        )
+        partner = next(
+            (c for c in self.spec.updates if c.operation == partner_id),
+            CallSpec(partner_id, call.identity),
         )
         for f in fields:
             have, want = list(actual.get(f.name) or []), list(changes[f.name] or [])
             member = f.update_member or f.name
-            for operation, items in (
-                (call.operation, [v for v in want if v not in have]),
+            for each, items in (
+                (call, [v for v in want if v not in have]),
                 (partner, [v for v in have if v not in want]),
             ):
-                if items:
-                    self._finish(self.execute(operation, body={member: items}, **params))
+                if not items:
+                    continue
+                sent = dict(params)
+                if each.idempotency_token:
+                    sent[each.idempotency_token] = request_id()
+                answer = self.execute(
+                    each.operation, body={member: self._items(each, member, items)}, **sent
+                )
+                self._finish(answer, each.operation)
 
     def delete(self, actual: Mapping[str, Any]) -> None:
         call = self.spec.delete
@@ -331,7 +430,9 @@ class GcpCore:
         params = self.params(call.identity, actual)
         if params is None:
             return
+        if call.idempotency_token:
+            params[call.idempotency_token] = request_id()
         try:
-            self._finish(self.execute(call.operation, **params))
+            self._finish(self.execute(call.operation, **params), call.operation)
         except NotFoundError:
             return

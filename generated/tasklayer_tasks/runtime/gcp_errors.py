@@ -14,6 +14,7 @@ from .errors import (
     ConflictError,
     InUseError,
     InvalidRequestError,
+    MalformedResponseError,
     NotFoundError,
     OutcomeUnknownError,
     PreconditionFailedError,
@@ -74,3 +75,32 @@ def _kind(status: int, reason: str) -> type[CloudError]:
     if status >= 500:
         return OutcomeUnknownError
     return InvalidRequestError
+
+
+# the error codes a compute Operation carries, by the taxonomy's kinds
+OPERATION_CODES: dict[str, type[CloudError]] = {
+    "RESOURCE_IN_USE_BY_ANOTHER_RESOURCE": InUseError,
+    "RESOURCE_NOT_READY": InUseError,
+    "RESOURCE_NOT_FOUND": NotFoundError,
+    "NOT_FOUND": NotFoundError,
+    "ALREADY_EXISTS": ConflictError,
+    "RESOURCE_ALREADY_EXISTS": ConflictError,
+    "CONDITION_NOT_MET": PreconditionFailedError,
+    "RATE_LIMIT_EXCEEDED": ThrottledError,
+    "PERMISSION_DENIED": AccessDeniedError,
+    "FORBIDDEN": AccessDeniedError,
+}
+
+
+def operation_error(operation: str, error: Any) -> Exception:
+    """The error a finished operation reports (``error.errors[]``: ``{code, message}``), as a
+    taxonomy kind; an ``error`` of any other shape is reported as malformed, not guessed at."""
+    errors = error.get("errors") if isinstance(error, dict) else None
+    if not isinstance(errors, list) or not errors or not all(isinstance(e, dict) for e in errors):
+        return MalformedResponseError(
+            operation, "error", f"not an operation error: {str(error)[:300]!r}"
+        )
+    codes = [str(e.get("code", "")) for e in errors]
+    message = "; ".join(f"{e.get('code', '')}: {e.get('message', '')}" for e in errors)
+    kind = next((OPERATION_CODES[c] for c in codes if c in OPERATION_CODES), CloudError)
+    return kind(operation, codes[0], message)

@@ -30,6 +30,9 @@ class FieldSpec:
     server_default: bool = False
     unordered: bool = False
     references: str | None = None  # the resource this field holds the id of
+    reference_member: str | None = (
+        None  # ... or, in reads, this member of it (an Address's "address")
+    )
     is_tags: bool = False
     filter_name: str | None = None  # name of the {Name, Values} filter that selects by it
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
@@ -78,6 +81,9 @@ class CallSpec:
     body_member: str | None = None  # GCP: the body wraps the resource in this member
     mask_param: str | None = None  # GCP: the changed fields are listed in this ("updateMask")
     mask_in_body: bool = False
+    idempotency_token: str | None = None  # the parameter that makes a retry of this call safe
+    required: tuple[str, ...] = ()  # body members the call requires, sent from the state as read
+    item_keys: tuple[tuple[str, str], ...] = ()  # list members whose items are sent as {key: value}
 
     def identity_params(self, state: dict[str, object] | object) -> dict[str, object]:
         assert isinstance(state, dict)

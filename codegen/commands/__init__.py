@@ -1,0 +1,1 @@
+"""One module per ``tasklayer`` subcommand; ``codegen.cli`` parses and dispatches."""

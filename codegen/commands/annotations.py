@@ -1,0 +1,94 @@
+"""``tasklayer annotations``: what the rules and overlays decided, as JSON or tables."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from codegen.cli import print_json
+from codegen.console import Console
+from codegen.names import unknown_name_error
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    from codegen.dump import corpus_summary, service_document, service_table
+
+    services = _corpus(args, console) if args.all else _pinned(args.provider, args.schemas, args.service)
+    if args.json:
+        docs = [service_document(s, args.detail) for s in services]
+        one = not args.all and args.service is not None and len(args.service) == 1
+        print_json(docs[0] if one else docs)
+        return 0
+    if not args.all:
+        print("\n\n".join(service_table(s) for s in services))
+        print()
+    noun = "discovery documents" if args.all and args.provider == "gcp" else "services"
+    print(summary_line(corpus_summary(services), noun))
+    return 0
+
+
+def _pinned(provider: str, schemas: Path, names: list[str] | None) -> list:
+    from codegen.pipeline import annotated
+
+    pinned = _pinned_names(provider, schemas)
+    for name in names or []:
+        if name not in pinned:
+            raise _not_pinned(provider, name, pinned)
+    return [annotated(schemas, provider, name) for name in names or pinned]
+
+
+def _pinned_names(provider: str, schemas: Path) -> list[str]:
+    from codegen.sources import aws, gcp
+
+    return (gcp if provider == "gcp" else aws).pinned_services(schemas)
+
+
+def _not_pinned(provider: str, name: str, pinned: list[str]) -> Exception:
+    """Suggest pinning only what the SDK actually has; else guess among real names."""
+    installed = installed_names(provider)
+    if name in installed:
+        from codegen.errors import TasklayerError
+
+        return TasklayerError(f"{provider} service {name!r} is not pinned",
+                              notes=[f"pin it with `tasklayer schemas pin {provider} {name}`",
+                                     f"pinned: {', '.join(pinned) or '(none)'}"])
+    return unknown_name_error(f"{provider} service", name, installed, preferred=pinned,
+                              notes=[f"pinned: {', '.join(pinned) or '(none)'}"])
+
+
+def installed_names(provider: str) -> list[str]:
+    if provider == "gcp":
+        from codegen.sources.gcp import installed_documents
+
+        stems = installed_documents()
+        return list(dict.fromkeys([s.split(".", 1)[0] for s in stems] + stems))
+    from codegen.sources.aws import installed_services
+
+    return installed_services()
+
+
+def _corpus(args: argparse.Namespace, console: Console) -> list:
+    """Every installed service (``--service`` narrows): a crash here is a rule bug worth a report."""
+    from codegen.pipeline import annotate_aws, annotate_gcp
+    from codegen.sources import aws, gcp
+
+    if args.provider == "gcp":
+        stems = gcp.installed_documents()
+        wanted = args.service or []
+        if wanted:
+            stems = [s for w in wanted for s in stems if s == w or s.split(".", 1)[0] == w] or wanted
+        names, load, annotate = stems, gcp.load_installed, annotate_gcp
+    else:
+        names, load, annotate = args.service or aws.installed_services(), aws.load_installed, annotate_aws
+    services = []
+    for i, name in enumerate(names, 1):
+        services.append(annotate(load(name)))
+        console.progress("annotating", i, len(names), name)
+    return services
+
+
+def summary_line(summary: dict, noun: str = "services") -> str:
+    return (
+        f"{summary['services']} {noun}, {summary['resources']} resources, {summary['fields']} fields, "
+        f"{summary['unknown_fields']} unknown ({summary['unknown_fraction']:.2%})"
+    )

@@ -1,0 +1,79 @@
+"""``tasklayer drift``: annotate the previous pins (a git revision, or a schemas folder) and
+the current ones, and report what changed for consumers (markdown, or ``--json``)."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import tarfile
+import tempfile
+from io import BytesIO
+from pathlib import Path
+
+from codegen.cli import print_json
+from codegen.console import Console
+from codegen.errors import TasklayerError
+from codegen.sources.manifest import read_manifest
+
+_SDK = {"aws": ("botocore", "botocore_version"), "gcp": ("google-api-python-client", "googleapiclient_version")}
+
+
+def run(args: argparse.Namespace, console: Console, root: Path) -> int:
+    from codegen.drift import compare, markdown
+    from codegen.render.package import PACKAGE_VERSION
+
+    with tempfile.TemporaryDirectory(prefix="tasklayer-drift-") as tmp:
+        base = _base_schemas(args.base, Path(args.schemas), Path(tmp))
+        old = _annotated(base, args.service, console, "annotating base")
+        new = _annotated(Path(args.schemas), args.service, console, "annotating current")
+        report = compare(old, new, (_labels(base), _labels(Path(args.schemas))), PACKAGE_VERSION)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print(markdown(report), end="")
+    return 0
+
+
+def _base_schemas(base: str, schemas: Path, tmp: Path) -> Path:
+    """A schemas folder as given, or ``schemas/`` at a git revision, extracted to ``tmp``."""
+    if Path(base).is_dir():
+        return Path(base)
+    try:
+        prefix = _git(schemas, "rev-parse", "--show-prefix").decode().strip()
+        archive = _git(schemas, "archive", "--format=tar", base, "--", ".")
+    except (OSError, subprocess.CalledProcessError) as err:
+        detail = err.stderr.decode(errors="replace").strip() if isinstance(err, subprocess.CalledProcessError) else err
+        raise TasklayerError(f"--base {base!r} is neither a folder nor a git revision of {schemas}: {detail}") from None
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(tmp / "schemas", filter="data")
+    if not prefix:
+        raise TasklayerError(f"{schemas} is the root of its git repository; pass --base DIR instead")
+    return tmp / "schemas"
+
+
+def _git(schemas: Path, *argv: str) -> bytes:
+    return subprocess.run(["git", "-C", str(schemas), *argv], check=True, capture_output=True).stdout
+
+
+def _annotated(schemas: Path, only: list[str] | None, console: Console, label: str) -> list:
+    from codegen.pipeline import annotated, generate_list
+
+    manifest = read_manifest(schemas)
+    wanted = [(p, n) for p in ("aws", "gcp") for n in sorted(manifest.get(p, {}).get("services", {}))
+              if not only or n in only or f"{p}/{n}" in only]
+    out = []
+    for i, (provider, name) in enumerate(wanted, 1):
+        out.append((annotated(schemas, provider, name), frozenset(generate_list(schemas, provider, name))))
+        console.progress(label, i, len(wanted), f"{provider}/{name}")
+    return out
+
+
+def _labels(schemas: Path) -> dict[str, str]:
+    manifest = read_manifest(schemas)
+    labels = {}
+    for provider, (sdk, key) in _SDK.items():
+        section = manifest.get(provider, {})
+        for name, entry in section.get("services", {}).items():
+            revision = f" rev {entry['revision']}" if "revision" in entry else ""
+            labels[f"{provider}/{name}"] = f"{entry['api_version']}{revision} ({sdk} {entry.get(key, section.get(key))})"
+    return labels

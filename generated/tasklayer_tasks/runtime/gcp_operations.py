@@ -1,0 +1,81 @@
+"""Waiting on Google's long-running operations: with the API's own ``wait`` (a long poll the
+server holds open) where it has one, else ``get``, backing off between polls, and never longer
+than the context's ``operation_timeout`` — after that the task tries again later, within its
+own deadline, instead of polling forever. A finished operation's error becomes the taxonomy's
+kind (an operation that failed because the resource is in use is an ``InUseError``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import TryAgainLater
+from .gcp_errors import operation_error
+from .retry import RetryPolicy
+
+SCOPE_PLURALS = {
+    "projects": "project",
+    "regions": "region",
+    "zones": "zone",
+    "operations": "operation",
+}
+
+
+def is_operation(answer: Mapping[str, Any]) -> bool:
+    """compute's Operation (``status``) or google.longrunning's (``done``)."""
+    return "status" in answer or "done" in answer
+
+
+def finished(operation: Mapping[str, Any]) -> bool:
+    return operation.get("status") == "DONE" or operation.get("done") is True
+
+
+def operation_params(operation: Mapping[str, Any]) -> dict[str, Any]:
+    """The wait/get parameters of an operation, from its selfLink (project, region or zone)."""
+    parts = str(operation.get("selfLink", "")).split("/")
+    params = {SCOPE_PLURALS[k]: v for k, v in zip(parts, parts[1:]) if k in SCOPE_PLURALS}
+    params.setdefault("operation", str(operation.get("name", "")).rsplit("/", 1)[-1])
+    return params
+
+
+@dataclass
+class OperationWaiter:
+    """Polls one kind of operation: ``execute(method_id, **params)`` makes the call."""
+
+    method: str  # compute.globalOperations.wait, or a get
+    execute: Callable[..., dict[str, Any]]
+    retry: RetryPolicy
+    timeout: float
+    clock: Callable[[], float] = field(default=time.monotonic)
+    polls: int = 0  # made so far, for whoever wants to count them
+
+    def delay(self, poll: int) -> float:
+        """Exponential, capped: a ``wait`` already held the line server-side; a ``get`` must
+        not hammer the API."""
+        return float(min(self.retry.max_delay, self.retry.base_delay * 2**poll))
+
+    def wait(self, operation: Mapping[str, Any], what: str) -> dict[str, Any]:
+        """The operation ``what`` (the method id that started it) started, once finished; its
+        error raised as a taxonomy kind."""
+        current = dict(operation)
+        started, waited, poll = self.clock(), 0.0, 0
+        while not finished(current):
+            spent = max(waited, self.clock() - started)
+            if spent >= self.timeout:
+                raise TryAgainLater(
+                    f"{what}: {current.get('operationType', 'operation')} {current.get('name')} is still "
+                    f"{current.get('status', 'running')} after {poll} polls ({spent:.0f}s)"
+                )
+            if poll:
+                pause = self.delay(poll - 1)
+                self.retry.sleep(pause)
+                waited += pause
+            current = self.execute(self.method, **operation_params(current))
+            poll += 1
+            self.polls += 1
+        error = current.get("error")
+        if error:
+            raise operation_error(what, error)
+        return current

@@ -1,0 +1,157 @@
+"""How Google answers, where it matters to a tasks layer's diffs: read from the discovery
+documents, not written per resource.
+
+- **links**: references come back as full URLs on ``https://www.googleapis.com/<servicePath>``
+  (compute's selfLinks), whatever form was sent (a relative name, a partial URL, the
+  document's own ``compute.googleapis.com`` URL);
+- **documented defaults**: a member a request left out is filled in when its text documents a
+  default ("Defaults to 30s if not set", "If unspecified, the value defaults to 1460", an enum
+  value described "This is the default"), at the top level and inside nested values that were
+  sent (a Router's ``nats``, a HealthCheck's ``tcpHealthCheck``);
+- **output-only members**: ``id``, ``selfLink``, ``creationTimestamp``, ``kind``, fingerprints,
+  the scope (``region``/``zone`` as URLs) and a ready ``status``;
+- **IP addresses**: an Address without ``address`` gets one; a resource whose ``IPAddress``
+  names an Address is answered with that Address's IP ("When reading an IPAddress, the API
+  always returns the IP address number"), an omitted one with an ephemeral IP;
+- **pages**: lists answer at most the method's documented default page size
+  (``maxResults``/``pageSize``), with a ``nextPageToken``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+LINK_HOST = "https://www.googleapis.com/"
+TIMESTAMP = "2026-01-01T00:00:00.000-00:00"
+READY_STATUSES = ("READY", "RESERVED", "ACTIVE", "RUNNING", "AVAILABLE")
+
+_DEFAULT_TEXT = [
+    re.compile(r"\bdefaults? to `?([A-Za-z0-9_.-]+?)`?s?\b(?: if| when|\.|,|$)", re.I),
+    re.compile(r"\bdefault(?: value)? is `?([A-Za-z0-9_.-]+?)`?s?\b(?:\.|,|$)", re.I),
+]
+_ENUM_DEFAULT = re.compile(r"\b(this is the default|default value|is the default)\b", re.I)
+_PAGE_DEFAULT = re.compile(r"default is (\d+)|\(Default: `(\d+)`\)", re.I)
+_SCOPED = re.compile(r"^(?:projects/[^/]+/)?(?:global|regions/[^/]+|zones/[^/]+)/[A-Za-z]+/[^/]+")
+
+
+def link_base(document: dict[str, Any]) -> str:
+    return LINK_HOST + str(document.get("servicePath", ""))
+
+
+def to_link(value: str, document: dict[str, Any], project: str) -> str:
+    """The full URL Google answers for a reference given in any accepted form."""
+    base, service_path = link_base(document), str(document.get("servicePath", ""))
+    found = re.match(r"^https://[a-z0-9.-]+\.googleapis\.com/(.*)$", value)
+    if found:
+        path = found.group(1)
+        return (
+            base + path[len(service_path) :]
+            if service_path and path.startswith(service_path)
+            else value
+        )
+    if value.startswith("projects/") and _SCOPED.match(value):
+        return base + value
+    if _SCOPED.match(value):
+        return f"{base}projects/{project}/{value}"
+    return value
+
+
+def links(value: Any, document: dict[str, Any], project: str) -> Any:
+    """Every reference inside a value, as Google answers it."""
+    if isinstance(value, str):
+        return to_link(value, document, project)
+    if isinstance(value, list):
+        return [links(v, document, project) for v in value]
+    if isinstance(value, dict):
+        return {k: links(v, document, project) for k, v in value.items()}
+    return value
+
+
+def _schema(document: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    ref = node.get("$ref")
+    return dict(document.get("schemas", {}).get(ref, {})) if ref else node
+
+
+def documented_default(prop: dict[str, Any]) -> Any:
+    """The default a property's text documents, typed as the property; None when none is."""
+    kind = prop.get("type")
+    if kind == "array":
+        item = prop.get("items") or {}
+        one = _enum_default(item)
+        return [one] if one is not None else None
+    found = _enum_default(prop)
+    if found is not None:
+        return found
+    text = str(prop.get("description", ""))
+    for pattern in _DEFAULT_TEXT:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        raw = match.group(1).rstrip(".")
+        if kind == "integer" and raw.isdigit():
+            return raw if prop.get("format") in ("int64", "uint64") else int(raw)
+        if kind == "boolean" and raw.lower() in ("true", "false"):
+            return raw.lower() == "true"
+        if kind == "string" and (
+            raw in prop["enum"] if prop.get("enum") else re.fullmatch(r"[A-Z][A-Z0-9_]+", raw)
+        ):
+            return raw  # an enum value, or a constant in capitals: free text is too loose to trust
+    return None
+
+
+def _enum_default(prop: dict[str, Any]) -> Any:
+    values, texts = prop.get("enum") or [], prop.get("enumDescriptions") or []
+    for value, text in zip(values, texts):
+        if _ENUM_DEFAULT.search(str(text)) and not str(value).endswith("UNSPECIFIED"):
+            return value
+    return None
+
+
+def fill_defaults(
+    resource: dict[str, Any], schema: dict[str, Any], document: dict[str, Any], top: bool = True
+) -> None:
+    """Documented defaults for members left out, here and inside nested values that were sent."""
+    for name, prop in (schema.get("properties") or {}).items():
+        description = str(prop.get("description", ""))
+        if name not in resource:
+            if top or not description.lower().startswith(("[output only]", "output only")):
+                value = documented_default(prop)
+                if value is not None:
+                    resource[name] = value
+            continue
+        nested = _schema(document, prop.get("items", {}) if prop.get("type") == "array" else prop)
+        if not nested.get("properties"):
+            continue
+        values = resource[name] if isinstance(resource[name], list) else [resource[name]]
+        for value in values:
+            if isinstance(value, dict):
+                fill_defaults(value, nested, document, top=False)
+
+
+def output_only(resource: dict[str, Any], schema: dict[str, Any], scope_link: str | None) -> None:
+    """The scope (``region``/``zone`` as URLs) and a ready ``status``, where the schema has them."""
+    props = schema.get("properties") or {}
+    if scope_link is not None:
+        kind = scope_link.rstrip("/").split("/")[-2]  # regions | zones
+        member = kind[:-1]
+        if member in props and member not in resource:
+            resource[member] = scope_link
+    status = props.get("status") or {}
+    ready = next((s for s in READY_STATUSES if s in (status.get("enum") or [])), None)
+    if ready is not None:
+        resource["status"] = ready
+
+
+def page_size(method: dict[str, Any]) -> tuple[str, int] | None:
+    """The parameter that sizes a list's pages and its documented default."""
+    for name in ("maxResults", "pageSize"):
+        param = (method.get("parameters") or {}).get(name)
+        if param is None:
+            continue
+        if str(param.get("default", "")).isdigit():
+            return name, int(param["default"])
+        match = _PAGE_DEFAULT.search(str(param.get("description", "")))
+        if match:
+            return name, int(match.group(1) or match.group(2))
+    return None

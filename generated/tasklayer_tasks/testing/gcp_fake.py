@@ -1,0 +1,460 @@
+"""A stateful fake of Google's REST APIs, driven by their discovery documents.
+
+Plug it into googleapiclient as the ``http`` of a client built from a discovery document
+(``FakeGcp(document).build()``, or ``Context(http=FakeGcp(document))``), and it behaves like
+the API for the generic verbs every Google API shares, with nothing written per resource:
+
+- resources stored by URL; ``insert``/``create`` (409 if the name is taken), ``get``/``list``
+  (404 for a missing one; lists in pages of the method's documented default size, with
+  ``nextPageToken``), ``patch`` (JSON merge), ``update`` (replace), ``delete``;
+- other POSTs on a resource (``setLabels``, ``resize``, ``expandIpCidrRange``,
+  ``addHealthCheck``) applied by their request body and query parameters;
+- answers as Google gives them (:mod:`.gcp_answers`): references as full URLs, documented
+  defaults filled in (also inside nested values), output-only members, an Address's IP where a
+  forwarding rule named the Address;
+- ``…Fingerprint`` fields enforced as optimistic locks (412 on a stale one), renewed on change;
+  members a method's schema marks required for it (``annotations.required``) enforced (400);
+- mutating calls whose response is an ``Operation`` return one, ``PENDING`` until it has been
+  polled ``operation_polls`` times (``get`` or ``wait``); :meth:`fail_next` makes a method's
+  next operation end ``DONE`` with an ``error``;
+- ``requestId`` must be a UUID; a mutating call repeated with one already seen is answered with
+  the first call's answer and not carried out again — also after the resource was deleted;
+- every request in ``log`` (method id, HTTP method, path, query, body), for counting calls and
+  for checking them against the full discovery documents.
+
+Thread-safe: one lock around each request. What it does not model: IAM policy, quotas,
+server-side validation of values, ``filter`` expressions beyond ``name = "x"``.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import re
+import threading
+import uuid
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from .gcp_answers import TIMESTAMP, fill_defaults, link_base, links, output_only, page_size
+from .gcp_routes import Route, routes
+
+SCOPE_PARAMS = ("project", "region", "zone")
+_IP = re.compile(r"^[0-9.]+$|:")
+
+
+@dataclass
+class Request:
+    method_id: str
+    http_method: str
+    path: str
+    query: dict[str, str]
+    body: Any
+    status: int = 0  # the HTTP status the fake answered
+
+
+class _Response(dict[str, Any]):
+    """What httplib2 returns: a dict of headers with a ``status``."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__({"status": str(status), "content-type": "application/json"})
+        self.status = status
+        self.reason = "OK" if status < 300 else "Error"
+
+
+class FakeError(Exception):
+    def __init__(self, status: int, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.reason, self.message = status, reason, message
+
+
+class FakeGcp:
+    """The fake: one store shared by every API whose document it was given."""
+
+    def __init__(self, *documents: dict[str, Any], operation_polls: int = 1) -> None:
+        self.documents, self.operation_polls = documents, operation_polls
+        self.store: dict[str, dict[str, Any]] = {}  # resource URL (as called) -> resource
+        self.log: list[Request] = []
+        self._operations: dict[str, dict[str, Any]] = {}
+        self._polls: dict[str, int] = {}
+        self._replies: dict[str, tuple[int, Any]] = {}  # requestId -> the first answer
+        self._failures: dict[str, tuple[str, str]] = {}
+        self._ids: itertools.count[int] = itertools.count(1000)
+        self._ips: itertools.count[int] = itertools.count(1)
+        self._routes: list[Route] = [r for d in documents for r in routes(d)]
+        self._lock = threading.RLock()
+
+    # -- googleapiclient's http interface ------------------------------------------------------------
+
+    def build(self, document: dict[str, Any] | None = None) -> Any:
+        from googleapiclient.discovery import build_from_document  # type: ignore[import-untyped]
+
+        return build_from_document(document or self.documents[0], http=self)
+
+    def request(
+        self, uri: str, method: str = "GET", body: Any = None, headers: Any = None, **_: Any
+    ) -> tuple[_Response, bytes]:
+        parts = urlsplit(uri)
+        url = f"{parts.scheme}://{parts.netloc}{parts.path}"
+        query = dict(parse_qsl(parts.query))
+        query.pop("alt", None)
+        payload = json.loads(body) if body else None
+        with self._lock:
+            logged = Request("", method, parts.path, query, copy.deepcopy(payload))
+            try:
+                route, args = self._match(url, method)
+                logged.method_id = route.method_id
+                self.log.append(logged)
+                status, result = self._answer(route, url, args, query, payload)
+            except FakeError as err:
+                logged.status = err.status
+                error = {
+                    "error": {
+                        "code": err.status,
+                        "message": err.message,
+                        "errors": [{"reason": err.reason, "message": err.message}],
+                    }
+                }
+                return _Response(err.status), json.dumps(error).encode()
+            logged.status = status
+        return _Response(status), json.dumps(result).encode()
+
+    def _match(self, url: str, http_method: str) -> tuple[Route, dict[str, str]]:
+        for route in self._routes:
+            if route.http_method == http_method:
+                found = route.pattern.match(url)
+                if found:
+                    return route, found.groupdict()
+        raise FakeError(404, "notFound", f"no method serves {http_method} {url}")
+
+    def fail_next(
+        self,
+        method_id: str,
+        code: str = "RESOURCE_IN_USE_BY_ANOTHER_RESOURCE",
+        message: str = "The resource is in use",
+    ) -> None:
+        """The next call of ``method_id`` returns an operation that ends ``DONE`` with this
+        error, having changed nothing."""
+        self._failures[method_id] = (code, message)
+
+    # -- verbs -------------------------------------------------------------------------------------
+
+    def _answer(
+        self, route: Route, url: str, args: dict[str, str], query: dict[str, str], body: Any
+    ) -> tuple[int, Any]:
+        if route.http_method == "GET" or route.is_operation_poll(url, self._operations):
+            return self._dispatch(route, url, query, body)
+        request_id = query.get("requestId")
+        if request_id is not None:
+            _check_request_id(request_id)
+            if request_id in self._replies:  # the call was carried out: its first answer
+                status, answer = self._replies[request_id]
+                return status, copy.deepcopy(answer)
+        self._check_required(route, body or {})
+        if route.method_id in self._failures:
+            return 200, self._operation(route, url, error=self._failures.pop(route.method_id))
+        status, answer = self._dispatch(route, url, query, body)
+        if request_id is not None:
+            self._replies[request_id] = (status, copy.deepcopy(answer))
+        return status, answer
+
+    def _dispatch(
+        self, route: Route, url: str, query: dict[str, str], body: Any
+    ) -> tuple[int, Any]:
+        if route.is_operation_poll(url, self._operations):
+            return 200, self._poll(url)
+        if route.http_method == "GET" and route.collection:
+            return 200, self._list(route, url, query)
+        if route.http_method == "GET":
+            return 200, copy.deepcopy(self._get(url))
+        if route.http_method == "POST" and route.collection:
+            return self._insert(route, url, query, body or {})
+        if route.http_method == "DELETE":
+            self._get(url)
+            del self.store[url]
+            return self._done(route, url)
+        if route.http_method in ("PATCH", "PUT"):
+            return self._change(route, url, body or {}, replace=route.http_method == "PUT")
+        return self._action(route, url, query, body or {})
+
+    def _check_required(self, route: Route, body: dict[str, Any]) -> None:
+        schema = route.request_schema()
+        for name, prop in (schema.get("properties") or {}).items():
+            if (
+                route.method_id in (prop.get("annotations") or {}).get("required", [])
+                and name not in body
+            ):
+                raise FakeError(400, "required", f"Required field 'resource.{name}' not specified")
+
+    def _get(self, url: str) -> dict[str, Any]:
+        if url not in self.store:
+            raise FakeError(404, "notFound", f"The resource '{url}' was not found")
+        return self.store[url]
+
+    def _list(self, route: Route, collection: str, query: dict[str, str]) -> dict[str, Any]:
+        items = [
+            copy.deepcopy(r)
+            for u, r in sorted(self.store.items())
+            if u.rsplit("/", 1)[0] == collection
+        ]
+        wanted = re.fullmatch(r'\s*name\s*(?:=|eq)\s*"?([^"]+)"?\s*', query.get("filter", ""))
+        if wanted:
+            items = [r for r in items if r.get("name") == wanted.group(1)]
+        sized = page_size(route.method)
+        start = int(query.get("pageToken") or 0)
+        size = int(query.get(sized[0]) or sized[1]) if sized else len(items) or 1
+        page = items[start : start + size]
+        out: dict[str, Any] = {route.list_key(): page} if page else {}
+        if start + size < len(items):
+            out["nextPageToken"] = str(start + size)
+        return out
+
+    def _insert(
+        self, route: Route, collection: str, query: dict[str, str], body: dict[str, Any]
+    ) -> tuple[int, Any]:
+        resource, name = self._new_resource(route, query, body)
+        url = f"{collection}/{name}"
+        if url in self.store:
+            raise FakeError(409, "alreadyExists", f"The resource '{url}' already exists")
+        schema = route.resource_schema()
+        props = schema.get("properties") or {}
+        project = _project(url)
+        resource = links(resource, route.document, project)
+        stamps = {
+            "id": str(next(self._ids)),
+            "selfLink": self._link(route, url),
+            "creationTimestamp": TIMESTAMP,
+        }
+        resource.update({k: v for k, v in stamps.items() if k in props or not props})
+        if route.name_prefix is not None:  # resource-name APIs: its name is its path
+            resource["name"] = url[len(route.base) + len(route.name_prefix) :]
+        if "kind" in props:
+            resource.setdefault("kind", props["kind"].get("default", ""))
+        fill_defaults(resource, schema, route.document)
+        output_only(resource, schema, self._scope_link(route, url))
+        self._addresses(route, resource, props, url)
+        self._renew_fingerprints(resource, schema)
+        self.store[url] = resource
+        return self._done(route, url)
+
+    def _new_resource(
+        self, route: Route, query: dict[str, str], body: dict[str, Any]
+    ) -> tuple[dict[str, Any], str]:
+        """The resource and its name: ``name`` in the body, or an ``…Id`` in the body or the
+        query naming a nested resource (iam's accountId + serviceAccount)."""
+        if "name" in body:
+            return copy.deepcopy(body), str(body["name"]).rsplit("/", 1)[-1]
+        for key, value in [*body.items(), *query.items()]:
+            if key.endswith("Id") and key != "requestId" and isinstance(value, str):
+                nested = next((v for v in body.values() if isinstance(v, dict)), {})
+                return {**copy.deepcopy(nested), key: value}, value
+        raise FakeError(400, "required", f"{route.method_id}: the request names no resource")
+
+    def _addresses(
+        self, route: Route, resource: dict[str, Any], props: dict[str, Any], url: str
+    ) -> None:
+        """An Address gets an IP; a forwarding rule's ``IPAddress`` reads back as an IP."""
+        if (
+            "address" in props
+            and url.rsplit("/", 2)[-2] == "addresses"
+            and "address" not in resource
+        ):
+            resource["address"] = self._new_ip()
+        if "IPAddress" not in props:
+            return
+        given = resource.get("IPAddress")
+        if given is None:
+            resource["IPAddress"] = self._new_ip()
+        elif not _IP.search(str(given)):
+            link = (
+                str(given)
+                if "/" in str(given)
+                else f"{url.rsplit('/', 2)[0].rsplit('/', 1)[0]}/addresses/{given}"
+            )
+            key = self._key(route, link)
+            if key not in self.store:
+                raise FakeError(
+                    400, "invalid", f"Invalid value for field 'resource.IPAddress': '{given}'"
+                )
+            resource["IPAddress"] = self.store[key]["address"]
+
+    def _new_ip(self) -> str:
+        n = next(self._ips)
+        return f"34.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
+
+    def _link(self, route: Route, url: str) -> str:
+        return link_base(route.document) + url[len(route.base) :]
+
+    def _key(self, route: Route, link: str) -> str:
+        """The URL a resource is stored under, from the link Google answers for it."""
+        base = link_base(route.document)
+        return route.base + link[len(base) :] if link.startswith(base) else link
+
+    def _scope_link(self, route: Route, url: str) -> str | None:
+        found = re.search(r"projects/[^/]+/(?:regions|zones)/[^/]+", url)
+        return link_base(route.document) + found.group(0) if found else None
+
+    def _check_fingerprints(self, stored: dict[str, Any], body: dict[str, Any]) -> None:
+        for key, value in body.items():
+            if (
+                key.endswith(("fingerprint", "Fingerprint"))
+                and key in stored
+                and value != stored[key]
+            ):
+                raise FakeError(
+                    412, "conditionNotMet", f"Supplied {key} does not match current {key}"
+                )
+
+    def _renew_fingerprints(
+        self, resource: dict[str, Any], schema: dict[str, Any] | None = None
+    ) -> None:
+        keys = [k for k in resource if k.endswith(("fingerprint", "Fingerprint"))]
+        keys += [
+            k
+            for k in (schema or {}).get("properties", {})
+            if k.endswith(("fingerprint", "Fingerprint"))
+        ]
+        for key in dict.fromkeys(keys):
+            seed = json.dumps(
+                {k: v for k, v in resource.items() if not k.endswith("ingerprint")}, sort_keys=True
+            )
+            resource[key] = hashlib.sha256(f"{key}:{seed}:{next(self._ids)}".encode()).hexdigest()[
+                :16
+            ]
+
+    def _change(
+        self, route: Route, url: str, body: dict[str, Any], replace: bool
+    ) -> tuple[int, Any]:
+        stored = self._get(url)
+        body = links(route.unwrap(body), route.document, _project(url))
+        self._check_fingerprints(stored, body)
+        keep = ("id", "selfLink", "creationTimestamp", "kind", "name", "region", "zone")
+        changed = (
+            {**{k: stored[k] for k in keep if k in stored}, **copy.deepcopy(body)}
+            if replace
+            else _merge(stored, body)
+        )
+        fill_defaults(changed, route.resource_schema(), route.document)
+        self._renew_fingerprints(changed)
+        self.store[url] = changed
+        return self._done(route, url)
+
+    def _action(
+        self, route: Route, url: str, query: dict[str, str], body: dict[str, Any]
+    ) -> tuple[int, Any]:
+        """setLabels, setTags, resize, expandIpCidrRange, addInstances, removeHealthCheck...:
+        the body's members (and plain query parameters) are written onto the resource."""
+        item = url.rsplit("/", 1)[0]
+        stored = self._get(item)
+        self._check_fingerprints(stored, body)
+        for key, value in links(body, route.document, _project(url)).items():
+            if key.endswith(("fingerprint", "Fingerprint")):
+                continue
+            if route.verb.startswith(("add", "remove")) and isinstance(value, list):
+                _add_remove(stored, key, value, add=route.verb.startswith("add"))
+            else:
+                stored[key] = copy.deepcopy(value)
+        for key, value in query.items():
+            if key in route.params or key in ("requestId", *SCOPE_PARAMS):
+                continue
+            target = next((k for k in stored if k == key or k.lower().endswith(key.lower())), key)
+            stored[target] = int(value) if value.isdigit() else value
+        self._renew_fingerprints(stored)
+        return self._done(route, item)
+
+    # -- operations --------------------------------------------------------------------------------
+
+    def _done(self, route: Route, target: str) -> tuple[int, Any]:
+        if route.response != "Operation":
+            return 200, copy.deepcopy(self.store.get(target, {}))
+        return 200, self._operation(route, target)
+
+    def _operation(
+        self, route: Route, target: str, error: tuple[str, str] | None = None
+    ) -> dict[str, Any]:
+        name = f"operation-{next(self._ids)}"
+        scope = re.match(r"(.*/projects/[^/]+/(?:zones|regions)/[^/]+)(?:/|$)", target) or re.match(
+            r"(.*/projects/[^/]+)(?:/|$)", target
+        )
+        base = scope.group(1) if scope else target.rsplit("/", 1)[0]
+        where = "" if "/zones/" in base or "/regions/" in base else "/global"
+        url = f"{base}{where}/operations/{name}"
+        polls = 0 if error else self.operation_polls
+        operation: dict[str, Any] = {
+            "kind": "compute#operation",
+            "id": str(next(self._ids)),
+            "name": name,
+            "selfLink": self._link(route, url),
+            "targetLink": self._link(route, target),
+            "operationType": route.verb,
+            "status": "PENDING" if polls else "DONE",
+            "progress": 0 if polls else 100,
+            "insertTime": TIMESTAMP,
+        }
+        if error:
+            operation["error"] = {"errors": [{"code": error[0], "message": error[1]}]}
+        self._operations[url] = operation
+        self._polls[url] = polls
+        return copy.deepcopy(operation)
+
+    def _poll(self, url: str) -> dict[str, Any]:
+        url = url.removesuffix("/wait")
+        if url not in self._operations:
+            raise FakeError(404, "notFound", f"The resource '{url}' was not found")
+        self._polls[url] = max(0, self._polls[url] - 1)
+        if self._polls[url] == 0:
+            self._operations[url].update(status="DONE", progress=100)
+        return copy.deepcopy(self._operations[url])
+
+    def calls(self, mutating_only: bool = False) -> list[str]:
+        """Method ids of the requests so far (only those that change something, if asked)."""
+        return [
+            r.method_id
+            for r in self.log
+            if not mutating_only
+            or r.http_method != "GET"
+            and not r.method_id.endswith(("Operations.wait", "operations.wait"))
+        ]
+
+
+def _check_request_id(value: str) -> None:
+    """Google: "The request ID must be a valid UUID with the exception that zero UUID is not
+    supported"."""
+    try:
+        parsed = uuid.UUID(value)
+    except ValueError:
+        raise FakeError(400, "invalid", f"Invalid value for field 'requestId': '{value}'") from None
+    if parsed.int == 0:
+        raise FakeError(400, "invalid", "The zero UUID is not a valid requestId")
+
+
+def _project(url: str) -> str:
+    found = re.search(r"/projects/([^/]+)", url)
+    return found.group(1) if found else ""
+
+
+def _merge(stored: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """JSON merge patch (RFC 7386), as Google's PATCH applies it."""
+    out = copy.deepcopy(stored)
+    for key, value in patch.items():
+        if value is None:
+            out.pop(key, None)
+        elif isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _add_remove(stored: dict[str, Any], key: str, items: list[Any], add: bool) -> None:
+    """addInstances({"instances": [{"instance": url}]}) adds urls to the ``instances`` list."""
+    values = [next(iter(i.values())) if isinstance(i, dict) and len(i) == 1 else i for i in items]
+    current = list(stored.get(key) or [])
+    stored[key] = (
+        current + [v for v in values if v not in current]
+        if add
+        else [v for v in current if v not in values]
+    )

@@ -1,0 +1,188 @@
+"""A judge of GCP requests that nobody here wrote: the FULL discovery documents googleapiclient
+ships (``googleapiclient/discovery_cache/documents/compute.v1.json`` ...), not the trimmed
+copies the generator emits and the fake is built from.
+
+For each request (HTTP method, path, query, JSON body) it checks that the method exists and is
+the one the request was logged as; that every query parameter is declared, of its type, enum
+and pattern, and every required one given; that the body is valid against the method's request
+schema (no undeclared member, types right, no output-only member, the members the schema marks
+required for this method present); that nothing is sent that the method's own text says it does
+not modify ("Only routingConfig can be modified"); and that a mutating method that declares
+``requestId`` carries one, a valid non-zero UUID.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import googleapiclient
+
+FULL_DOCUMENTS = Path(googleapiclient.__file__).resolve().parent / "discovery_cache" / "documents"
+_OUTPUT_ONLY = re.compile(r"^\s*(\[output only\]|output only)", re.I)
+_ONLY_MODIFIES = [re.compile(r"\bOnly (\w+) can be modified", re.I),
+                  re.compile(r"\byou can only patch the (\w+) field", re.I)]
+
+
+@dataclass(frozen=True)
+class _Method:
+    id: str
+    http_method: str
+    pattern: re.Pattern[str]
+    literal_length: int
+    method: dict[str, Any]
+    document: dict[str, Any]
+
+
+def full_document(api: str, version: str = "v1") -> dict[str, Any]:
+    return dict(json.loads((FULL_DOCUMENTS / f"{api}.{version}.json").read_text(encoding="utf-8")))
+
+
+class RequestValidator:
+    def __init__(self, *apis: str) -> None:
+        self.methods: list[_Method] = []
+        for api in apis:
+            document = full_document(api)
+            self._walk(document, document.get("resources") or {})
+        self.checked = 0
+
+    def _walk(self, document: dict[str, Any], resources: dict[str, Any]) -> None:
+        prefix = "/" + document["servicePath"]
+        for resource in resources.values():
+            for method in (resource.get("methods") or {}).values():
+                path = method.get("flatPath") if "{+" in method["path"] and method.get("flatPath") else method["path"]
+                regex, literal = "", 0
+                for text, name in re.findall(r"([^{]*)(?:\{\+?([^}]+)\})?", prefix + path):
+                    regex += re.escape(text)
+                    literal += len(text)
+                    if name:
+                        regex += f"(?P<{re.sub(r'[^A-Za-z0-9_]', '_', name)}>[^/]+)"
+                self.methods.append(_Method(method["id"], method["httpMethod"], re.compile(f"^{regex}$"), literal,
+                                            method, document))
+            self._walk(document, resource.get("resources") or {})
+
+    # -- one request -----------------------------------------------------------------------------
+
+    def check(self, method_id: str, http_method: str, path: str, query: dict[str, str], body: Any) -> list[str]:
+        """The violations of one request; [] when the API would take it as it is."""
+        self.checked += 1
+        where = f"{http_method} {path} ({method_id})"
+        matches = sorted((m for m in self.methods if m.http_method == http_method and m.pattern.match(path)),
+                         key=lambda m: -m.literal_length)
+        if not matches:
+            return [f"{where}: no method of the API serves it"]
+        found = matches[0]
+        out = [] if found.id == method_id else [f"{where}: the API's method for it is {found.id}"]
+        out += self._params(found, query, path, where)
+        out += self._body(found, body, where)
+        return out
+
+    def _params(self, found: _Method, query: dict[str, str], path: str, where: str) -> list[str]:
+        declared = found.method.get("parameters") or {}
+        standard = found.document.get("parameters") or {}
+        out = []
+        for name, value in query.items():
+            spec = declared.get(name) or standard.get(name)
+            if spec is None or spec.get("location", "query") != "query":
+                out.append(f"{where}: query parameter {name!r} is not declared")
+                continue
+            problem = _scalar_problem(spec, value, from_query=True)
+            if problem:
+                out.append(f"{where}: parameter {name}={value!r}: {problem}")
+        path_values = found.pattern.match(path).groupdict()  # type: ignore[union-attr]
+        for name, spec in declared.items():
+            given = query.get(name) if spec.get("location") == "query" else path_values.get(re.sub(r"[^A-Za-z0-9_]", "_", name))
+            if spec.get("required") and given in (None, ""):
+                out.append(f"{where}: required parameter {name!r} is missing")
+            if spec.get("location") == "path" and given and spec.get("pattern") and not re.fullmatch(spec["pattern"], given):
+                out.append(f"{where}: path parameter {name}={given!r} does not match {spec['pattern']}")
+        if "requestId" in declared and found.http_method != "GET":
+            rid = query.get("requestId")
+            if rid is None:
+                out.append(f"{where}: no requestId, which the method declares")
+            else:
+                try:
+                    if uuid.UUID(rid).int == 0:
+                        out.append(f"{where}: requestId is the zero UUID")
+                except ValueError:
+                    out.append(f"{where}: requestId {rid!r} is not a UUID")
+        return out
+
+    def _body(self, found: _Method, body: Any, where: str) -> list[str]:
+        request = (found.method.get("request") or {}).get("$ref")
+        if request is None:
+            return [f"{where}: a body, but the method takes none"] if body not in (None, {}) else []
+        if not isinstance(body, dict):
+            return [f"{where}: no body, but the method takes a {request}"]
+        out = _schema_problems(found.document, {"$ref": request}, body, where + " body", found.id, top=True)
+        for pattern in _ONLY_MODIFIES:
+            said = pattern.search(found.method.get("description", ""))
+            if said:
+                schema = found.document["schemas"][request]["properties"]
+                allowed = {said.group(1)} | {k for k in body if k.endswith(("ingerprint", "etag"))}
+                allowed |= {k for k, p in schema.items() if found.id in (p.get("annotations") or {}).get("required", [])}
+                out += [f"{where}: sends {k!r}, but the method says only {said.group(1)} is modified"
+                        for k in body if k not in allowed]
+        return out
+
+
+def _scalar_problem(spec: dict[str, Any], value: Any, from_query: bool = False) -> str | None:
+    kind, fmt = spec.get("type"), spec.get("format", "")
+    if kind == "string" and fmt in ("int64", "uint64"):
+        text = str(value)
+        return None if re.fullmatch(r"-?\d+", text) else "not an integer"
+    if kind == "string":
+        if not isinstance(value, str):
+            return f"a {type(value).__name__}, not a string"
+        if spec.get("enum") and value not in spec["enum"]:
+            return f"not one of {spec['enum']}"
+        if from_query and spec.get("pattern") and not re.fullmatch(spec["pattern"], value):
+            return f"does not match {spec['pattern']}"
+        return None
+    if kind == "integer":
+        ok = isinstance(value, int) and not isinstance(value, bool) or (from_query and re.fullmatch(r"-?\d+", str(value)))
+        return None if ok else "not an integer"
+    if kind == "number":
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        return None if ok or from_query else "not a number"
+    if kind == "boolean":
+        ok = isinstance(value, bool) or (from_query and str(value) in ("true", "false"))
+        return None if ok else "not a boolean"
+    return None
+
+
+def _schema_problems(document: dict[str, Any], schema: dict[str, Any], value: Any, where: str, method_id: str,
+                     top: bool = False) -> list[str]:
+    if "$ref" in schema:
+        schema = document["schemas"][schema["$ref"]]
+    kind = schema.get("type")
+    if kind == "object" and isinstance(value, dict):
+        props, extra = schema.get("properties") or {}, schema.get("additionalProperties")
+        out = []
+        for key, member in value.items():
+            if key in props:
+                prop = props[key]
+                if _OUTPUT_ONLY.search(str(prop.get("description", ""))):
+                    out.append(f"{where}.{key}: output only, not to be sent")
+                out += _schema_problems(document, prop, member, f"{where}.{key}", method_id)
+            elif extra is not None:
+                out += _schema_problems(document, extra, member, f"{where}.{key}", method_id)
+            else:
+                out.append(f"{where}.{key}: no such member")
+        for key, prop in props.items():
+            if method_id in (prop.get("annotations") or {}).get("required", []) and key not in value:
+                out.append(f"{where}.{key}: required for {method_id}, missing")
+        return out
+    if kind == "object":
+        return [f"{where}: a {type(value).__name__}, not an object"]
+    if kind == "array":
+        if not isinstance(value, list):
+            return [f"{where}: a {type(value).__name__}, not a list"]
+        return [p for i, item in enumerate(value)
+                for p in _schema_problems(document, schema.get("items") or {}, item, f"{where}[{i}]", method_id)]
+    problem = _scalar_problem(schema, value)
+    return [f"{where}: {problem}"] if problem else []
