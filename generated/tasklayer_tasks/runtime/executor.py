@@ -81,8 +81,12 @@ class Executor:
                     raise TryAgainLater(
                         f"{task.key}: still in use while what depended on it goes: {err}"
                     ) from None
+                blocking: list[str] = getattr(task.core(context), "blockers", lambda _: [])(
+                    task.observed
+                )
+                what = ", ".join(blocking) if blocking else "something"
                 raise TaskError(
-                    f"{task.key}: in use by something this delete was not asked to remove: {err}"
+                    f"{task.key}: in use by {what} this delete was not asked to remove: {err}"
                 ) from None
             if removed_one:
                 deleted_at[task] = self.clock()
