@@ -78,22 +78,36 @@ class Executor:
             except InUseError as err:
                 removed = [deleted_at[d] for d in dependents[task] if d in deleted_at]
                 if removed and self.clock() - max(removed) < self.in_use_grace:
-                    raise TryAgainLater(f"{task.key}: still in use while what depended on it goes: {err}") from None
-                blocking: list[str] = getattr(task.core(context), "blockers", lambda _: [])(task.observed)
+                    raise TryAgainLater(
+                        f"{task.key}: still in use while what depended on it goes: {err}"
+                    ) from None
+                blocking: list[str] = getattr(task.core(context), "blockers", lambda _: [])(
+                    task.observed
+                )
                 what = ", ".join(blocking) if blocking else "something"
-                raise TaskError(f"{task.key}: in use by {what} this delete was not asked to remove: {err}") from None
+                raise TaskError(
+                    f"{task.key}: in use by {what} this delete was not asked to remove: {err}"
+                ) from None
             if removed_one:
                 deleted_at[task] = self.clock()
 
         self._waves(scope, delete, reverse=True)
 
-    def _waves(self, graph: dict[Task, list[Task]], step: Callable[[Task], object], reverse: bool) -> None:
-        blockers = graph if not reverse else {t: [o for o, deps in graph.items() if t in deps] for t in graph}
+    def _waves(
+        self, graph: dict[Task, list[Task]], step: Callable[[Task], object], reverse: bool
+    ) -> None:
+        blockers = (
+            graph
+            if not reverse
+            else {t: [o for o, deps in graph.items() if t in deps] for t in graph}
+        )
         pending, done = set(graph), set()
         deadlines: dict[Task, float] = {}
         with ThreadPoolExecutor(max_workers=self.max_concurrency) as pool:
             while pending:
-                ready = sorted((t for t in pending if all(b in done for b in blockers[t])), key=lambda t: t.key)
+                ready = sorted(
+                    (t for t in pending if all(b in done for b in blockers[t])), key=lambda t: t.key
+                )
                 results = list(pool.map(lambda t: self._attempt(t, step), ready))
                 progressed = False
                 failures: list[Exception] = []
@@ -106,7 +120,11 @@ class Executor:
                     elif isinstance(outcome, TryAgainLater):
                         deadline = deadlines.setdefault(task, self.clock() + self.task_deadline)
                         if self.clock() > deadline:
-                            failures.append(TaskError(f"{task.key}: gave up after {self.task_deadline:.0f}s: {outcome}"))
+                            failures.append(
+                                TaskError(
+                                    f"{task.key}: gave up after {self.task_deadline:.0f}s: {outcome}"
+                                )
+                            )
                         else:
                             log.debug("%s: will try again: %s", task.key, outcome)
                     elif isinstance(outcome, TaskError):

@@ -24,11 +24,15 @@ class FieldSpec:
     value_wrapper: str | None = None  # sent as {"Value": v}
     write_only: bool = False
     sensitive: bool = False
-    sensitive_paths: tuple[str, ...] = ()  # sensitive parts inside it ("LaunchTemplateData.UserData")
+    sensitive_paths: tuple[
+        str, ...
+    ] = ()  # sensitive parts inside it ("LaunchTemplateData.UserData")
     server_default: bool = False
     unordered: bool = False
     references: str | None = None  # the resource this field holds the id of
-    reference_member: str | None = None  # ... or, in reads, this member of it (an Address's "address")
+    reference_member: str | None = (
+        None  # ... or, in reads, this member of it (an Address's "address")
+    )
     is_tags: bool = False
     filter_name: str | None = None  # name of the {Name, Values} filter that selects by it
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
@@ -59,7 +63,9 @@ class CreateSpec:
     body_member: str | None = None  # GCP resource-name APIs: the body wraps the resource
     id_param: str | None = None  # ... and names it with this member or parameter ("accountId")
     id_in_query: bool = False
-    returned_once: tuple[str, ...] = ()  # answer members the cloud hands out only here (a private key)
+    returned_once: tuple[
+        str, ...
+    ] = ()  # answer members the cloud hands out only here (a private key)
 
 
 @dataclass(frozen=True)
@@ -192,5 +198,7 @@ def update_order(spec: ResourceSpec, names: list[str]) -> list[FieldSpec]:
                 placed.add(f.name)
                 break
         else:
-            raise ValueError(f"{spec.name}: update order has a cycle among {sorted(changing - placed)}")
+            raise ValueError(
+                f"{spec.name}: update order has a cycle among {sorted(changing - placed)}"
+            )
     return done
