@@ -37,8 +37,9 @@ def _short(counts: dict[str, int], width: int = 18) -> str:
 def row(outcome: Outcome) -> str:
     converged = f"yes({outcome.drive.passes})" if outcome.converged else f"NO({outcome.drive.passes})"
     leaks = _short(outcome.leaks) if outcome.delete_done else "FAILED " + _short(outcome.leaks, 12)
+    reapply = "FAILED" if outcome.reapply_error else _short(outcome.reapply_writes)
     return (f"{str(outcome.cell):<58} {converged:<8} {_short(outcome.duplicates):<18} {_short(outcome.missing):<18} "
-            f"{sum(outcome.unowned.values()):>7} {("FAILED" if outcome.reapply_error else _short(outcome.reapply_writes)):<24} {leaks:<20} {outcome.seconds:5.2f}s")
+            f"{sum(outcome.unowned.values()):>7} {reapply:<24} {leaks:<20} {outcome.seconds:5.2f}s")
 
 
 def main(argv: list[str] | None = None) -> int:
