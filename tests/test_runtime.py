@@ -71,7 +71,7 @@ def _fail_first(context: Any, operation: str, code: str, times: int) -> list[int
             return _error(code)
         return None
 
-    context.client("ec2").meta.events.register_first(f"before-call.ec2.{operation}", hook)
+    context.session.get_component("event_emitter").register_first(f"before-call.ec2.{operation}", hook)  # on every client made
     return seen
 
 
@@ -91,7 +91,7 @@ def test_not_found_right_after_create_is_eventual_consistency(cloud: Any) -> Non
     context, calls = cloud
     vpc = Vpc(name="slow", cidr_block="10.0.0.0/16", enable_dns_hostnames=True)
     created = []
-    context.client("ec2").meta.events.register("after-call.ec2.CreateVpc", lambda **kw: created.append(1))
+    context.session.register("after-call.ec2.CreateVpc", lambda **kw: created.append(1))
     seen = [0]
 
     def not_yet(model: Any, **_: Any) -> Any:
@@ -100,7 +100,7 @@ def test_not_found_right_after_create_is_eventual_consistency(cloud: Any) -> Non
             return _error("InvalidVpcID.NotFound")
         return None
 
-    context.client("ec2").meta.events.register_first("before-call.ec2.DescribeVpcs", not_yet)
+    context.session.get_component("event_emitter").register_first("before-call.ec2.DescribeVpcs", not_yet)
     Executor(CloudTarget(context), sleep=lambda _: None).run([vpc])
     assert seen[0] == 2 and calls.writes() == {"CreateVpc": 1, "ModifyVpcAttribute": 1}
 

@@ -24,12 +24,13 @@ class Cloud:
         core = f"{view.class_name}Core"
         if self.has_document:
             return f"{core}(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry)"
-        return f"{core}(context.client({view.service.name!r}), context.retry)"
+        service = repr(view.service.name)
+        return f"{core}(context.client({service}), context.retry, once=context.client({service}, sdk_retries=False))"
 
     def task_imports(self, view: ResourceView) -> list[str]:
         base = "from ...runtime.gcp_task import GcpTask" if self.has_document else ""
         task = "from ...runtime.task import Changes, Task" if self.has_document else (
-            "from ...runtime.task import AwsTask, Changes, Task")
+            "from ...runtime.aws_task import AwsTask\nfrom ...runtime.task import Changes, Task")
         core = f"from .core.{view.module} import {'DOCUMENT, ' if self.has_document else ''}SPEC, {view.class_name}Core"
         return [line for line in (base, task, core) if line]
 
@@ -37,7 +38,7 @@ class Cloud:
         if self.has_document:
             return ["from ....runtime.gcp_task import GcpReconciler",
                     f"from ..core.{view.module} import DOCUMENT, SPEC"]
-        return ["from ....runtime.reconciler import AwsReconciler",
+        return ["from ....runtime.aws_task import AwsReconciler",
                 f"from ..core.{view.module} import SPEC, {view.class_name}Core"]
 
 

@@ -133,7 +133,7 @@ def _task_imports(view: ResourceView, modules: dict[str, str], cloud: Cloud) -> 
         *cloud.task_imports(view),
         "",
         "if TYPE_CHECKING:",
-        "    from ...runtime.task import Context",
+        "    from ...runtime.context import Context",
     ]
     for ref in view.references:
         module = next(m for name, m in modules.items() if class_name(name) == ref)

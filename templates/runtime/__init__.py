@@ -4,33 +4,64 @@ Copied verbatim into the generated package by ``tasklayer generate``; edit it un
 ``templates/runtime/`` in the tasklayer repository, never in ``generated/``.
 """
 
+from .aws_task import AwsTask
+from .context import Context
 from .errors import (
+    AccessDeniedError,
     CannotChangeFieldError,
+    CloudError,
+    ConflictError,
     DependencyCycleError,
+    InUseError,
+    InvalidRequestError,
+    MalformedResponseError,
+    MissingResourceError,
     MultipleMatchesError,
     NotConvergedError,
+    NotFoundError,
+    NotOwnedError,
+    OutcomeUnknownError,
+    PreconditionFailedError,
     TaskError,
+    ThrottledError,
     TryAgainLater,
+    UnavailableError,
 )
 from .executor import Executor
 from .lifecycle import Lifecycle
+from .ownership import Owner
 from .targets import CloudTarget, DryRunTarget, Plan
-from .task import AwsTask, Changes, Context, Task
+from .task import Changes, Task
+
 
 __all__ = [
+    "AccessDeniedError",
     "AwsTask",
     "CannotChangeFieldError",
     "Changes",
+    "CloudError",
     "CloudTarget",
+    "ConflictError",
     "Context",
     "DependencyCycleError",
     "DryRunTarget",
     "Executor",
+    "InUseError",
+    "InvalidRequestError",
     "Lifecycle",
+    "MalformedResponseError",
+    "MissingResourceError",
     "MultipleMatchesError",
     "NotConvergedError",
+    "NotFoundError",
+    "NotOwnedError",
+    "OutcomeUnknownError",
+    "Owner",
     "Plan",
+    "PreconditionFailedError",
     "Task",
     "TaskError",
+    "ThrottledError",
     "TryAgainLater",
+    "UnavailableError",
 ]

@@ -1,54 +1,62 @@
 """Find, create, update and delete one kind of AWS resource, driven by its ResourceSpec.
 
-A *state* is a plain dict keyed by the API's member names (``{"VpcId": "vpc-1", "CidrBlock":
-"10.0.0.0/16", "Tags": {"Name": "main"}}``): tags as a dict, ``{"Value": x}`` wrappers
-removed, members the read renames put back under the field's name.
+The AWS side of the runtime's contract (:mod:`.core`): botocore calls go in, states and the
+runtime's own errors come out. botocore's errors are translated here (:mod:`.aws_errors`), and
+every answer is checked against the shape the model promised before it is believed.
+
+Two clients: ``client`` (botocore's retries as the user configured them) for reads and for
+calls that carry an idempotency token, and ``once`` (botocore's retries off) for mutating calls
+that carry none, which must never be sent twice blindly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from botocore import xform_name
-from botocore.exceptions import ClientError
 
-from .errors import TryAgainLater
-from .retry import RetryPolicy, is_in_use, is_not_found
-from .spec import FieldSpec, ResourceSpec
-
-State = dict[str, Any]
-
-
-class Core(Protocol):
-    """What a task or reconciler needs from a cloud: the same five calls on every cloud."""
-
-    spec: ResourceSpec
-
-    def find(self, desired: Mapping[str, Any], name: str, *, retry_not_found: bool = False) -> list[State]: ...
-    def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None: ...
-    def create(self, desired: Mapping[str, Any], token: str | None = None) -> State: ...
-    def update(self, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None: ...
-    def delete(self, actual: Mapping[str, Any]) -> None: ...
+from .aws_errors import translate
+from .core import State
+from .errors import CloudError, MalformedResponseError, NotFoundError, OutcomeUnknownError
+from .retry import RetryPolicy
+from .spec import FieldSpec, ResourceSpec, update_order
 
 
 class AwsCore:
     """The calls for one resource type; one instance per client."""
 
-    def __init__(self, spec: ResourceSpec, client: Any, retry: RetryPolicy | None = None) -> None:
+    def __init__(self, spec: ResourceSpec, client: Any, retry: RetryPolicy | None = None, once: Any = None) -> None:
         self.spec = spec
         self.client = client
+        self.once = once if once is not None else client
         self.retry = retry or RetryPolicy()
 
     # -- calling ---------------------------------------------------------------------------
 
-    def call(self, operation: str, params: Mapping[str, Any], *, retry_not_found: bool = False) -> Any:
-        method = getattr(self.client, xform_name(operation))
-        retry_if = self._not_found if retry_not_found else None
-        return self.retry.call(method, retry_if=retry_if, **params)
+    def call(
+        self,
+        operation: str,
+        params: Mapping[str, Any],
+        *,
+        idempotent: bool,
+        retry_if: Callable[[CloudError], bool] | None = None,
+    ) -> Any:
+        """One API call, with the runtime's retries; errors come out translated."""
+        method = getattr(self.client if idempotent else self.once, xform_name(operation))
+        return self.retry.call(self._translated(operation, method), idempotent=idempotent, retry_if=retry_if, **params)
 
-    def _not_found(self, err: ClientError) -> bool:
-        return is_not_found(err, self.spec.not_found_codes)
+    def _translated(self, operation: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def call(**params: Any) -> Any:
+            try:
+                return fn(**params)
+            except Exception as err:
+                translated = translate(err, operation, self.spec.not_found_codes)
+                if translated is err:
+                    raise
+                raise translated from None  # the SDK's error may quote values: not chained
+
+        return call
 
     def _read(self, params: Mapping[str, Any], retry_not_found: bool) -> list[dict[str, Any]]:
         """All items a read returns, every page of it; [] when the API says NotFound (after
@@ -65,25 +73,34 @@ class AwsCore:
                 items += self._items(page)
             return items
 
+        retry_if = (lambda err: isinstance(err, NotFoundError)) if retry_not_found else None
         try:
             found: list[dict[str, Any]] = self.retry.call(
-                fetch, retry_if=self._not_found if retry_not_found else None, **params
+                self._translated(read.operation, fetch), idempotent=True, retry_if=retry_if, **params
             )
             return found
-        except ClientError as err:
-            if self._not_found(err):
-                return []
-            raise
+        except NotFoundError:
+            return []
 
-    def _items(self, response: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def _items(self, response: Any) -> list[dict[str, Any]]:
+        """The items of a read's answer, checked: a wrong shape is an error, never "none"."""
         read = self.spec.read
         assert read is not None
+        if not isinstance(response, Mapping):
+            raise MalformedResponseError(read.operation, "/", f"expected an object, got {type(response).__name__}")
         if read.output_member is None:
             return [{k: v for k, v in response.items() if k != "ResponseMetadata"}]
         value = response.get(read.output_member)
         if value is None:
             return []
-        return list(value) if isinstance(value, list) else [value]
+        path = f"/{read.output_member}"
+        items = value if isinstance(value, list) else [value]
+        if read.output_is_list and not isinstance(value, list):
+            raise MalformedResponseError(read.operation, path, f"expected a list, got {type(value).__name__}")
+        for index, item in enumerate(items):
+            if not isinstance(item, Mapping):
+                raise MalformedResponseError(read.operation, f"{path}/{index}", "expected an object")
+        return [dict(item) for item in items]
 
     # -- state -------------------------------------------------------------------------------
 
@@ -95,10 +112,15 @@ class AwsCore:
                 out[f.name] = self._from_api(f, item[key])
         return out
 
-    @staticmethod
-    def _from_api(f: FieldSpec, value: Any) -> Any:
+    def _from_api(self, f: FieldSpec, value: Any) -> Any:
         if f.is_tags and isinstance(value, list):
-            return {t["Key"]: t.get("Value", "") for t in value if "Key" in t}
+            tags: dict[str, str] = {}
+            for index, tag in enumerate(value):
+                if not isinstance(tag, Mapping) or not isinstance(tag.get("Key"), str):
+                    operation = self.spec.read.operation if self.spec.read else self.spec.name
+                    raise MalformedResponseError(operation, f"{f.name}/{index}", "a tag without a Key")
+                tags[tag["Key"]] = str(tag.get("Value", ""))
+            return tags
         if f.value_wrapper and isinstance(value, dict):
             return value.get(f.value_wrapper)
         return value
@@ -109,22 +131,40 @@ class AwsCore:
 
     # -- find --------------------------------------------------------------------------------
 
-    def find(self, desired: Mapping[str, Any], name: str, *, retry_not_found: bool = False) -> list[State]:
+    def find(
+        self,
+        desired: Mapping[str, Any],
+        name: str,
+        *,
+        match_tags: Mapping[str, str] | None = None,
+        retry_not_found: bool = False,
+    ) -> list[State]:
         """Every resource matching the desired identity: by primary id when known, else by
-        natural key within the parent scope. [] when there is none, or no way to look."""
+        natural key within the parent scope, carrying ``match_tags`` when given. [] when there
+        is none, or no way to look."""
         read = self.spec.read
         if read is None:
             return []
         if read.nested_member:
             return self._find_nested(desired, retry_not_found)
         primary = {p: desired.get(p) for p in self.spec.primary}
-        by_id = bool(self.spec.primary) and all(v is not None for v in primary.values())
-        params = self._id_params(primary, desired) if by_id else self._natural_params(desired, name)
+        by_id = bool(self.spec.primary) and all(_known(v) for v in primary.values())
+        params = self._id_params(primary, desired) if by_id else self._natural_params(desired, name, match_tags)
         if params is None:
             return []
         states = [self.state(item) for item in self._read(params, retry_not_found)]
-        # an id is the identity; a name is checked again, in case a server ignored a filter
-        return states if by_id else [s for s in states if self._in_scope(s, desired, name)]
+        if by_id:
+            for state in states:  # an answer about another resource is not believed
+                if any(state.get(p) is not None and state.get(p) != v for p, v in primary.items()):
+                    raise MalformedResponseError(read.operation, "/", f"asked for {primary}, got another resource")
+            return [s for s in states if self._carries(s, match_tags)]
+        return [s for s in states if self._in_scope(s, desired, name) and self._carries(s, match_tags)]
+
+    def _carries(self, state: State, tags: Mapping[str, str] | None) -> bool:
+        if not tags or self.spec.tags is None:
+            return True
+        have = state.get(self.spec.tags.field) or {}
+        return all(have.get(k) == v for k, v in tags.items())
 
     def _id_params(self, primary: Mapping[str, Any], desired: Mapping[str, Any]) -> dict[str, Any] | None:
         read = self.spec.read
@@ -132,22 +172,26 @@ class AwsCore:
         if read.id_filter and len(primary) == 1:
             value = next(iter(primary.values()))
             return {read.id_filter: [value] if read.id_filter_is_list else value}
-        if read.required and all(desired.get(m) is not None for m in read.required):
+        if read.required and all(_known(desired.get(m)) for m in read.required):
             return {m: desired[m] for m in read.required}
         return None
 
-    def _natural_params(self, desired: Mapping[str, Any], name: str) -> dict[str, Any] | None:
+    def _natural_params(
+        self, desired: Mapping[str, Any], name: str, match_tags: Mapping[str, str] | None
+    ) -> dict[str, Any] | None:
         read = self.spec.read
         assert read is not None
         filters: list[dict[str, Any]] = []
         params: dict[str, Any] = {}
         for member in self.spec.natural:
             if member == "tag:Name":
+                if not name:
+                    return None
                 filters.append({"Name": "tag:Name", "Values": [name]})
                 continue
             value = desired.get(member)
             f = self.spec.field(member)
-            if value is None:
+            if not _known(value):
                 return None
             if read.filters_member and f.filter_name:
                 filters.append({"Name": f.filter_name, "Values": [value]})
@@ -159,8 +203,12 @@ class AwsCore:
                 return None
         for member in self.spec.parent:
             value, f = desired.get(member), self.spec.field(member)
+            if value is not None and not _known(value):
+                return None  # a parent that does not exist yet has no children
             if value is not None and read.filters_member and f.filter_name:
                 filters.append({"Name": f.filter_name, "Values": [value]})
+        if filters and read.filters_member and self.spec.tags is not None:
+            filters += [{"Name": f"tag:{k}", "Values": [v]} for k, v in sorted((match_tags or {}).items())]
         if filters and not read.filters_member:
             return None
         if filters:
@@ -185,12 +233,17 @@ class AwsCore:
         assert read is not None and read.nested_member and read.id_filter
         parent_field = self.spec.parent[0]
         parent_id = desired.get(parent_field)
-        if parent_id is None:
+        if not _known(parent_id):
             return []
         params = {read.id_filter: [parent_id] if read.id_filter_is_list else parent_id}
         found = []
         for parent in self._read(params, retry_not_found):
-            for item in parent.get(read.nested_member) or []:
+            nested = parent.get(read.nested_member) or []
+            if not isinstance(nested, list):
+                raise MalformedResponseError(read.operation, f"/{read.output_member}/{read.nested_member}", "expected a list")
+            for item in nested:
+                if not isinstance(item, Mapping):
+                    raise MalformedResponseError(read.operation, f"/{read.nested_member}", "expected an object")
                 state = self.state(item)
                 state.setdefault(parent_field, parent_id)
                 found.append(state)
@@ -199,7 +252,9 @@ class AwsCore:
             keys = [
                 f.name
                 for f in self.spec.fields
-                if f.in_create and f.mutability == "create_only" and f.name != parent_field
+                if f.in_create
+                and f.mutability == "create_only"
+                and f.name != parent_field
                 and desired.get(f.name) is not None
             ]
         return [s for s in found if all(s.get(k) == desired[k] for k in keys)]
@@ -210,7 +265,7 @@ class AwsCore:
             if f.read_operation is None or f.read_attribute is None or wanted.get(f.name) is None:
                 continue
             params = {p: state[p] for p in self.spec.primary if p in state}
-            response = self.call(f.read_operation, {**params, "Attribute": f.read_attribute})
+            response = self.call(f.read_operation, {**params, "Attribute": f.read_attribute}, idempotent=True)
             if f.name in response:
                 state[f.name] = self._from_api(f, response[f.name])
 
@@ -218,7 +273,11 @@ class AwsCore:
 
     def create(self, desired: Mapping[str, Any], token: str | None = None) -> State:
         """Create the resource with every create-time field and its tags in one call; return
-        the identity the create gave it."""
+        the identity the create gave it, plus what the answer holds only once (a private key).
+
+        With an idempotency token the call is retried with that same token; without one it is
+        sent once: a lost answer is an :class:`OutcomeUnknownError` for the caller to resolve
+        by finding, never by sending it again."""
         create = self.spec.create
         assert create is not None
         params: dict[str, Any] = {}
@@ -233,38 +292,45 @@ class AwsCore:
                 params["TagSpecifications"] = [{"ResourceType": tags.resource_type, "Tags": tag_list}]
             else:
                 params[tags.create_member] = tag_list
-        if create.idempotency_token and token:
-            params[create.idempotency_token] = token
-        response = self.call(create.operation, params)
+        tokened = bool(create.idempotency_token and token)
+        if tokened:
+            params[create.idempotency_token] = token  # type: ignore[index]
+        response = self.call(create.operation, params, idempotent=tokened)
         identity: State = {p: desired.get(p) for p in self.spec.primary if desired.get(p) is not None}
+        item: Any = response
+        if create.output_member:
+            item = response.get(create.output_member) if isinstance(response, Mapping) else None
+            item = item[0] if isinstance(item, list) and item else item
         if create.id_member and len(self.spec.primary) == 1:
-            item = response
-            if create.output_member:
-                item = response.get(create.output_member) or {}
-                item = item[0] if isinstance(item, list) and item else item
-            if isinstance(item, Mapping) and create.id_member in item:
-                identity[self.spec.primary[0]] = item[create.id_member]
+            if not isinstance(item, Mapping) or not item.get(create.id_member):
+                # it was created (the call succeeded), but we cannot tell which one it is
+                raise OutcomeUnknownError(create.operation, "NoIdInAnswer", f"the answer names no {create.id_member}")
+            identity[self.spec.primary[0]] = item[create.id_member]
+        for member in create.returned_once:
+            if isinstance(item, Mapping) and member in item:
+                identity[member] = item[member]
         return identity
 
     def update(self, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None:
-        """Send each changed field through the call that carries it; fields sharing a call go
-        in one call, unless the call takes one field at a time."""
-        by_call: dict[str, list[FieldSpec]] = {}
-        for name in changes:
-            f = self.spec.field(name)
+        """Send each changed field through the call that carries it, in the order the field
+        metadata gives (``after``); fields sharing a call go in one call, unless the call takes
+        one field at a time."""
+        groups: list[tuple[str, list[FieldSpec]]] = []
+        for f in update_order(self.spec, list(changes)):
             if f.is_tags:
-                self._tag(actual, changes[name])
+                self._tag(actual, changes[f.name])
             elif f.update_operation:
-                by_call.setdefault(f.update_operation, []).append(f)
-        for operation, fields in by_call.items():
-            call = self.spec.update_call(operation)
-            identity = call.identity_params(dict(actual))
-            groups = [[f] for f in fields] if call.one_field_per_call else [fields]
-            for group in groups:
-                params = dict(identity)
-                for f in group:
-                    params[f.update_member or f.name] = self._to_api(f, changes[f.name])
-                self.call(operation, params)
+                call = self.spec.update_call(f.update_operation)
+                same = [g for op, g in groups if op == f.update_operation]
+                if same and not call.one_field_per_call and not any(a in {x.name for x in same[-1]} for a in f.after):
+                    same[-1].append(f)
+                else:
+                    groups.append((f.update_operation, [f]))
+        for operation, fields in groups:
+            params = self.spec.update_call(operation).identity_params(dict(actual))
+            for f in fields:
+                params[f.update_member or f.name] = self._to_api(f, changes[f.name])
+            self.call(operation, params, idempotent=False)
 
     def _tag(self, actual: Mapping[str, Any], tags: Mapping[str, str]) -> None:
         spec = self.spec.tags
@@ -276,24 +342,26 @@ class AwsCore:
             return
         key = self.spec.arn if spec.selector_is_arn and self.spec.arn else self.spec.primary[0]
         selector = actual[key]
-        self.call(
-            spec.tag_operation,
-            {
-                spec.selector_member: [selector] if spec.selector_is_list else selector,
-                "Tags": [{"Key": k, "Value": v} for k, v in tags.items()],
-            },
-        )
+        params = {
+            spec.selector_member: [selector] if spec.selector_is_list else selector,
+            "Tags": [{"Key": k, "Value": v} for k, v in tags.items()],
+        }
+        # setting a tag to a value twice leaves it as once: safe to resend
+        self.call(spec.tag_operation, params, idempotent=True)
 
     def delete(self, actual: Mapping[str, Any]) -> None:
-        """Delete; gone already is fine; in use (a dependency still there) is 'try again later'."""
+        """Delete; gone already is fine. In use raises :class:`InUseError` for the caller."""
         call = self.spec.delete
         assert call is not None
         params = call.identity_params(dict(actual))
+        if not params or not all(_known(v) for v in params.values()):
+            return  # nothing identifies it: there is nothing to delete
         try:
-            self.call(call.operation, params)
-        except ClientError as err:
-            if self._not_found(err):
-                return
-            if is_in_use(err):
-                raise TryAgainLater(f"{self.spec.name}: still in use: {err}") from err
-            raise
+            self.call(call.operation, params, idempotent=False)
+        except NotFoundError:
+            return
+
+
+def _known(value: Any) -> bool:
+    """A value that can be sent: not missing, not empty, not a dry run's placeholder."""
+    return value is not None and value != "" and not getattr(value, "placeholder", False)

@@ -1,5 +1,10 @@
 """Runs a graph of tasks: waves of ready tasks, bounded concurrency, a deadline per task,
-quiet retries of "try again later", and a clear error for a dependency cycle."""
+quiet retries of "try again later", and a clear error for a dependency cycle.
+
+``delete(tasks)`` deletes exactly the tasks it is given, in reverse dependency order among them;
+their dependencies are only located (read), never deleted. A resource still in use is waited
+for only while something this delete removed may still be going away; in use by anything else,
+it fails at once, saying so."""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from .errors import DependencyCycleError, TaskError, TryAgainLater
+from .errors import DependencyCycleError, InUseError, TaskError, TryAgainLater
 from .targets import Target
 from .task import Task
 
@@ -43,6 +48,7 @@ class Executor:
     max_concurrency: int = 4
     task_deadline: float = 600.0  # seconds a task may keep asking to try again later
     retry_interval: float = 2.0
+    in_use_grace: float = 300.0  # seconds a delete waits for what it just removed to go away
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     attempts: dict[str, int] = field(default_factory=dict)
@@ -54,12 +60,30 @@ class Executor:
         self._waves(graph, lambda t: t.run(self.target.context, self.target), reverse=False)
 
     def delete(self, tasks: Sequence[Task]) -> None:
-        """Delete every task's resource, each before the tasks it depends on."""
+        """Delete exactly these tasks' resources, each before the tasks (among them) it depends
+        on. Dependencies not in ``tasks`` are located, so children can be found inside them, and
+        left alone."""
         graph = _closure(tasks)
         _check_acyclic(graph)
         context = self.target.context
         self._waves(graph, lambda t: t.locate(context), reverse=False)
-        self._waves(graph, lambda t: t.delete(context, self.target, located=True), reverse=True)
+        chosen = set(tasks)
+        scope = {t: [d for d in graph[t] if d in chosen] for t in chosen}
+        dependents = {t: [o for o, deps in scope.items() if t in deps] for t in scope}
+        deleted_at: dict[Task, float] = {}
+
+        def delete(task: Task) -> None:
+            try:
+                removed_one = task.delete(context, self.target, located=True)
+            except InUseError as err:
+                removed = [deleted_at[d] for d in dependents[task] if d in deleted_at]
+                if removed and self.clock() - max(removed) < self.in_use_grace:
+                    raise TryAgainLater(f"{task.key}: still in use while what depended on it goes: {err}") from None
+                raise TaskError(f"{task.key}: in use by something this delete was not asked to remove: {err}") from None
+            if removed_one:
+                deleted_at[task] = self.clock()
+
+        self._waves(scope, delete, reverse=True)
 
     def _waves(self, graph: dict[Task, list[Task]], step: Callable[[Task], object], reverse: bool) -> None:
         blockers = graph if not reverse else {t: [o for o, deps in graph.items() if t in deps] for t in graph}

@@ -4,11 +4,15 @@
 providers (CAPA's services) and KCC's direct adapters shape them:
 
 - the new id reaches the ``persist`` callback the moment the create call returns, before
-  anything else can fail (CAPA lost VPC ids, then made duplicates, when this came later);
+  anything else can fail (CAPA lost VPC ids, then made duplicates, when this came later); the
+  create's idempotency token / marker is persisted *before* the call, so a pass after a lost
+  answer resends the same token or finds what the lost call made;
 - ownership is explicit: resources are tagged ``owned`` for the cluster in the create call; a
-  resource found by name that is not owned is never changed or deleted, and is an error unless
-  the spec declares it ``shared`` (then it is only read);
-- conditions carry a reason and a message; not-ready states requeue, never busy-wait;
+  resource found that is not owned is never changed or deleted, and is an error unless the spec
+  declares it ``shared`` (then it is only read); kinds without tags are owned through their
+  parent (the same rule as the tasks');
+- a reconciler never raises for a cloud error: conditions carry a reason and a message, and
+  what may pass requeues;
 - deletion tolerates NotFound and requeues while dependencies are still there.
 
 Spec and status are plain dicts with the CRD's camelCase keys (``cidrBlock``, ``vpcId``).
@@ -16,23 +20,21 @@ Spec and status are plain dicts with the CRD's camelCase keys (``cidrBlock``, ``
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from botocore.exceptions import ClientError
-
-from .aws_core import AwsCore, Core, State
+from .context import Context
+from .core import Core, State
 from .diff import compute_changes
-from .errors import TaskError, TryAgainLater
+from .errors import CloudError, InUseError, OutcomeUnknownError, TaskError, TryAgainLater
+from .ownership import ATTEMPT_TAG, Owner, needs_marker
 from .spec import ResourceSpec
-from .task import Context
 
-OWNED = "owned"
 DEFAULT_REQUEUE = 15.0
+ATTEMPT = "createAttempt"  # status key: the token / marker of the create under way
 
 
 def camel(name: str) -> str:
@@ -91,19 +93,25 @@ class Reconciler:
     context: Context
     cluster: str
     persist: Callable[[dict[str, Any]], None] | None = None
-    ownership_key: str = ""  # the tag/label that says who owns a resource (see ownership_key_for)
+    owner: Owner | None = None  # who owns what it creates: the provider's convention when None
     requeue_after: float = DEFAULT_REQUEUE
     clock: Callable[[], str] = field(default=_now)
+    on_created: Callable[[dict[str, Any]], None] | None = None  # sees what a create hands out only once
 
     spec: ClassVar[ResourceSpec]
 
     def __post_init__(self) -> None:
         self._previous: list[Mapping[str, Any]] = []  # the conditions the status carried in
-        if not self.ownership_key:
-            self.ownership_key = self.ownership_key_for(self.cluster)
+        if self.owner is None:
+            self.owner = self.owner_for(self.cluster)
+
+    @property
+    def ownership(self) -> Owner:
+        assert self.owner is not None
+        return self.owner
 
     @staticmethod
-    def ownership_key_for(cluster: str) -> str:
+    def owner_for(cluster: str) -> Owner:
         raise NotImplementedError
 
     def core(self) -> Core:
@@ -112,6 +120,10 @@ class Reconciler:
     def core_for(self, spec: Mapping[str, Any]) -> Core:
         """The core for one object (a GCP one needs its region or zone)."""
         return self.core()
+
+    def parent_core(self, spec: Mapping[str, Any], resource: ResourceSpec) -> Core:
+        """A core for another kind (the parent that owns an untagged kind)."""
+        raise NotImplementedError
 
     def _running(self, core: Core, status: Mapping[str, Any]) -> Result | None:
         """An operation still running (GCP) is Ready=False with a requeue, never a busy wait."""
@@ -125,7 +137,8 @@ class Reconciler:
 
     # -- spec <-> state ----------------------------------------------------------------------------
 
-    def desired(self, spec: Mapping[str, Any], status: Mapping[str, Any], owned: bool = True) -> State:
+    def desired(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> State:
+        """What the spec declares, by API name; the tags it manages are its ``additionalTags``."""
         state: State = {}
         for f in self.spec.fields:
             if f.mutability != "read_only" and spec.get(camel(f.name)) is not None:
@@ -133,14 +146,23 @@ class Reconciler:
         if len(self.spec.primary) == 1 and status.get("id"):
             state[self.spec.primary[0]] = status["id"]
         tags = self.spec.tags
-        if tags is not None:
-            wanted = dict(spec.get("additionalTags") or {})
-            if "tag:Name" in self.spec.natural and spec.get("name"):
-                wanted["Name"] = spec["name"]
-            if owned:
-                wanted[self.ownership_key] = OWNED
-            state[tags.field] = wanted
+        if tags is not None and spec.get("additionalTags"):
+            state[tags.field] = dict(spec["additionalTags"])
         return state
+
+    def to_create(self, spec: Mapping[str, Any], desired: State, attempt: str) -> State:
+        """A create's state: the Name tag, the owner's marks, and (without an idempotency token)
+        the attempt's marker, all in the create call itself."""
+        tags = self.spec.tags
+        if tags is None:
+            return dict(desired)
+        wanted = dict(desired.get(tags.field) or {})
+        if "tag:Name" in self.spec.natural and spec.get("name"):
+            wanted["Name"] = str(spec["name"])
+        wanted.update(self.ownership.marks)
+        if needs_marker(self.spec):
+            wanted[ATTEMPT_TAG] = attempt
+        return {**desired, tags.field: wanted}
 
     def status_of(self, state: State) -> dict[str, Any]:
         """What the cloud says: the id, the ARN, and every field reads return."""
@@ -152,12 +174,25 @@ class Reconciler:
             status["tags"] = dict(state[self.spec.tags.field])
         return status
 
-    def _owned(self, state: State, status: Mapping[str, Any]) -> bool:
-        """Owned by this cluster: its ownership tag/label says so; a resource with no tags or
-        labels at all (a Route, a Network) is ours only when our status already records it,
-        i.e. we created it and persisted its identity."""
+    def _owned(self, state: State, spec: Mapping[str, Any], status: Mapping[str, Any]) -> bool:
+        """Owned by this cluster: its ownership tag/label says so; a kind without tags is ours
+        when the parent it lives in is (the same rule as the tasks'); a kind with neither is ours
+        when our status records it, or records the create attempt that made it."""
         if self.spec.tags is not None:
-            return (state.get(self.spec.tags.field) or {}).get(self.ownership_key) == OWNED
+            return self.ownership.owns(state.get(self.spec.tags.field))
+        parent = self.spec.owner_parent
+        if parent is None:
+            return self._recorded(state, status)
+        parent_id = state.get(parent.field) or spec.get(camel(parent.field))
+        if not parent_id:
+            return False
+        found = self.parent_core(spec, parent.spec).find({parent.spec.primary[0]: parent_id}, "")
+        tags = parent.spec.tags
+        return bool(found) and tags is not None and self.ownership.owns(found[0].get(tags.field))
+
+    def _recorded(self, state: State, status: Mapping[str, Any]) -> bool:
+        if status.get(ATTEMPT):
+            return True  # our create was under way when its answer was lost
         recorded = self.status_of(state)
         keys = ["id"] if "id" in recorded else [camel(p) for p in self.spec.primary]
         known = [k for k in keys if recorded.get(k) is not None]
@@ -179,61 +214,88 @@ class Reconciler:
                 return str(previous.get("lastTransitionTime") or self.clock())
         return self.clock()
 
+    def _cloud_error(self, status: Mapping[str, Any], err: CloudError) -> Result:
+        """A cloud error is a condition, never an exception: what may pass requeues."""
+        return self._result(status, False, type(err).__name__.removesuffix("Error") or "CloudError", str(err),
+                            requeue=True, severity="Warning")
+
     # -- reconcile ----------------------------------------------------------------------------------
 
-    def _find(self, core: Core, desired: State, spec: Mapping[str, Any]) -> list[State]:
-        found = core.find(desired, str(spec.get("name", "")))
+    def _find(self, core: Core, desired: State, spec: Mapping[str, Any], match: Mapping[str, str] | None) -> list[State]:
+        found = [s for s in core.find(desired, str(spec.get("name", "")), match_tags=match)
+                 if not self.spec.terminal(s)]
         for state in found[:1]:
             core.read_separately(state, desired)
         return found
 
     def reconcile(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
         self._previous = list(status.get("conditions") or [])
-        core = self.core_for(spec)
-        shared = bool(spec.get("shared"))
         try:
-            if status.get("operation"):
-                done = getattr(core, "operation_done")(status["operation"])
-                if done.get("status") != "DONE":
-                    return self._result(status, False, "OperationRunning", f"{done.get('name')} is "
-                                        f"{done.get('status')}", requeue=True)
-                status = {k: v for k, v in status.items() if k != "operation"}
-            desired = self.desired(spec, status, owned=not shared)
-            found = self._find(core, desired, spec)
-            if len(found) > 1:
-                return self._result(status, False, "MultipleMatches",
-                                    f"{len(found)} resources match {self.spec.name} {spec.get('name')!r}",
-                                    severity="Error")
-            if not found:
-                if shared:
-                    return self._result(status, False, "SharedNotFound",
-                                        f"shared {self.spec.name} {spec.get('name')!r} does not exist", requeue=True,
-                                        severity="Warning")
-                return self._create(core, desired, spec, status)
-            state = found[0]
-            if shared:
-                return self._result(self.status_of(state), True, "Shared", "only read: the resource is shared")
-            if not self._owned(state, status):
-                return self._result(self.status_of(state), False, "NotOwned",
-                                    f"{self.spec.name} {self.status_of(state).get('id', '')} exists but is not "
-                                    f"owned by cluster {self.cluster}; declare it shared to use it", severity="Error")
-            return self._converge(core, state, desired)
+            return self._reconcile(spec, status)
         except TryAgainLater as err:
             return self._result(status, False, "Waiting", str(err), requeue=True)
+        except CloudError as err:
+            return self._cloud_error(status, err)
         except TaskError as err:
             return self._result(status, False, "Failed", str(err), severity="Error")
-        except ClientError as err:
-            return self._result(status, False, "CloudError", str(err), requeue=True, severity="Warning")
+
+    def _reconcile(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
+        core = self.core_for(spec)
+        shared = bool(spec.get("shared"))
+        if status.get("operation"):
+            done = getattr(core, "operation_done")(status["operation"])
+            if done.get("status") != "DONE":
+                return self._result(status, False, "OperationRunning", f"{done.get('name')} is "
+                                    f"{done.get('status')}", requeue=True)
+            status = {k: v for k, v in status.items() if k != "operation"}
+        desired = self.desired(spec, status)
+        by_tag = self.spec.tags is not None and "tag:Name" in self.spec.natural and not status.get("id")
+        match = {self.ownership.key: self.ownership.value} if by_tag and not shared else None
+        found = self._find(core, desired, spec, match)
+        if len(found) > 1:
+            return self._result(status, False, "MultipleMatches",
+                                f"{len(found)} resources match {self.spec.name} {spec.get('name')!r}",
+                                severity="Error")
+        if not found:
+            if shared:
+                return self._result(status, False, "SharedNotFound",
+                                    f"shared {self.spec.name} {spec.get('name')!r} does not exist", requeue=True,
+                                    severity="Warning")
+            return self._create(core, desired, spec, status)
+        state = found[0]
+        if shared:
+            return self._result(self.status_of(state), True, "Shared", "only read: the resource is shared")
+        if not self._owned(state, spec, status):
+            # its identity is not recorded: a later delete must never find its way to it
+            return self._result({k: v for k, v in status.items() if k != "id"}, False, "NotOwned",
+                                f"{self.spec.name} {self.status_of(state).get('id', '')} exists but is not "
+                                f"owned by cluster {self.cluster}; declare it shared to use it", severity="Error")
+        return self._converge(core, state, desired)
 
     def _create(self, core: Core, desired: State, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
-        identity = core.create(desired, token=self._token(spec))
-        new_status = {**status, **self.status_of(identity)}
+        attempt = str(status.get(ATTEMPT) or uuid.uuid4().hex)
+        status = {**status, ATTEMPT: attempt}
+        if self.persist is not None:
+            self.persist(dict(status))  # the token outlives this pass: a retry resends it
+        wanted = self.to_create(spec, desired, attempt)
+        try:
+            identity = core.create(wanted, token=attempt)
+        except OutcomeUnknownError as err:
+            return self._result(status, False, "CreateOutcomeUnknown",
+                                f"{err}; the next pass looks for what it made before creating", requeue=True,
+                                severity="Warning")
+        once = self.spec.create.returned_once if self.spec.create else ()
+        returned = {k: identity.pop(k) for k in once if k in identity}
+        if returned and self.on_created is not None:
+            self.on_created(returned)
+        new_status = {k: v for k, v in {**status, **self.status_of(identity)}.items() if k != ATTEMPT}
         if self.persist is not None:
             self.persist(dict(new_status))  # before anything else can fail
         running = self._running(core, new_status)
         if running is not None:
             return running
-        found = core.find({**desired, **identity}, str(spec.get("name", "")), retry_not_found=True)
+        found = [s for s in core.find({**desired, **identity}, str(spec.get("name", "")), retry_not_found=True)
+                 if not self.spec.terminal(s)]
         if not found:
             return self._result(new_status, False, "Creating", "created; not visible yet", requeue=True)
         core.read_separately(found[0], desired)
@@ -247,7 +309,11 @@ class Reconciler:
                                 f"{', '.join(fixed)} can only be set when the {self.spec.name} is created",
                                 severity="Error")
         if changes:
-            core.update(state, {n: new for n, (_, new) in changes.items()})
+            try:
+                core.update(state, {n: new for n, (_, new) in changes.items()})
+            except OutcomeUnknownError as err:
+                return self._result(self.status_of(state), False, "UpdateOutcomeUnknown",
+                                    f"{err}; the next pass reads it again", requeue=True, severity="Warning")
             running = self._running(core, self.status_of(state))
             if running is not None:
                 return running
@@ -271,41 +337,34 @@ class Reconciler:
                                     requeue=True)
         return self._result(self.status_of(state), True, "Available")
 
-    def _token(self, spec: Mapping[str, Any]) -> str:
-        seed = json.dumps([self.cluster, self.spec.name, dict(spec)], sort_keys=True, default=str)
-        return hashlib.sha256(seed.encode()).hexdigest()[:64]
-
     # -- delete ----------------------------------------------------------------------------------
 
     def delete(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
+        """Delete what this cluster owns and the spec identifies, verified just before."""
         self._previous = list(status.get("conditions") or [])
         if spec.get("shared"):
             return self._result(status, False, "Deleted", "shared: left in place")
         core = self.core_for(spec)
         desired = self.desired(spec, status)
+        by_tag = self.spec.tags is not None and "tag:Name" in self.spec.natural and not status.get("id")
+        match = {self.ownership.key: self.ownership.value} if by_tag else None
         try:
-            found = core.find(desired, str(spec.get("name", "")))
+            found = [s for s in core.find(desired, str(spec.get("name", "")), match_tags=match)
+                     if not self.spec.terminal(s)]
             for state in found:
-                if not self._owned(state, status):
+                if not self._owned(state, spec, status):
                     continue  # never delete what the cluster does not own
                 core.delete(state)
                 running = self._running(core, status)
                 if running is not None:
                     return self._result(running.status, False, "Deleting", running.conditions[0].message, requeue=True)
+        except InUseError as err:
+            return self._result(status, False, "Deleting", f"still in use: {err}", requeue=True)
         except TryAgainLater as err:
             return self._result(status, False, "Deleting", str(err), requeue=True)
-        except ClientError as err:
-            return self._result(status, False, "CloudError", str(err), requeue=True, severity="Warning")
-        return self._result({k: v for k, v in status.items() if k != "id"}, False, "Deleted", "")
-
-
-@dataclass
-class AwsReconciler(Reconciler):
-    """AWS: calls through botocore; ownership is CAPA's tag."""
-
-    @staticmethod
-    def ownership_key_for(cluster: str) -> str:
-        return f"sigs.k8s.io/cluster-api-provider-aws/cluster/{cluster}"
-
-    def core(self) -> Core:
-        return AwsCore(self.spec, self.context.client(self.spec.service), self.context.retry)
+        except CloudError as err:
+            return self._cloud_error(status, err)
+        except TaskError as err:
+            return self._result(status, False, "Failed", str(err), severity="Error")
+        gone = {k: v for k, v in status.items() if k not in ("id", ATTEMPT)}
+        return self._result(gone, False, "Deleted", "")

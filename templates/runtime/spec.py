@@ -24,11 +24,13 @@ class FieldSpec:
     value_wrapper: str | None = None  # sent as {"Value": v}
     write_only: bool = False
     sensitive: bool = False
+    sensitive_paths: tuple[str, ...] = ()  # sensitive parts inside it ("LaunchTemplateData.UserData")
     server_default: bool = False
     unordered: bool = False
     references: str | None = None  # the resource this field holds the id of
     is_tags: bool = False
     filter_name: str | None = None  # name of the {Name, Values} filter that selects by it
+    after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class CreateSpec:
     body_member: str | None = None  # GCP resource-name APIs: the body wraps the resource
     id_param: str | None = None  # ... and names it with this member or parameter ("accountId")
     id_in_query: bool = False
+    returned_once: tuple[str, ...] = ()  # answer members the cloud hands out only here (a private key)
 
 
 @dataclass(frozen=True)
@@ -97,11 +100,22 @@ class TagsSpec:
 
 @dataclass(frozen=True)
 class ReadinessSpec:
-    """A created resource is ready when ``field`` reads ``ready``; ``failed`` values never will."""
+    """A created resource is ready when ``field`` reads ``ready``; ``failed`` values never will,
+    and a resource in one of them (``deleted``, ``failed``) is not a resource any more: find and
+    delete skip it."""
 
     field: str
     ready: str
     failed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ParentSpec:
+    """The parent that owns a kind which cannot carry tags itself (a Route's RouteTable): the
+    field holding its id, and the parent's own spec, to read its ownership tags."""
+
+    field: str
+    spec: ResourceSpec
 
 
 @dataclass(frozen=True)
@@ -123,6 +137,12 @@ class ResourceSpec:
     api_version: str = ""  # GCP: the discovery document's version ("v1")
     operation_waiter: str | None = None  # GCP: the method that waits on its operations
     listing: CallSpec | None = None  # GCP: the list, to find by a natural key no path names
+    owner_parent: ParentSpec | None = None  # kinds without tags: owned through this parent
+
+    def terminal(self, state: dict[str, object]) -> bool:
+        """In a state it will never leave (a NAT gateway ``deleted``): not a live resource."""
+        r = self.readiness
+        return r is not None and state.get(r.field) in r.failed
 
     def field(self, name: str) -> FieldSpec:
         for f in self.fields:
@@ -135,3 +155,21 @@ class ResourceSpec:
             if call.operation == operation:
                 return call
         raise KeyError(f"{self.name} has no update call {operation}")
+
+
+def update_order(spec: ResourceSpec, names: list[str]) -> list[FieldSpec]:
+    """The changed fields in the order their updates must go: each after the fields its
+    ``after`` names (when those change too), otherwise as given."""
+    fields = [spec.field(n) for n in names]
+    changing = {f.name for f in fields}
+    done: list[FieldSpec] = []
+    placed: set[str] = set()
+    while len(done) < len(fields):
+        for f in fields:
+            if f.name not in placed and all(a in placed or a not in changing for a in f.after):
+                done.append(f)
+                placed.add(f.name)
+                break
+        else:
+            raise ValueError(f"{spec.name}: update order has a cycle among {sorted(changing - placed)}")
+    return done

@@ -52,13 +52,17 @@ class Calls:
         self.params.clear()
 
 
-def counted_context(endpoint_url: str | None = None) -> tuple[Context, Calls]:
-    context = Context(region="us-east-1", cluster="demo", endpoint_url=endpoint_url,
-                      retry=RetryPolicy(sleep=lambda _: None))
+def counted_context(endpoint_url: str | None = None, cluster: str = "demo") -> tuple[Context, Calls]:
+    """A context whose every botocore client (the runtime makes two: one with botocore's retries,
+    one without) reports its calls: the hooks sit on the session the clients are made from."""
+    import botocore.session
+
+    session = botocore.session.get_session()
     calls = Calls()
-    events = context.client("ec2").meta.events
-    events.register("before-call.ec2.*", calls.count)
-    events.register("provide-client-params.ec2.*", calls.record)
+    session.register("before-call.ec2.*", calls.count)
+    session.register("provide-client-params.ec2.*", calls.record)
+    context = Context(region="us-east-1", cluster=cluster, endpoint_url=endpoint_url, session=session,
+                      retry=RetryPolicy(sleep=lambda _: None))
     return context, calls
 
 

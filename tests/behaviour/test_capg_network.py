@@ -37,11 +37,17 @@ def test_converges_through_running_operations_then_writes_nothing() -> None:
 def test_ids_are_persisted_before_the_next_call() -> None:
     context, fake = gcp_context(operation_polls=0)
     seen: list[tuple[str, int]] = []
-    net = GcpNetworkReconciler(context, GcpNetworkSpec("persist"), {},
-                               on_persist=lambda key, status: seen.append((key, len(fake.log))))
+    attempts: list[tuple[str, int]] = []
+
+    def on_persist(key: str, status: dict[str, Any]) -> None:
+        # the insert's requestId is persisted before the call, the new identity right after it
+        (attempts if "createAttempt" in status else seen).append((key, len(fake.log)))
+
+    net = GcpNetworkReconciler(context, GcpNetworkSpec("persist"), {}, on_persist=on_persist)
     converge(net)
     inserts = [i + 1 for i, r in enumerate(fake.log) if r.method_id.endswith(".insert")]
     assert sorted(n for _, n in seen) == inserts
+    assert sorted(n + 1 for _, n in attempts) == inserts
 
 
 def test_crash_right_after_insert_makes_no_duplicate() -> None:

@@ -66,13 +66,19 @@ def test_each_id_is_persisted_before_the_next_call(cloud: tuple[Context, Calls])
     context, calls = cloud
     persisted: list[tuple[str, int]] = []
     store: dict[str, dict[str, Any]] = {}
-    net = NetworkReconciler(context, NetworkSpec("persist"), store,
-                            on_persist=lambda key, status: persisted.append((key, len(calls.params))))
+    attempts: list[int] = []
+
+    def on_persist(key: str, status: dict[str, Any]) -> None:
+        # the create's token is persisted before the call; the new id right after it
+        (attempts if "createAttempt" in status else persisted).append((key, len(calls.params)))  # type: ignore[arg-type]
+
+    net = NetworkReconciler(context, NetworkSpec("persist"), store, on_persist=on_persist)
     converge(net)
     creates = [i for i, (op, _) in enumerate(calls.params)
                if op.startswith(("Create", "Allocate", "Associate", "Attach", "Authorize")) and op != "CreateTags"]
     # the persist callback ran right after each create call: no API call in between
     assert sorted(n - 1 for _, n in persisted) == creates
+    assert sorted(n for _, n in attempts) == creates  # ... and the attempt's token right before it
     assert {key for key, _ in persisted} >= {"vpc", "subnet/public-a", "igw", "nat", "sg/nodes"}
 
 
@@ -132,18 +138,32 @@ def test_shared_vpc_is_only_read_and_survives_delete(cloud: tuple[Context, Calls
     assert inventory() == before
 
 
-def test_found_but_not_owned_is_an_error_and_left_alone(cloud: tuple[Context, Calls]) -> None:
+def test_same_name_not_owned_is_never_adopted_and_survives_delete(cloud: tuple[Context, Calls]) -> None:
     context, calls = cloud
-    ec2().create_vpc(CidrBlock="10.0.0.0/16", TagSpecifications=[
-        {"ResourceType": "vpc", "Tags": [{"Key": "Name", "Value": "theirs"}]}])
+    theirs = ec2().create_vpc(CidrBlock="10.0.0.0/16", TagSpecifications=[
+        {"ResourceType": "vpc", "Tags": [{"Key": "Name", "Value": "theirs"}]}])["Vpc"]["VpcId"]
     calls.clear()
-    result = VpcReconciler(context, "theirs").reconcile({"name": "theirs", "cidrBlock": "10.1.0.0/16"}, {})
+    result = VpcReconciler(context, "mine").reconcile({"name": "theirs", "cidrBlock": "10.1.0.0/16"}, {})
+    assert result.ready and result.status["id"] != theirs  # a Name tag proves nothing: ours is made
+    deleted = VpcReconciler(context, "mine").delete({"name": "theirs"}, result.status)
+    assert deleted.requeue_after is None and calls.writes()["DeleteVpc"] == 1
+    assert [v["VpcId"] for v in ec2().describe_vpcs(VpcIds=[theirs])["Vpcs"]] == [theirs]
+
+
+def test_found_by_id_but_not_owned_is_an_error_and_left_alone(cloud: tuple[Context, Calls]) -> None:
+    context, calls = cloud
+    theirs = ec2().create_vpc(CidrBlock="10.0.0.0/16", TagSpecifications=[
+        {"ResourceType": "vpc", "Tags": [{"Key": "Name", "Value": "theirs"}]}])["Vpc"]["VpcId"]
+    calls.clear()
+    result = VpcReconciler(context, "mine").reconcile({"name": "theirs", "cidrBlock": "10.0.0.0/16"}, {"id": theirs})
     condition = result.conditions[0]
     assert (condition.status, condition.reason, condition.severity) == ("False", "NotOwned", "Error")
-    assert "declare it shared" in condition.message
+    assert "declare it shared" in condition.message and theirs in condition.message
+    assert "id" not in result.status  # never recorded: a later delete cannot find its way to it
     assert calls.writes() == {}
-    deleted = VpcReconciler(context, "theirs").delete({"name": "theirs"}, {})
+    deleted = VpcReconciler(context, "mine").delete({"name": "theirs"}, {"id": theirs})
     assert deleted.requeue_after is None and calls.writes() == {}
+    assert ec2().describe_vpcs(VpcIds=[theirs])["Vpcs"]
 
 
 def test_delete_removes_everything_owned(cloud: tuple[Context, Calls]) -> None:

@@ -128,23 +128,39 @@ def test_dry_run_prints_the_plan_and_writes_nothing(cloud: tuple[Context, Calls]
     assert target.plan.format() == "Will modify resources:\n  Vpc/demo\n    enable_dns_hostnames: True -> False\n"
 
 
-def test_out_of_band_resource_with_same_name_tag_is_adopted(cloud: tuple[Context, Calls]) -> None:
+OWNED_DEMO = [{"Key": "KubernetesCluster", "Value": "demo"}, {"Key": "kubernetes.io/cluster/demo", "Value": "owned"}]
+
+
+def test_same_name_of_another_owner_is_never_adopted_nor_deleted(cloud: tuple[Context, Calls]) -> None:
+    context, calls = cloud
+    ec2 = boto3.client("ec2", region_name="us-east-1")
+    theirs = ec2.create_vpc(CidrBlock="10.0.0.0/16", TagSpecifications=[
+        {"ResourceType": "vpc", "Tags": [{"Key": "Name", "Value": "demo"}]}])["Vpc"]["VpcId"]
+    vpc = Vpc(name="demo", cidr_block="10.0.0.0/16")
+    apply(context, [vpc])
+    assert vpc.id != theirs and calls.writes() == {"CreateVpc": 1}
+    Executor(CloudTarget(context), sleep=lambda _: None).delete([Vpc(name="demo")])
+    left = ec2.describe_vpcs(Filters=[{"Name": "tag:Name", "Values": ["demo"]}])["Vpcs"]
+    assert [v["VpcId"] for v in left] == [theirs] and left[0]["Tags"] == [{"Key": "Name", "Value": "demo"}]
+
+
+def test_same_name_with_the_clusters_ownership_tags_is_adopted(cloud: tuple[Context, Calls]) -> None:
     context, calls = cloud
     ec2 = boto3.client("ec2", region_name="us-east-1")
     existing = ec2.create_vpc(CidrBlock="10.0.0.0/16", TagSpecifications=[
-        {"ResourceType": "vpc", "Tags": [{"Key": "Name", "Value": "demo"}]}])["Vpc"]["VpcId"]
+        {"ResourceType": "vpc", "Tags": [{"Key": "Name", "Value": "demo"}, *OWNED_DEMO]}])["Vpc"]["VpcId"]
     vpc = Vpc(name="demo", cidr_block="10.0.0.0/16")
     apply(context, [vpc])
     assert vpc.id == existing
     assert "CreateVpc" not in calls.writes()
 
 
-def test_two_matches_is_a_clear_error(cloud: tuple[Context, Calls]) -> None:
+def test_two_owned_matches_is_a_clear_error(cloud: tuple[Context, Calls]) -> None:
     context, _ = cloud
     ec2 = boto3.client("ec2", region_name="us-east-1")
     for _ in range(2):
         ec2.create_vpc(CidrBlock="10.0.0.0/16", TagSpecifications=[
-            {"ResourceType": "vpc", "Tags": [{"Key": "Name", "Value": "demo"}]}])
+            {"ResourceType": "vpc", "Tags": [{"Key": "Name", "Value": "demo"}, *OWNED_DEMO]}])
     with pytest.raises(MultipleMatchesError, match=r"Vpc/demo: found more than one resource with tag:Name='demo'"):
         apply(context, [Vpc(name="demo", cidr_block="10.0.0.0/16")])
 

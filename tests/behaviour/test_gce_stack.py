@@ -26,7 +26,8 @@ def test_clean_apply_inserts_each_resource_once_with_labels_in_the_body(cloud: t
     context, fake = cloud
     apply(context, gce_stack().tasks())
     assert sorted(writes(fake)) == INSERTS
-    assert bodies(fake, "compute.disks.insert")[0]["labels"] == {"role": "etcd"}
+    # the cluster's ownership label (kOps': k8s-io-cluster-name) rides in the insert itself
+    assert bodies(fake, "compute.disks.insert")[0]["labels"] == {"role": "etcd", "k8s-io-cluster-name": "demo"}
     subnet = bodies(fake, "compute.subnetworks.insert")[0]
     assert subnet["network"].endswith("/projects/proj/global/networks/demo")  # a selfLink
     igm = bodies(fake, "compute.instanceGroupManagers.insert")[0]
@@ -64,7 +65,7 @@ def test_set_method_sends_the_current_fingerprint(cloud: tuple[Context, FakeGcp]
     apply(context, stack.tasks())
     assert writes(fake, since) == ["compute.disks.setLabels"]
     assert bodies(fake, "compute.disks.setLabels", since) == [
-        {"labels": {"role": "etcd", "backup": "daily"}, "labelFingerprint": current}]
+        {"labels": {"role": "etcd", "backup": "daily", "k8s-io-cluster-name": "demo"}, "labelFingerprint": current}]
 
 
 def test_action_methods_by_body_and_query(cloud: tuple[Context, FakeGcp]) -> None:

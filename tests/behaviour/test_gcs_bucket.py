@@ -35,15 +35,17 @@ def writes(fake: FakeGcp, since: int = 0) -> list[tuple[str, object]]:
 def test_apply_reapply_change_delete(cloud: tuple[Context, FakeGcp]) -> None:
     context, fake = cloud
     Executor(CloudTarget(context)).run([bucket()])
+    owned = {"k8s-io-cluster-name": "demo"}  # the cluster's ownership label, in the insert itself
     assert writes(fake) == [("storage.buckets.insert", {"location": "US", "name": "demo-state-store",
-                                                         "versioning": {"enabled": True}, "labels": {"cluster": "demo"}})]
+                                                         "versioning": {"enabled": True},
+                                                         "labels": {"cluster": "demo", **owned}})]
     assert fake.log[1].query == {"project": "proj"}
     since = len(fake.log)
     Executor(CloudTarget(context)).run([bucket()])
     assert writes(fake, since) == []
     since = len(fake.log)
     Executor(CloudTarget(context)).run([bucket(labels={"cluster": "demo", "tier": "state"}, versioning={"enabled": False})])
-    assert writes(fake, since) == [("storage.buckets.patch", {"labels": {"cluster": "demo", "tier": "state"},
+    assert writes(fake, since) == [("storage.buckets.patch", {"labels": {"cluster": "demo", "tier": "state", **owned},
                                                               "versioning": {"enabled": False}})]
     since = len(fake.log)
     with pytest.raises(CannotChangeFieldError, match="location"):

@@ -84,11 +84,13 @@ def test_requeue_becomes_a_temporary_error_with_the_delay(handlers: dict, cloud:
 def test_not_owned_is_a_permanent_error(handlers: dict, cloud: tuple[Context, Calls]) -> None:
     import boto3
 
-    boto3.client("ec2", region_name="us-east-1").create_vpc(CidrBlock="10.0.0.0/16", TagSpecifications=[
-        {"ResourceType": "vpc", "Tags": [{"Key": "Name", "Value": "theirs"}]}])
+    theirs = boto3.client("ec2", region_name="us-east-1").create_vpc(CidrBlock="10.0.0.0/16", TagSpecifications=[
+        {"ResourceType": "vpc", "Tags": [{"Key": "Name", "Value": "theirs"}]}])["Vpc"]["VpcId"]
     patch = kopf.Patch()
+    # an object whose status names a VPC this cluster does not own (edited, or copied from another)
     with pytest.raises(kopf.PermanentError, match="NotOwned"):
-        handlers[("vpcs", "create")].fn(patch=patch, **body({"name": "theirs", "cidrBlock": "10.0.0.0/16"}))
+        handlers[("vpcs", "create")].fn(patch=patch, **body({"name": "theirs", "cidrBlock": "10.0.0.0/16"},
+                                                           {"id": theirs}))
     assert patch.status["conditions"][0]["reason"] == "NotOwned"
 
 

@@ -12,9 +12,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from .redact import REDACTED, redacted
 from .spec import ResourceSpec
 
-REDACTED = "<redacted>"
+__all__ = ["REDACTED", "compute_changes", "differs", "shown"]
 
 
 def _multiset(values: list[Any]) -> Counter[str]:
@@ -54,7 +55,7 @@ def compute_changes(
 
 
 def shown(spec: ResourceSpec, name: str, value: Any) -> str:
-    """A value as plans, logs and errors print it: sensitive ones never."""
-    if spec.field(name).sensitive and value is not None:
-        return REDACTED
-    return repr(value)
+    """A value as plans, logs and errors print it: sensitive parts never, control characters
+    escaped (``repr`` escapes them inside strings)."""
+    value = redacted(spec.field(name), value)
+    return REDACTED if value == REDACTED else repr(value)

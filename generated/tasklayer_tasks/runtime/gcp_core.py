@@ -13,23 +13,19 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from .aws_core import State
-from .errors import TaskError, TryAgainLater
+from .core import State
+from .errors import NotFoundError, TaskError, TryAgainLater
+from .gcp_errors import translate
 from .retry import RetryPolicy
 from .spec import CallSpec, FieldSpec, ResourceSpec
 
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 SCOPE_PLURALS = {
     "projects": "project",
     "regions": "region",
     "zones": "zone",
     "operations": "operation",
 }
-
-
-def _status(err: Exception) -> int:
-    resp = getattr(err, "resp", None)
-    return int(getattr(resp, "status", 0) or 0)
+READ_VERBS = ("get", "list", "aggregatedList", "wait", "getIamPolicy")
 
 
 def _fix(name: str) -> str:
@@ -66,22 +62,27 @@ class GcpCore:
     def execute(
         self, method_id: str, retry_not_found: bool = False, **params: Any
     ) -> dict[str, Any]:
-        """Call a method, retrying rate limits and 5xx (and 404 right after a create)."""
-        for attempt in range(self.retry.attempts):
+        """Call a method with the runtime's retries; errors come out translated. A read, or a
+        call that carries a ``requestId`` (the same on every try), is idempotent; any other
+        mutating call is sent once and its unknown outcome left to the caller."""
+        idempotent = method_id.rsplit(".", 1)[-1] in READ_VERBS or bool(params.get("requestId"))
+
+        def call(**kwargs: Any) -> dict[str, Any]:
             try:
-                result = self._method(method_id)(**params).execute()
-                # a method without a response body (storage's delete) hands back raw bytes
-                return result if isinstance(result, dict) else {}
-            except Exception as err:  # googleapiclient.errors.HttpError, without importing it here
-                status = _status(err)
-                # a lost connection or a timeout may come after the server committed the call:
-                # sending it again is safe because a create carries the same requestId
-                lost = isinstance(err, (TimeoutError, ConnectionError))
-                retry = lost or status in RETRY_STATUSES or (retry_not_found and status == 404)
-                if not retry or attempt == self.retry.attempts - 1:
+                result = self._method(method_id)(**kwargs).execute()
+            except Exception as err:
+                translated = translate(err, method_id)
+                if translated is err:
                     raise
-                self.retry.sleep(self.retry.delay(attempt))
-        raise AssertionError("unreachable")  # pragma: no cover
+                raise translated from None
+            # a method without a response body (storage's delete) hands back raw bytes
+            return result if isinstance(result, dict) else {}
+
+        retry_if = (lambda err: isinstance(err, NotFoundError)) if retry_not_found else None
+        result: dict[str, Any] = self.retry.call(
+            call, idempotent=idempotent, retry_if=retry_if, **params
+        )
+        return result
 
     def params(
         self, identity: tuple[tuple[str, str], ...], state: Mapping[str, Any]
@@ -148,8 +149,25 @@ class GcpCore:
         }
 
     def find(
-        self, desired: Mapping[str, Any], name: str, *, retry_not_found: bool = False
+        self,
+        desired: Mapping[str, Any],
+        name: str,
+        *,
+        match_tags: Mapping[str, str] | None = None,
+        retry_not_found: bool = False,
     ) -> list[State]:
+        """The resource with the desired name in its scope (labels checked when ``match_tags``)."""
+        found = self._find(desired, name, retry_not_found)
+        tags = self.spec.tags
+        if not match_tags or tags is None:
+            return found
+        return [
+            s
+            for s in found
+            if all((s.get(tags.field) or {}).get(k) == v for k, v in match_tags.items())
+        ]
+
+    def _find(self, desired: Mapping[str, Any], name: str, retry_not_found: bool) -> list[State]:
         read = self.spec.read
         if read is None:
             return []
@@ -163,10 +181,8 @@ class GcpCore:
             return [
                 self.state(self.execute(read.operation, retry_not_found=retry_not_found, **params))
             ]
-        except Exception as err:
-            if _status(err) == 404:
-                return []
-            raise
+        except NotFoundError:
+            return []
 
     def _named_by_path(self) -> bool:
         return any(
@@ -317,9 +333,5 @@ class GcpCore:
             return
         try:
             self._finish(self.execute(call.operation, **params))
-        except Exception as err:
-            if _status(err) == 404:
-                return
-            if _status(err) == 400 and "resourceInUse" in str(err):
-                raise TryAgainLater(f"{self.spec.name}: still in use: {err}") from err
-            raise
+        except NotFoundError:
+            return

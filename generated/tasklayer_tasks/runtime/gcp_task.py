@@ -2,22 +2,24 @@
 
 A GCP resource is named by its ``name`` (the task's name) within a scope: the project, and a
 region or zone from the task (``region=``/``zone=``) or the context. Other resources refer to
-it by its selfLink. Ownership is CAPG's label ``capg-cluster-<cluster>: owned``.
+it by its selfLink. Ownership is kOps' label
+``k8s-io-cluster-name`` for tasks and CAPG's ``capg-cluster-<cluster>: owned`` for reconcilers.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .aws_core import Core, State
+from .context import Context
+from .core import Core
 from .gcp_core import GcpCore
+from .ownership import Owner
 from .reconciler import Reconciler
-from .task import Context, Task
+from .spec import ResourceSpec
+from .task import Task
 
 
 def scope_of(context: Context, overrides: Mapping[str, Any]) -> dict[str, str]:
@@ -26,7 +28,7 @@ def scope_of(context: Context, overrides: Mapping[str, Any]) -> dict[str, str]:
     return scope
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class GcpTask(Task):
     """Base of the generated GCP tasks."""
 
@@ -35,9 +37,12 @@ class GcpTask(Task):
     def scope(self, context: Context) -> dict[str, str]:
         return scope_of(context, {k: getattr(self, k, None) for k in ("project", "region", "zone")})
 
-    def core(self, context: Context) -> Core:
+    def owner(self, context: Context) -> Owner:
+        return Owner.kops_gce(context.cluster)
+
+    def core_for(self, context: Context, spec: ResourceSpec) -> Core:
         return GcpCore(
-            self.spec, context.gcp_client(str(self.document)), self.scope(context), context.retry
+            spec, context.gcp_client(str(self.document)), self.scope(context), context.retry
         )
 
     @property
@@ -55,12 +60,6 @@ class GcpTask(Task):
         link = self.observed.get("selfLink")
         return str(link) if link else None
 
-    def token(self, context: Context, desired: State) -> str:
-        seed = json.dumps(
-            [context.cluster, self.key, self.scope(context), desired], sort_keys=True, default=str
-        )
-        return hashlib.sha256(seed.encode()).hexdigest()
-
 
 @dataclass
 class GcpReconciler(Reconciler):
@@ -69,11 +68,17 @@ class GcpReconciler(Reconciler):
     document: ClassVar[Path]
 
     @staticmethod
-    def ownership_key_for(cluster: str) -> str:
-        return f"capg-cluster-{cluster}"
+    def owner_for(cluster: str) -> Owner:
+        return Owner.capg(cluster)
 
     def core_for(self, spec: Mapping[str, Any]) -> Core:
         client = self.context.gcp_client(str(self.document))
         return GcpCore(
             self.spec, client, scope_of(self.context, spec), self.context.retry, wait=False
+        )
+
+    def parent_core(self, spec: Mapping[str, Any], resource: ResourceSpec) -> Core:
+        client = self.context.gcp_client(str(self.document))
+        return GcpCore(
+            resource, client, scope_of(self.context, spec), self.context.retry, wait=False
         )

@@ -18,7 +18,7 @@ from typing import Any
 import kopf
 
 from .reconciler import Reconciler, Result
-from .task import Context
+from .context import Context
 
 CLUSTER_LABEL = "cluster.x-k8s.io/cluster-name"
 TERMINAL_REASONS = frozenset({"NotOwned", "CannotChange", "MultipleMatches", "Failed"})

@@ -1,8 +1,15 @@
-"""Calling AWS: retries with backoff and jitter on throttling, and error classification.
+"""Calling a cloud: retries with backoff and jitter, by the neutral error kinds.
 
-botocore already retries some throttling; this layer retries what is left (and what a
-task knows it can wait for, such as NotFound just after a create) with full jitter, bounded in
-attempts, and with a sleep that tests replace.
+What is retried, and why it is safe:
+
+- ``ThrottledError`` and ``UnavailableError``: the call was refused or never reached the
+  service, so it was not carried out;
+- ``OutcomeUnknownError`` only for *idempotent* calls: reads, and mutating calls that carry the
+  same idempotency token on every try (the cloud answers a repeat with the first result). A
+  mutating call without a token is never sent again here: the caller finds first;
+- whatever ``retry_if`` accepts (NotFound just after a create: eventual consistency).
+
+Bounded in attempts, full jitter, and a sleep that tests replace.
 """
 
 from __future__ import annotations
@@ -12,61 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from botocore.exceptions import ClientError
-
-THROTTLING_CODES = frozenset(
-    {
-        "Throttling",
-        "ThrottlingException",
-        "ThrottledException",
-        "RequestLimitExceeded",
-        "RequestThrottled",
-        "RequestThrottledException",
-        "TooManyRequestsException",
-        "SlowDown",
-        "PriorRequestNotComplete",
-    }
-)
-TRANSIENT_CODES = frozenset(
-    {"InternalError", "InternalFailure", "ServiceUnavailable", "Unavailable"}
-)
-IN_USE_CODES = frozenset(
-    {"DependencyViolation", "ResourceInUse", "ResourceInUseException", "DeleteConflict"}
-)
-
-
-def error_code(err: ClientError) -> str:
-    return str(err.response.get("Error", {}).get("Code", ""))
-
-
-def is_not_found(err: ClientError, extra: tuple[str, ...] = ()) -> bool:
-    code = error_code(err)
-    return (
-        code in extra
-        or code.endswith(("NotFound", ".NotFound", "NotFoundException", "NoSuchEntity"))
-        or code.startswith("NoSuch")
-    )
-
-
-ACCESS_DENIED_CODES = frozenset(
-    {
-        "AccessDenied",
-        "AccessDeniedException",
-        "UnauthorizedOperation",
-        "AuthorizationError",
-        "Forbidden",
-    }
-)
-
-
-def is_access_denied(err: ClientError) -> bool:
-    return error_code(err) in ACCESS_DENIED_CODES
-
-
-def is_in_use(err: ClientError) -> bool:
-    """Something still depends on it (EC2's DependencyViolation, InvalidIPAddress.InUse)."""
-    code = error_code(err)
-    return code in IN_USE_CODES or code.endswith(("InUse", ".InUse"))
+from .errors import CloudError, OutcomeUnknownError, ThrottledError, UnavailableError
 
 
 @dataclass
@@ -81,22 +34,29 @@ class RetryPolicy:
         """Full jitter: a random wait up to an exponentially growing cap."""
         return self.rng.uniform(0, min(self.max_delay, self.base_delay * 2**attempt))
 
+    def retryable(
+        self, err: CloudError, idempotent: bool, retry_if: Callable[[CloudError], bool] | None
+    ) -> bool:
+        if isinstance(err, (ThrottledError, UnavailableError)):
+            return True
+        if isinstance(err, OutcomeUnknownError):
+            return idempotent
+        return retry_if is not None and retry_if(err)
+
     def call(
         self,
         fn: Callable[..., Any],
-        retry_if: Callable[[ClientError], bool] | None = None,
+        *,
+        idempotent: bool,
+        retry_if: Callable[[CloudError], bool] | None = None,
         **params: Any,
     ) -> Any:
-        """Call ``fn(**params)``, retrying throttling, transient errors and ``retry_if`` errors."""
+        """Call ``fn(**params)``; ``fn`` raises only :class:`CloudError` kinds for cloud failures."""
         for attempt in range(self.attempts):
             try:
                 return fn(**params)
-            except ClientError as err:
-                code = error_code(err)
-                retryable = code in THROTTLING_CODES or code in TRANSIENT_CODES
-                if retry_if is not None and retry_if(err):
-                    retryable = True
-                if not retryable or attempt == self.attempts - 1:
+            except CloudError as err:
+                if not self.retryable(err, idempotent, retry_if) or attempt == self.attempts - 1:
                     raise
                 self.sleep(self.delay(attempt))
         raise AssertionError("unreachable")  # pragma: no cover

@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Protocol
 
-from .aws_core import State
+from .core import State
 from .diff import shown
 
 if TYPE_CHECKING:

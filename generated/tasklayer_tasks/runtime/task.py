@@ -4,88 +4,57 @@ A generated task is a dataclass whose optional fields mean "don't care" when ``N
 is kOps' DefaultDeltaRunMethod: find the actual resource, compute the changes, check them,
 render them on a target (the cloud, or a dry-run plan), then read back and report any field
 that still differs by name.
+
+What keeps it safe against a real account (DESIGN.md's runtime rules):
+
+- **ownership**: creates carry the cluster's tags or labels (:mod:`.ownership`); find only
+  takes what carries them, so another cluster's same-named resource is never adopted, changed
+  or deleted. ``shared=True`` means: found by id or name, only read and verified. Kinds that
+  carry no tags are owned through their owned parent. An adopted resource's Name is never
+  rewritten.
+- **a create whose answer was lost** is resolved by finding (ownership tags plus the attempt's
+  marker), or by resending the same idempotency token: one token per logical attempt, a new one
+  after the resource is gone;
+- **terminal states** (``deleted``, ``failed``) are not resources.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import threading
-from dataclasses import dataclass, field
+import uuid
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from botocore.exceptions import ClientError
-
-from .aws_core import AwsCore, Core, State
+from .context import Context
+from .core import Core, State
 from .diff import compute_changes, shown
 from .errors import (
+    AccessDeniedError,
     CannotChangeFieldError,
     MissingResourceError,
     MultipleMatchesError,
     NotConvergedError,
+    NotOwnedError,
+    OutcomeUnknownError,
     TaskError,
     TryAgainLater,
 )
 from .lifecycle import Lifecycle
-from .retry import RetryPolicy, is_access_denied
+from .ownership import ATTEMPT_TAG, Owner, needs_marker
+from .redact import printable, redacted
 from .spec import ResourceSpec
 
 if TYPE_CHECKING:
     from .targets import Target
 
+__all__ = ["Changes", "Context", "Placeholder", "Task"]
+
 T = TypeVar("T", bound="Task")
-
-
-@dataclass
-class Context:
-    """Where tasks run: the region (and, on GCP, project and zone), the API clients, the retry
-    policy, and the owner whose name seeds idempotency tokens.
-
-    AWS clients come from botocore (``session``, ``endpoint_url``); GCP clients from
-    googleapiclient, built from the discovery documents shipped with the tasks, over ``http``
-    (an authorized http, or the runtime's ``FakeGcp``).
-    """
-
-    region: str = "us-east-1"
-    cluster: str = ""
-    endpoint_url: str | None = None
-    session: Any = None
-    project: str = ""
-    zone: str = ""
-    http: Any = None
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
-    _clients: dict[str, Any] = field(default_factory=dict, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def scope(self) -> dict[str, str]:
-        return {"project": self.project, "region": self.region, "zone": self.zone}
-
-    def gcp_client(self, document_path: str) -> Any:
-        """A googleapiclient resource built from a shipped discovery document: no network and
-        no credentials are needed to build it."""
-        with self._lock:
-            if document_path not in self._clients:
-                from googleapiclient.discovery import build_from_document  # type: ignore[import-untyped]
-
-                with open(document_path, encoding="utf-8") as handle:
-                    document = handle.read()
-                self._clients[document_path] = build_from_document(document, http=self.http)
-            return self._clients[document_path]
-
-    def client(self, service: str) -> Any:
-        with self._lock:
-            if service not in self._clients:
-                import botocore.session
-
-                session = self.session or botocore.session.get_session()
-                self._clients[service] = session.create_client(
-                    service, region_name=self.region, endpoint_url=self.endpoint_url
-                )
-            return self._clients[service]
 
 
 class Placeholder(str):
     """The id of a resource a dry run has not created: printed, never sent."""
+
+    placeholder = True
 
 
 @dataclass
@@ -109,23 +78,47 @@ class Changes:
         ]
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Task:
     """Base of every generated task, whatever the cloud. Subclasses declare the fields, the
     spec, and the core that makes the calls."""
 
     name: str
     lifecycle: Lifecycle = Lifecycle.SYNC
-    observed: dict[str, Any] = field(default_factory=dict, repr=False)
+    shared: bool = False
+    """Use an existing resource (found by id or name) without changing or deleting it."""
+    observed: dict[str, Any] = field(default_factory=dict)
 
     spec: ClassVar[ResourceSpec]
 
+    def __post_init__(self) -> None:
+        self.owned: bool | None = None  # known once found or created
+        self._attempt: str | None = None  # the token / marker of the create under way
+        self.returned: dict[str, Any] = {}  # what a create handed out only once (redacted in repr)
+
     @property
     def key(self) -> str:
-        return f"{self.spec.name}/{self.name}"
+        return f"{self.spec.name}/{printable(self.name)}"
 
     def __hash__(self) -> int:
         return id(self)
+
+    def __repr__(self) -> str:
+        """Fields as set, sensitive parts redacted, tasks by their key."""
+        by_attr = {f.attr: f for f in self.spec.fields}
+        parts = []
+        for f in fields(self):
+            if f.name == "observed":
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, Task):
+                shown_value = value.key
+            elif f.name in by_attr:
+                shown_value = repr(redacted(by_attr[f.name], value))
+            else:
+                shown_value = repr(value)
+            parts.append(f"{f.name}={shown_value}")
+        return f"{type(self).__name__}({', '.join(parts)})"
 
     # -- desired state ---------------------------------------------------------------------------
 
@@ -143,7 +136,19 @@ class Task:
         """The primary id, once found or created (for single-id resources)."""
         return getattr(self, "id", None)
 
+    def owner(self, context: Context) -> Owner:
+        """The owner of what this task creates: the context's cluster."""
+        raise NotImplementedError(f"{type(self).__name__} names no owner")
+
+    def _owner(self, context: Context) -> Owner:
+        if not context.cluster:
+            raise TaskError(
+                f"{self.key}: Context.cluster is not set; tasks tag what they create as the cluster's"
+            )
+        return self.owner(context)
+
     def desired(self, dry_run: bool = False) -> State:
+        """What the task declares, by API name; tags are the task's own (see :meth:`to_create`)."""
         state: State = {}
         for f in self.spec.fields:
             if f.mutability == "read_only":
@@ -164,9 +169,18 @@ class Task:
                 state[f.name] = value
         if len(self.spec.primary) == 1 and self.resource_id is not None:
             state[self.spec.primary[0]] = self.resource_id
+        return state
+
+    def to_create(self, context: Context, dry_run: bool = False) -> State:
+        """The desired state a create sends: with the Name tag and the owner's marks."""
+        state = self.desired(dry_run)
         tags = self.spec.tags
-        if tags is not None and "tag:Name" in self.spec.natural:
-            state[tags.field] = {"Name": self.name, **(state.get(tags.field) or {})}
+        if tags is not None:
+            wanted = dict(state.get(tags.field) or {})
+            if "tag:Name" in self.spec.natural:
+                wanted.setdefault("Name", self.name)
+            wanted.update(self._owner(context).marks)
+            state[tags.field] = wanted
         return state
 
     def _unresolved(self, dependency: Task, dry_run: bool) -> str:
@@ -174,15 +188,19 @@ class Task:
             return Placeholder(f"<id of {dependency.key}>")
         raise TryAgainLater(f"{self.key}: waiting for {dependency.key} to have an id")
 
-    def token(self, context: Context, desired: State) -> str:
-        """A deterministic idempotency token: the same task asking for the same thing gets the
-        same token, so a retried create never makes a second resource."""
-        seed = json.dumps([context.cluster, self.key, desired], sort_keys=True, default=str)
-        return hashlib.sha256(seed.encode()).hexdigest()[:64]
+    def attempt_token(self) -> str:
+        """The token of the logical create under way: the same on every retry of it, a new one
+        once it has ended (created, or the resource deleted)."""
+        if self._attempt is None:
+            self._attempt = uuid.uuid4().hex
+        return self._attempt
 
     # -- find --------------------------------------------------------------------------------------
 
     def core(self, context: Context) -> Core:
+        return self.core_for(context, self.spec)
+
+    def core_for(self, context: Context, spec: ResourceSpec) -> Core:
         raise NotImplementedError(f"{type(self).__name__} names no core")
 
     def reference_value(self) -> str | None:
@@ -192,21 +210,62 @@ class Task:
     def find_state(
         self, context: Context, dry_run: bool = False, separate_reads: bool = True
     ) -> State | None:
+        """The live resource this task manages, or None. Raises when one with its identity
+        exists that this cluster does not own (unless the task is shared)."""
         desired = self.desired(dry_run)
-        if any(isinstance(v, Placeholder) for v in desired.values()):
+        if any(getattr(v, "placeholder", False) for v in desired.values()):
             return None  # its parent does not exist yet, so neither does it
         core = self.core(context)
-        found = core.find(desired, self.name)
+        owner = self._owner(context)
+        has_id = len(self.spec.primary) == 1 and self.resource_id is not None
+        by_tag = self.spec.tags is not None and "tag:Name" in self.spec.natural and not has_id
+        match = {owner.key: owner.value} if by_tag and not self.shared else None
+        found = [
+            s for s in core.find(desired, self.name, match_tags=match) if not self.spec.terminal(s)
+        ]
+        if self.shared:
+            chosen = self._one(found, desired)
+            self.owned = False
+        else:
+            mine = [s for s in found if self._owns(context, owner, s)]
+            if not mine and found:
+                raise NotOwnedError(self.key, self._describe(found[0]), owner.description)
+            chosen = self._one(mine, desired)
+            self.owned = chosen is not None or None
+        if chosen is not None and separate_reads:
+            core.read_separately(chosen, desired)
+        return chosen
+
+    def _one(self, found: list[State], desired: State) -> State | None:
         if len(found) > 1:
-            ids = (
-                [str(s.get(self.spec.primary[0], "?")) for s in found] if self.spec.primary else []
-            )
+            ids = [self._describe(s) for s in found]
             raise MultipleMatchesError(self.key, self._how_found(desired), ids)
-        if not found:
-            return None
-        if separate_reads:
-            core.read_separately(found[0], desired)
-        return found[0]
+        return found[0] if found else None
+
+    def _describe(self, state: State) -> str:
+        ids = [str(state[p]) for p in self.spec.primary if state.get(p) is not None]
+        return f"{self.spec.name} {printable('/'.join(ids)) or '?'}"
+
+    def _owns(self, context: Context, owner: Owner, state: State) -> bool:
+        """Owned: it carries the owner's tag; a kind that carries no tags is owned when the
+        parent it lives in is (and it matched our identity to be found at all)."""
+        tags = self.spec.tags
+        if tags is not None:
+            return owner.owns(state.get(tags.field))
+        parent = self.spec.owner_parent
+        if parent is None:
+            return True  # nothing but its identity can say: the identity matched
+        holder = next(
+            (getattr(self, f.attr) for f in self.spec.fields if f.name == parent.field), None
+        )
+        if isinstance(holder, Task):
+            return bool(holder.owned)
+        parent_id = state.get(parent.field) or holder
+        if not parent_id:
+            return False
+        spec = parent.spec
+        found = self.core_for(context, spec).find({spec.primary[0]: parent_id}, "")
+        return bool(found) and spec.tags is not None and owner.owns(found[0].get(spec.tags.field))
 
     def _how_found(self, desired: State) -> str:
         parts = [
@@ -235,13 +294,19 @@ class Task:
 
     def from_state(self: T, state: State) -> T:
         values: dict[str, Any] = {}
-        own = ("name", "lifecycle", "observed")  # the task's, not the cloud's (a GCP name is both)
+        own = ("name", "lifecycle", "observed", "shared")  # the task's, not the cloud's
         for f in self.spec.fields:
             if f.attr in self.__dataclass_fields__ and f.attr not in own and f.name in state:
                 values[f.attr] = state[f.name]
         if "id" in self.__dataclass_fields__ and len(self.spec.primary) == 1:
             values["id"] = state.get(self.spec.primary[0])
-        return type(self)(name=self.name, lifecycle=self.lifecycle, observed=dict(state), **values)
+        return type(self)(
+            name=self.name,
+            lifecycle=self.lifecycle,
+            shared=self.shared,
+            observed=dict(state),
+            **values,
+        )
 
     # -- check and render ------------------------------------------------------------------------
 
@@ -263,8 +328,8 @@ class Task:
             return
         try:
             self._run(context, target)
-        except ClientError as err:
-            if self.lifecycle is Lifecycle.WARN_IF_INSUFFICIENT_ACCESS and is_access_denied(err):
+        except AccessDeniedError as err:
+            if self.lifecycle is Lifecycle.WARN_IF_INSUFFICIENT_ACCESS:
                 target.warn(f"{self.key}: skipped, not allowed: {err}")
                 return
             raise
@@ -275,16 +340,20 @@ class Task:
             self.adopt(state)
         actual = self.from_state(state) if state is not None else None
         must_exist = (Lifecycle.EXISTS_AND_VALIDATES, Lifecycle.EXISTS_AND_WARN_IF_CHANGES)
-        if actual is None and self.lifecycle in must_exist:
-            raise MissingResourceError(
-                f"{self.key}: not found, and its lifecycle says it must exist"
-            )
-        changes = Changes(self, compute_changes(self.spec, state, self.desired(target.dry_run)))
+        if actual is None and (self.lifecycle in must_exist or self.shared):
+            what = "shared" if self.shared else "its lifecycle says it must exist"
+            raise MissingResourceError(f"{self.key}: not found, and {what}")
+        wanted = (
+            self.to_create(context, target.dry_run)
+            if actual is None
+            else self.desired(target.dry_run)
+        )
+        changes = Changes(self, compute_changes(self.spec, state, wanted))
         if actual is not None and not changes:
             if not target.dry_run:
                 self.check_ready()
             return
-        if self.lifecycle is Lifecycle.EXISTS_AND_VALIDATES:
+        if self.lifecycle is Lifecycle.EXISTS_AND_VALIDATES or self.shared:
             raise TaskError(
                 f"{self.key}: differs from what was declared: {'; '.join(changes.lines())}"
             )
@@ -314,23 +383,75 @@ class Task:
 
     def render_cloud(self, target: Target, actual: Task | None, changes: Changes) -> None:
         core = self.core(target.context)
-        if actual is None:
-            desired = self.desired()
-            identity = core.create(desired, token=self.token(target.context, desired))
-            self.adopt(identity)
-            target.created(self, identity)
-            state = self._read_back(core, target.context)
-            rest = self._mutable_changes(state)
-            if not rest:
-                return
-            core.update(state, rest)
-        else:
-            core.update(actual.observed, {n: new for n, (_, new) in changes.fields.items()})
+        try:
+            if actual is None:
+                state = self._create(core, target)
+                rest = self._mutable_changes(state)
+                if not rest:
+                    return
+                core.update(state, rest)
+            else:
+                core.update(actual.observed, {n: new for n, (_, new) in changes.fields.items()})
+        except OutcomeUnknownError as err:
+            # it may have been carried out: the next attempt reads again and recomputes
+            raise TryAgainLater(
+                f"{self.key}: {err}; will read it again before anything else"
+            ) from None
         remaining = compute_changes(
             self.spec, self._read_back(core, target.context), self.desired()
         )
         if remaining:
             raise NotConvergedError(self.key, [self.spec.field(n).attr for n in remaining])
+
+    def _create(self, core: Core, target: Target) -> State:
+        """Create once per logical attempt; an unknown outcome is resolved by finding what the
+        attempt made (its owner's tags and marker, or its identity), never by a blind resend."""
+        context = target.context
+        desired = self.to_create(context)
+        token = self.attempt_token()
+        tags = self.spec.tags
+        marked = needs_marker(self.spec)
+        if marked and tags is not None:
+            desired[tags.field] = {**desired[tags.field], ATTEMPT_TAG: token}
+        try:
+            identity = core.create(desired, token=token)
+        except OutcomeUnknownError as err:
+            found = self._find_attempt(core, context, desired, token if marked else None)
+            if found is None:
+                raise TryAgainLater(f"{self.key}: {err}; nothing it made is visible yet") from None
+            identity = {p: found[p] for p in self.spec.primary if p in found}
+        once = self.spec.create.returned_once if self.spec.create else ()
+        self.returned = {k: identity.pop(k) for k in once if k in identity}
+        self._attempt = None
+        self.owned = True
+        self.adopt(identity)
+        target.created(self, {**identity, **self.returned})
+        return self._read_back(core, context)
+
+    def _find_attempt(
+        self, core: Core, context: Context, desired: State, marker: str | None
+    ) -> State | None:
+        """After a lost answer: what this attempt made, looked for patiently (it may not be
+        visible at once). By the owner's tag and the attempt's marker; untagged kinds by their
+        identity inside their owned parent."""
+        owner = self._owner(context)
+        match = {owner.key: owner.value, ATTEMPT_TAG: marker} if marker else None
+        for attempt in range(context.retry.attempts):
+            found = [
+                s
+                for s in core.find(desired, self.name, match_tags=match)
+                if not self.spec.terminal(s)
+            ]
+            if marker is None:
+                found = [s for s in found if self._owns(context, owner, s)]
+            if len(found) > 1:
+                raise MultipleMatchesError(
+                    self.key, self._how_found(desired), [self._describe(s) for s in found]
+                )
+            if found:
+                return found[0]
+            context.retry.sleep(context.retry.delay(attempt))
+        return None
 
     def _mutable_changes(self, state: State) -> dict[str, Any]:
         """What a create could not set (EnableDnsHostnames after CreateVpc)."""
@@ -344,13 +465,17 @@ class Task:
         consistency, retried with backoff."""
         desired = self.desired()
         for attempt in range(context.retry.attempts):
-            found = core.find(desired, self.name, retry_not_found=True)
+            found = [
+                s
+                for s in core.find(desired, self.name, retry_not_found=True)
+                if not self.spec.terminal(s)
+            ]
             if found:
                 core.read_separately(found[0], desired)
                 self.adopt(found[0])
                 return found[0]
             context.retry.sleep(context.retry.delay(attempt))
-        raise TaskError(f"{self.key}: created, but not found afterwards")
+        raise TryAgainLater(f"{self.key}: created, but not visible yet")
 
     def locate(self, context: Context) -> bool:
         """Find the resource without creating anything, keeping its identity: the first half of
@@ -363,25 +488,22 @@ class Task:
         return True
 
     def delete(self, context: Context, target: Target, located: bool = False) -> bool:
-        """Delete the resource if it exists; True when there was one. ``located``: a
-        :meth:`locate` just ran, so what it found (or did not) stands."""
-        if self.lifecycle is not Lifecycle.SYNC:
+        """Delete the resource if it exists and is ours; True when there was one. ``located``:
+        a :meth:`locate` just ran, so what it found (or did not) stands."""
+        if self.lifecycle is not Lifecycle.SYNC or self.shared:
             return False
         if not located and not self.locate(context):
             return False
-        if not self.observed:
+        if not self.observed or not self.owned:
             return False
-        target.remove(self, self.observed)
+        try:
+            target.remove(self, self.observed)
+        except OutcomeUnknownError as err:
+            self.locate(context)  # gone, or still there: the next attempt knows
+            raise TryAgainLater(f"{self.key}: {err}; looked again") from None
         if not target.dry_run:
             self.observed = {}
+            self._attempt = None  # a later create is a new logical attempt
             if hasattr(self, "id"):
                 object.__setattr__(self, "id", None)
         return True
-
-
-@dataclass(kw_only=True, eq=False)
-class AwsTask(Task):
-    """Base of the generated AWS tasks: calls go through botocore."""
-
-    def core(self, context: Context) -> Core:
-        return AwsCore(self.spec, context.client(self.spec.service), context.retry)

@@ -10,14 +10,15 @@ from typing import ClassVar, TYPE_CHECKING
 
 from ...runtime.errors import CannotChangeFieldError
 from ...runtime.spec import ResourceSpec
-from ...runtime.task import AwsTask, Changes, Task
+from ...runtime.aws_task import AwsTask
+from ...runtime.task import Changes, Task
 from .core.elastic_ip import SPEC, ElasticIpCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class ElasticIp(AwsTask):
     """The ec2 ElasticIp, as a kOps task. Fields left ``None`` are not managed.
 
@@ -77,4 +78,6 @@ class ElasticIp(AwsTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> ElasticIpCore:
-        return ElasticIpCore(context.client("ec2"), context.retry)
+        return ElasticIpCore(
+            context.client("ec2"), context.retry, once=context.client("ec2", sdk_retries=False)
+        )

@@ -10,14 +10,15 @@ from typing import ClassVar, TYPE_CHECKING
 
 from ...runtime.errors import CannotChangeFieldError
 from ...runtime.spec import ResourceSpec
-from ...runtime.task import AwsTask, Changes, Task
+from ...runtime.aws_task import AwsTask
+from ...runtime.task import Changes, Task
 from .core.internet_gateway import SPEC, InternetGatewayCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class InternetGateway(AwsTask):
     """The ec2 InternetGateway, as a kOps task. Fields left ``None`` are not managed.
 
@@ -42,4 +43,6 @@ class InternetGateway(AwsTask):
             return
 
     def core(self, context: Context) -> InternetGatewayCore:
-        return InternetGatewayCore(context.client("ec2"), context.retry)
+        return InternetGatewayCore(
+            context.client("ec2"), context.retry, once=context.client("ec2", sdk_retries=False)
+        )

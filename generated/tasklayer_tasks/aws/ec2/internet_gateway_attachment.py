@@ -10,16 +10,17 @@ from typing import ClassVar, TYPE_CHECKING
 
 from ...runtime.errors import CannotChangeFieldError
 from ...runtime.spec import ResourceSpec
-from ...runtime.task import AwsTask, Changes, Task
+from ...runtime.aws_task import AwsTask
+from ...runtime.task import Changes, Task
 from .core.internet_gateway_attachment import SPEC, InternetGatewayAttachmentCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .internet_gateway import InternetGateway
     from .vpc import Vpc
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class InternetGatewayAttachment(AwsTask):
     """The ec2 InternetGatewayAttachment, as a kOps task. Fields left ``None`` are not managed.
 
@@ -47,4 +48,6 @@ class InternetGatewayAttachment(AwsTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> InternetGatewayAttachmentCore:
-        return InternetGatewayAttachmentCore(context.client("ec2"), context.retry)
+        return InternetGatewayAttachmentCore(
+            context.client("ec2"), context.retry, once=context.client("ec2", sdk_retries=False)
+        )

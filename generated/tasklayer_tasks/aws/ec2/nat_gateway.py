@@ -10,17 +10,18 @@ from typing import Any, ClassVar, TYPE_CHECKING
 
 from ...runtime.errors import CannotChangeFieldError
 from ...runtime.spec import ResourceSpec
-from ...runtime.task import AwsTask, Changes, Task
+from ...runtime.aws_task import AwsTask
+from ...runtime.task import Changes, Task
 from .core.nat_gateway import SPEC, NatGatewayCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .elastic_ip import ElasticIp
     from .subnet import Subnet
     from .vpc import Vpc
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class NatGateway(AwsTask):
     """The ec2 NatGateway, as a kOps task. Fields left ``None`` are not managed.
 
@@ -93,4 +94,6 @@ class NatGateway(AwsTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> NatGatewayCore:
-        return NatGatewayCore(context.client("ec2"), context.retry)
+        return NatGatewayCore(
+            context.client("ec2"), context.retry, once=context.client("ec2", sdk_retries=False)
+        )

@@ -10,17 +10,18 @@ from typing import ClassVar, TYPE_CHECKING
 
 from ...runtime.errors import CannotChangeFieldError
 from ...runtime.spec import ResourceSpec
-from ...runtime.task import AwsTask, Changes, Task
+from ...runtime.aws_task import AwsTask
+from ...runtime.task import Changes, Task
 from .core.route import SPEC, RouteCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .internet_gateway import InternetGateway
     from .nat_gateway import NatGateway
     from .route_table import RouteTable
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Route(AwsTask):
     """The ec2 Route, as a kOps task. Fields left ``None`` are not managed.
 
@@ -99,4 +100,6 @@ class Route(AwsTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> RouteCore:
-        return RouteCore(context.client("ec2"), context.retry)
+        return RouteCore(
+            context.client("ec2"), context.retry, once=context.client("ec2", sdk_retries=False)
+        )

@@ -10,15 +10,16 @@ from typing import ClassVar, TYPE_CHECKING
 
 from ...runtime.errors import CannotChangeFieldError
 from ...runtime.spec import ResourceSpec
-from ...runtime.task import AwsTask, Changes, Task
+from ...runtime.aws_task import AwsTask
+from ...runtime.task import Changes, Task
 from .core.route_table import SPEC, RouteTableCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .vpc import Vpc
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class RouteTable(AwsTask):
     """The ec2 RouteTable, as a kOps task. Fields left ``None`` are not managed.
 
@@ -49,4 +50,6 @@ class RouteTable(AwsTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> RouteTableCore:
-        return RouteTableCore(context.client("ec2"), context.retry)
+        return RouteTableCore(
+            context.client("ec2"), context.retry, once=context.client("ec2", sdk_retries=False)
+        )

@@ -10,16 +10,17 @@ from typing import ClassVar, TYPE_CHECKING
 
 from ...runtime.errors import CannotChangeFieldError
 from ...runtime.spec import ResourceSpec
-from ...runtime.task import AwsTask, Changes, Task
+from ...runtime.aws_task import AwsTask
+from ...runtime.task import Changes, Task
 from .core.route_table_association import SPEC, RouteTableAssociationCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .route_table import RouteTable
     from .subnet import Subnet
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class RouteTableAssociation(AwsTask):
     """The ec2 RouteTableAssociation, as a kOps task. Fields left ``None`` are not managed.
 
@@ -56,4 +57,6 @@ class RouteTableAssociation(AwsTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> RouteTableAssociationCore:
-        return RouteTableAssociationCore(context.client("ec2"), context.retry)
+        return RouteTableAssociationCore(
+            context.client("ec2"), context.retry, once=context.client("ec2", sdk_retries=False)
+        )

@@ -10,15 +10,16 @@ from typing import ClassVar, TYPE_CHECKING
 
 from ...runtime.errors import CannotChangeFieldError
 from ...runtime.spec import ResourceSpec
-from ...runtime.task import AwsTask, Changes, Task
+from ...runtime.aws_task import AwsTask
+from ...runtime.task import Changes, Task
 from .core.security_group import SPEC, SecurityGroupCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .vpc import Vpc
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class SecurityGroup(AwsTask):
     """The ec2 SecurityGroup, as a kOps task. Fields left ``None`` are not managed.
 
@@ -55,4 +56,6 @@ class SecurityGroup(AwsTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> SecurityGroupCore:
-        return SecurityGroupCore(context.client("ec2"), context.retry)
+        return SecurityGroupCore(
+            context.client("ec2"), context.retry, once=context.client("ec2", sdk_retries=False)
+        )

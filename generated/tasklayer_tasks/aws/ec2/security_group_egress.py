@@ -10,15 +10,16 @@ from typing import Any, ClassVar, TYPE_CHECKING
 
 from ...runtime.errors import CannotChangeFieldError
 from ...runtime.spec import ResourceSpec
-from ...runtime.task import AwsTask, Changes, Task
+from ...runtime.aws_task import AwsTask
+from ...runtime.task import Changes, Task
 from .core.security_group_egress import SPEC, SecurityGroupEgressCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .security_group import SecurityGroup
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class SecurityGroupEgress(AwsTask):
     """The ec2 SecurityGroupEgress, as a kOps task. Fields left ``None`` are not managed.
 
@@ -83,4 +84,6 @@ class SecurityGroupEgress(AwsTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> SecurityGroupEgressCore:
-        return SecurityGroupEgressCore(context.client("ec2"), context.retry)
+        return SecurityGroupEgressCore(
+            context.client("ec2"), context.retry, once=context.client("ec2", sdk_retries=False)
+        )

@@ -10,15 +10,16 @@ from typing import ClassVar, TYPE_CHECKING
 
 from ...runtime.errors import CannotChangeFieldError
 from ...runtime.spec import ResourceSpec
-from ...runtime.task import AwsTask, Changes, Task
+from ...runtime.aws_task import AwsTask
+from ...runtime.task import Changes, Task
 from .core.subnet import SPEC, SubnetCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .vpc import Vpc
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Subnet(AwsTask):
     """The ec2 Subnet, as a kOps task. Fields left ``None`` are not managed.
 
@@ -125,4 +126,6 @@ class Subnet(AwsTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> SubnetCore:
-        return SubnetCore(context.client("ec2"), context.retry)
+        return SubnetCore(
+            context.client("ec2"), context.retry, once=context.client("ec2", sdk_retries=False)
+        )

@@ -10,14 +10,15 @@ from typing import Any, ClassVar, TYPE_CHECKING
 
 from ...runtime.errors import CannotChangeFieldError
 from ...runtime.spec import ResourceSpec
-from ...runtime.task import AwsTask, Changes, Task
+from ...runtime.aws_task import AwsTask
+from ...runtime.task import Changes, Task
 from .core.vpc import SPEC, VpcCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Vpc(AwsTask):
     """The ec2 Vpc, as a kOps task. Fields left ``None`` are not managed.
 
@@ -105,4 +106,6 @@ class Vpc(AwsTask):
             raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> VpcCore:
-        return VpcCore(context.client("ec2"), context.retry)
+        return VpcCore(
+            context.client("ec2"), context.retry, once=context.client("ec2", sdk_retries=False)
+        )

@@ -16,12 +16,12 @@ from ...runtime.task import Changes, Task
 from .core.address import DOCUMENT, SPEC, AddressCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .network import Network
     from .subnetwork import Subnetwork
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Address(GcpTask):
     """The compute Address, as a kOps task. Fields left ``None`` are not managed.
 

@@ -16,12 +16,12 @@ from ...runtime.task import Changes, Task
 from .core.backend_service import DOCUMENT, SPEC, BackendServiceCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .health_check import HealthCheck
     from .network import Network
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class BackendService(GcpTask):
     """The compute BackendService, as a kOps task. Fields left ``None`` are not managed.
 

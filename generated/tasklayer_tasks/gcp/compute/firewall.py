@@ -16,11 +16,11 @@ from ...runtime.task import Changes, Task
 from .core.firewall import DOCUMENT, SPEC, FirewallCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .network import Network
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Firewall(GcpTask):
     """The compute Firewall, as a kOps task. Fields left ``None`` are not managed.
 

@@ -16,10 +16,10 @@ from ...runtime.task import Changes, Task
 from .core.forwarding_rule import DOCUMENT, SPEC, ForwardingRuleCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class ForwardingRule(GcpTask):
     """The compute ForwardingRule, as a kOps task. Fields left ``None`` are not managed.
 

@@ -16,12 +16,12 @@ from ...runtime.task import Changes, Task
 from .core.instance_group_manager import DOCUMENT, SPEC, InstanceGroupManagerCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .instance_template import InstanceTemplate
     from .target_pool import TargetPool
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class InstanceGroupManager(GcpTask):
     """The compute InstanceGroupManager, as a kOps task. Fields left ``None`` are not managed.
 

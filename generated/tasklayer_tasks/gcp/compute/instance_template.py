@@ -16,10 +16,10 @@ from ...runtime.task import Changes, Task
 from .core.instance_template import DOCUMENT, SPEC, InstanceTemplateCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class InstanceTemplate(GcpTask):
     """The compute InstanceTemplate, as a kOps task. Fields left ``None`` are not managed.
 

@@ -16,10 +16,10 @@ from ...runtime.task import Changes, Task
 from .core.network import DOCUMENT, SPEC, NetworkCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Network(GcpTask):
     """The compute Network, as a kOps task. Fields left ``None`` are not managed.
 

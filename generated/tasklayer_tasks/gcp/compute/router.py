@@ -16,11 +16,11 @@ from ...runtime.task import Changes, Task
 from .core.router import DOCUMENT, SPEC, RouterCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .network import Network
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Router(GcpTask):
     """The compute Router, as a kOps task. Fields left ``None`` are not managed.
 

@@ -16,11 +16,11 @@ from ...runtime.task import Changes, Task
 from .core.subnetwork import DOCUMENT, SPEC, SubnetworkCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
     from .network import Network
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Subnetwork(GcpTask):
     """The compute Subnetwork, as a kOps task. Fields left ``None`` are not managed.
 

@@ -16,10 +16,10 @@ from ...runtime.task import Changes, Task
 from .core.target_pool import DOCUMENT, SPEC, TargetPoolCore
 
 if TYPE_CHECKING:
-    from ...runtime.task import Context
+    from ...runtime.context import Context
 
 
-@dataclass(kw_only=True, eq=False)
+@dataclass(kw_only=True, eq=False, repr=False)
 class TargetPool(GcpTask):
     """The compute TargetPool, as a kOps task. Fields left ``None`` are not managed.
 

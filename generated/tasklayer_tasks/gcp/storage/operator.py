@@ -20,7 +20,7 @@ import kopf
 
 from ...runtime import operator
 from ...runtime.reconciler import Reconciler
-from ...runtime.task import Context
+from ...runtime.context import Context
 from .reconcilers import (
     BucketReconciler,
 )

@@ -118,5 +118,5 @@ SPEC = ResourceSpec(
 class SecurityGroupCore(AwsCore):
     """Calls for the SecurityGroup, over a botocore ``ec2`` client."""
 
-    def __init__(self, client: Any, retry: RetryPolicy | None = None) -> None:
-        super().__init__(SPEC, client, retry)
+    def __init__(self, client: Any, retry: RetryPolicy | None = None, once: Any = None) -> None:
+        super().__init__(SPEC, client, retry, once)

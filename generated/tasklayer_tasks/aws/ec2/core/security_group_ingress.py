@@ -181,5 +181,5 @@ SPEC = ResourceSpec(
 class SecurityGroupIngressCore(AwsCore):
     """Calls for the SecurityGroupIngress, over a botocore ``ec2`` client."""
 
-    def __init__(self, client: Any, retry: RetryPolicy | None = None) -> None:
-        super().__init__(SPEC, client, retry)
+    def __init__(self, client: Any, retry: RetryPolicy | None = None, once: Any = None) -> None:
+        super().__init__(SPEC, client, retry, once)

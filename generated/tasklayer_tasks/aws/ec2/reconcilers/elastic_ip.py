@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar, TypedDict
 
-from ....runtime.reconciler import AwsReconciler
+from ....runtime.aws_task import AwsReconciler
 from ....runtime.spec import ResourceSpec
 from ..core.elastic_ip import SPEC, ElasticIpCore
 
@@ -105,4 +105,8 @@ class ElasticIpReconciler(AwsReconciler):
     spec: ClassVar[ResourceSpec] = SPEC
 
     def core(self) -> ElasticIpCore:
-        return ElasticIpCore(self.context.client("ec2"), self.context.retry)
+        return ElasticIpCore(
+            self.context.client("ec2"),
+            self.context.retry,
+            once=self.context.client("ec2", sdk_retries=False),
+        )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypedDict
 
-from ....runtime.reconciler import AwsReconciler
+from ....runtime.aws_task import AwsReconciler
 from ....runtime.spec import ResourceSpec
 from ..core.internet_gateway import SPEC, InternetGatewayCore
 
@@ -48,4 +48,8 @@ class InternetGatewayReconciler(AwsReconciler):
     spec: ClassVar[ResourceSpec] = SPEC
 
     def core(self) -> InternetGatewayCore:
-        return InternetGatewayCore(self.context.client("ec2"), self.context.retry)
+        return InternetGatewayCore(
+            self.context.client("ec2"),
+            self.context.retry,
+            once=self.context.client("ec2", sdk_retries=False),
+        )

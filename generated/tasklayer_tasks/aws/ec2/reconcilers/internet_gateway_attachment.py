@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar, TypedDict
 
-from ....runtime.reconciler import AwsReconciler
+from ....runtime.aws_task import AwsReconciler
 from ....runtime.spec import ResourceSpec
 from ..core.internet_gateway_attachment import SPEC, InternetGatewayAttachmentCore
 
@@ -45,4 +45,8 @@ class InternetGatewayAttachmentReconciler(AwsReconciler):
     spec: ClassVar[ResourceSpec] = SPEC
 
     def core(self) -> InternetGatewayAttachmentCore:
-        return InternetGatewayAttachmentCore(self.context.client("ec2"), self.context.retry)
+        return InternetGatewayAttachmentCore(
+            self.context.client("ec2"),
+            self.context.retry,
+            once=self.context.client("ec2", sdk_retries=False),
+        )

@@ -10,7 +10,7 @@ import datetime
 
 from typing import Any, ClassVar, TypedDict
 
-from ....runtime.reconciler import AwsReconciler
+from ....runtime.aws_task import AwsReconciler
 from ....runtime.spec import ResourceSpec
 from ..core.nat_gateway import SPEC, NatGatewayCore
 
@@ -119,4 +119,8 @@ class NatGatewayReconciler(AwsReconciler):
     spec: ClassVar[ResourceSpec] = SPEC
 
     def core(self) -> NatGatewayCore:
-        return NatGatewayCore(self.context.client("ec2"), self.context.retry)
+        return NatGatewayCore(
+            self.context.client("ec2"),
+            self.context.retry,
+            once=self.context.client("ec2", sdk_retries=False),
+        )

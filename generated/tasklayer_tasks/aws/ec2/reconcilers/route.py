@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar, TypedDict
 
-from ....runtime.reconciler import AwsReconciler
+from ....runtime.aws_task import AwsReconciler
 from ....runtime.spec import ResourceSpec
 from ..core.route import SPEC, RouteCore
 
@@ -135,4 +135,8 @@ class RouteReconciler(AwsReconciler):
     spec: ClassVar[ResourceSpec] = SPEC
 
     def core(self) -> RouteCore:
-        return RouteCore(self.context.client("ec2"), self.context.retry)
+        return RouteCore(
+            self.context.client("ec2"),
+            self.context.retry,
+            once=self.context.client("ec2", sdk_retries=False),
+        )

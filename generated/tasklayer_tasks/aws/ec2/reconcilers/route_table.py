@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypedDict
 
-from ....runtime.reconciler import AwsReconciler
+from ....runtime.aws_task import AwsReconciler
 from ....runtime.spec import ResourceSpec
 from ..core.route_table import SPEC, RouteTableCore
 
@@ -60,4 +60,8 @@ class RouteTableReconciler(AwsReconciler):
     spec: ClassVar[ResourceSpec] = SPEC
 
     def core(self) -> RouteTableCore:
-        return RouteTableCore(self.context.client("ec2"), self.context.retry)
+        return RouteTableCore(
+            self.context.client("ec2"),
+            self.context.retry,
+            once=self.context.client("ec2", sdk_retries=False),
+        )

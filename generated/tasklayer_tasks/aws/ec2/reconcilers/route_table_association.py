@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypedDict
 
-from ....runtime.reconciler import AwsReconciler
+from ....runtime.aws_task import AwsReconciler
 from ....runtime.spec import ResourceSpec
 from ..core.route_table_association import SPEC, RouteTableAssociationCore
 
@@ -69,4 +69,8 @@ class RouteTableAssociationReconciler(AwsReconciler):
     spec: ClassVar[ResourceSpec] = SPEC
 
     def core(self) -> RouteTableAssociationCore:
-        return RouteTableAssociationCore(self.context.client("ec2"), self.context.retry)
+        return RouteTableAssociationCore(
+            self.context.client("ec2"),
+            self.context.retry,
+            once=self.context.client("ec2", sdk_retries=False),
+        )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypedDict
 
-from ....runtime.reconciler import AwsReconciler
+from ....runtime.aws_task import AwsReconciler
 from ....runtime.spec import ResourceSpec
 from ..core.security_group import SPEC, SecurityGroupCore
 
@@ -72,4 +72,8 @@ class SecurityGroupReconciler(AwsReconciler):
     spec: ClassVar[ResourceSpec] = SPEC
 
     def core(self) -> SecurityGroupCore:
-        return SecurityGroupCore(self.context.client("ec2"), self.context.retry)
+        return SecurityGroupCore(
+            self.context.client("ec2"),
+            self.context.retry,
+            once=self.context.client("ec2", sdk_retries=False),
+        )

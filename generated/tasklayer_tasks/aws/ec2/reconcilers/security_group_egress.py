@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypedDict
 
-from ....runtime.reconciler import AwsReconciler
+from ....runtime.aws_task import AwsReconciler
 from ....runtime.spec import ResourceSpec
 from ..core.security_group_egress import SPEC, SecurityGroupEgressCore
 
@@ -102,4 +102,8 @@ class SecurityGroupEgressReconciler(AwsReconciler):
     spec: ClassVar[ResourceSpec] = SPEC
 
     def core(self) -> SecurityGroupEgressCore:
-        return SecurityGroupEgressCore(self.context.client("ec2"), self.context.retry)
+        return SecurityGroupEgressCore(
+            self.context.client("ec2"),
+            self.context.retry,
+            once=self.context.client("ec2", sdk_retries=False),
+        )

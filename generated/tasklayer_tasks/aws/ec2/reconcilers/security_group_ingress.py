@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypedDict
 
-from ....runtime.reconciler import AwsReconciler
+from ....runtime.aws_task import AwsReconciler
 from ....runtime.spec import ResourceSpec
 from ..core.security_group_ingress import SPEC, SecurityGroupIngressCore
 
@@ -105,4 +105,8 @@ class SecurityGroupIngressReconciler(AwsReconciler):
     spec: ClassVar[ResourceSpec] = SPEC
 
     def core(self) -> SecurityGroupIngressCore:
-        return SecurityGroupIngressCore(self.context.client("ec2"), self.context.retry)
+        return SecurityGroupIngressCore(
+            self.context.client("ec2"),
+            self.context.retry,
+            once=self.context.client("ec2", sdk_retries=False),
+        )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypedDict
 
-from ....runtime.reconciler import AwsReconciler
+from ....runtime.aws_task import AwsReconciler
 from ....runtime.spec import ResourceSpec
 from ..core.vpc import SPEC, VpcCore
 
@@ -126,4 +126,8 @@ class VpcReconciler(AwsReconciler):
     spec: ClassVar[ResourceSpec] = SPEC
 
     def core(self) -> VpcCore:
-        return VpcCore(self.context.client("ec2"), self.context.retry)
+        return VpcCore(
+            self.context.client("ec2"),
+            self.context.retry,
+            once=self.context.client("ec2", sdk_retries=False),
+        )

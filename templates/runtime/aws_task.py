@@ -1,0 +1,51 @@
+"""AWS flavours of the task and the reconciler: the same logic over an :class:`AwsCore`.
+
+Ownership is kOps' for tasks (``KubernetesCluster`` and ``kubernetes.io/cluster/<cluster>=owned``)
+and CAPA's for reconcilers (``sigs.k8s.io/cluster-api-provider-aws/cluster/<cluster>=owned``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .aws_core import AwsCore
+from .context import Context
+from .core import Core
+from .ownership import Owner
+from .reconciler import Reconciler
+from .spec import ResourceSpec
+from .task import Task
+
+
+def aws_core(context: Context, spec: ResourceSpec) -> AwsCore:
+    """A core over the context's clients: botocore's retries as configured, and off for
+    mutating calls that carry no idempotency token."""
+    return AwsCore(spec, context.client(spec.service), context.retry, once=context.client(spec.service, sdk_retries=False))
+
+
+@dataclass(kw_only=True, eq=False, repr=False)
+class AwsTask(Task):
+    """Base of the generated AWS tasks: calls go through botocore."""
+
+    def owner(self, context: Context) -> Owner:
+        return Owner.kops_aws(context.cluster)
+
+    def core_for(self, context: Context, spec: ResourceSpec) -> Core:
+        return aws_core(context, spec)
+
+
+@dataclass
+class AwsReconciler(Reconciler):
+    """AWS: calls through botocore; ownership is CAPA's tag."""
+
+    @staticmethod
+    def owner_for(cluster: str) -> Owner:
+        return Owner.capa(cluster)
+
+    def core(self) -> Core:
+        return aws_core(self.context, self.spec)
+
+    def parent_core(self, spec: Mapping[str, Any], resource: ResourceSpec) -> Core:
+        return aws_core(self.context, resource)

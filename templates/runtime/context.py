@@ -1,0 +1,68 @@
+"""Where tasks and reconcilers run: the cloud's location, its clients, and the retry policy.
+
+The user's own SDK configuration comes in whole: a botocore ``Config`` (retries, timeouts,
+user agent) or session for AWS, an authorized ``http`` for GCP. The runtime adds only what
+its safety needs: a second botocore client with botocore's retries off, for mutating calls that
+carry no idempotency token (they must never be sent twice blindly).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from .retry import RetryPolicy
+
+
+@dataclass
+class Context:
+    """``cluster`` names the owner of what tasks create (their ownership tags or labels);
+    AWS clients come from botocore (``session``, ``endpoint_url``, ``config``); GCP clients
+    from googleapiclient, built from the discovery documents shipped with the tasks, over
+    ``http`` (an authorized http, or the testing fake)."""
+
+    region: str = "us-east-1"
+    cluster: str = ""
+    endpoint_url: str | None = None
+    session: Any = None
+    config: Any = None  # a botocore.config.Config, merged into every client the runtime makes
+    project: str = ""
+    zone: str = ""
+    http: Any = None
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    _clients: dict[Any, Any] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def scope(self) -> dict[str, str]:
+        return {"project": self.project, "region": self.region, "zone": self.zone}
+
+    def gcp_client(self, document_path: str) -> Any:
+        """A googleapiclient resource built from a shipped discovery document: no network and
+        no credentials are needed to build it."""
+        with self._lock:
+            if document_path not in self._clients:
+                from googleapiclient.discovery import build_from_document  # type: ignore[import-untyped]
+
+                with open(document_path, encoding="utf-8") as handle:
+                    document = handle.read()
+                self._clients[document_path] = build_from_document(document, http=self.http)
+            return self._clients[document_path]
+
+    def client(self, service: str, *, sdk_retries: bool = True) -> Any:
+        """A botocore client for ``service`` with the user's config; with ``sdk_retries=False``
+        botocore makes exactly one attempt (everything else in the user's config stays)."""
+        key = (service, sdk_retries)
+        with self._lock:
+            if key not in self._clients:
+                import botocore.session
+                from botocore.config import Config
+
+                session = self.session or botocore.session.get_session()
+                config = self.config or Config()
+                if not sdk_retries:
+                    config = config.merge(Config(retries={"total_max_attempts": 1, "mode": "standard"}))
+                self._clients[key] = session.create_client(
+                    service, region_name=self.region, endpoint_url=self.endpoint_url, config=config
+                )
+            return self._clients[key]

@@ -1,0 +1,74 @@
+"""googleapiclient's errors, translated into the runtime's taxonomy at the GCP boundary: the
+HTTP status and the error's ``reason`` decide the kind, so nothing above the GCP core sees an
+``HttpError`` or looks for words in a message."""
+
+from __future__ import annotations
+
+import json
+import socket
+from typing import Any
+
+from .errors import (
+    AccessDeniedError,
+    CloudError,
+    ConflictError,
+    InUseError,
+    InvalidRequestError,
+    NotFoundError,
+    OutcomeUnknownError,
+    PreconditionFailedError,
+    ThrottledError,
+    UnavailableError,
+)
+
+RATE_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded", "quotaExceeded", "RATE_LIMIT_EXCEEDED"})
+IN_USE_REASONS = frozenset({"resourceInUseByAnotherResource", "resourceInUse", "resourceNotReady"})
+
+
+def details(err: Any) -> tuple[int, str, str]:
+    """(status, reason, message) of an HttpError, whatever shape its body has."""
+    status = int(getattr(getattr(err, "resp", None), "status", 0) or 0)
+    content = getattr(err, "content", b"")
+    try:
+        body = json.loads(content.decode("utf-8") if isinstance(content, bytes) else str(content))
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict):  # not Google's error shape: report the body as it came
+        text = content.decode("utf-8", "replace") if isinstance(content, bytes) else str(content)
+        return status, "", text[:500]
+    reasons = [e.get("reason", "") for e in error.get("errors") or [] if isinstance(e, dict)]
+    reason = next((r for r in reasons if r), str(error.get("status", "")))
+    return status, reason, str(error.get("message", ""))
+
+
+def translate(err: Exception, operation: str) -> Exception:
+    """The taxonomy error for a googleapiclient / transport error (others come back unchanged)."""
+    if type(err).__name__ == "HttpError" and hasattr(err, "resp"):
+        status, reason, message = details(err)
+        return _kind(status, reason)(operation, reason or str(status), message, status)
+    if isinstance(err, (ConnectionRefusedError, socket.gaierror)):
+        return UnavailableError(operation, type(err).__name__, str(err))  # never reached Google
+    if isinstance(err, (TimeoutError, ConnectionError, OSError)):
+        return OutcomeUnknownError(operation, type(err).__name__, str(err))
+    if type(err).__module__.startswith("httplib2"):
+        return OutcomeUnknownError(operation, type(err).__name__, str(err))
+    return err
+
+
+def _kind(status: int, reason: str) -> type[CloudError]:
+    if status == 429 or reason in RATE_REASONS:
+        return ThrottledError
+    if status == 404:
+        return NotFoundError
+    if status == 403 or status == 401:
+        return AccessDeniedError
+    if status == 409:
+        return ConflictError
+    if status == 412:
+        return PreconditionFailedError
+    if reason in IN_USE_REASONS:
+        return InUseError
+    if status >= 500:
+        return OutcomeUnknownError
+    return InvalidRequestError
