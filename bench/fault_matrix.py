@@ -1,9 +1,10 @@
 """The fault campaign as a matrix (not a test; the same cells as
 tests/behaviour/test_fault_campaign.py, from the same harness).
 
-    python bench/fault_matrix.py                        # every cell
+    python bench/fault_matrix.py                        # the suite's cells, and 5xx before forwarding
     python bench/fault_matrix.py --workload network --phase apply --kind lost 5xx-after
     python bench/fault_matrix.py --match CreateVpc
+    python bench/fault_matrix.py --kind lost --times 3  # the retries within a pass are lost too
 
 One row per cell (``<workload>-<phase>-<Action>#<occurrence>-<fault>``): converged (passes
 needed), duplicates, missing, resources not owned by the cluster, writes on the re-apply
@@ -48,13 +49,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phase", choices=PHASES, nargs="*")
     parser.add_argument("--kind", choices=[k.value for k in FaultKind], nargs="*")
     parser.add_argument("--match", default="", help="only cells whose id contains this")
+    parser.add_argument("--times", type=int, default=1,
+                        help="fault this many consecutive requests of the action (retries meet it too)")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
     lab = Lab().start()
     try:
         kinds = tuple(FaultKind(k) for k in args.kind) if args.kind else tuple(FaultKind)
-        chosen = [c for c in cells(lab, kinds) if (not args.workload or c.workload in args.workload)
+        chosen = [c for c in cells(lab, kinds, args.times) if (not args.workload or c.workload in args.workload)
                   and (not args.phase or c.phase in args.phase) and args.match in str(c)]
         print(f"{'cell':<58} {'converged':<8} {'duplicates':<18} {'missing':<18} {'unowned':>7} "
               f"{'writes on re-apply':<24} {'left after delete':<20} {'time':>6}")

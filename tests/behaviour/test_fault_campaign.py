@@ -3,7 +3,8 @@ and delete and of the CAPA-like network reconcile's, over moto_server behind the
 
 Cells are parametrized from clean runs made at collection time (``tests/faults/campaign.py``),
 so a runtime that makes another call gets a cell for it. Each cell id reads
-``<workload>-<phase>-<Action>#<occurrence>-<fault>``, e.g. ``stack-apply-CreateVpc#1-lost``.
+``<workload>-<phase>-<Action>#<occurrence>-<fault>``, e.g. ``stack-apply-CreateVpc#1-lost``;
+the faults are throttle, 5xx after commit, reply lost after commit, and connection reset.
 ``python bench/fault_matrix.py`` prints the same cells as a matrix.
 """
 

@@ -70,7 +70,8 @@ class Fault:
     times: int = 1
 
     def __str__(self) -> str:
-        return f"{self.action}#{self.occurrence}-{self.kind.value}"
+        repeat = f"x{self.times}" if self.times > 1 else ""
+        return f"{self.action}#{self.occurrence}-{self.kind.value}{repeat}"
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,7 @@ class FaultProxy:
     def url(self) -> str:
         assert self._server is not None, "the proxy is not started"
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     def start(self) -> FaultProxy:
         server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
@@ -276,6 +277,13 @@ class FaultProxy:
         kept = [(k, v) for k, v in response.getheaders() if k.lower() not in _HOP_BY_HOP]
         return _Answer(response.status, kept, data)
 
+    def _close_upstream(self) -> None:
+        """The client's connection ended: end this thread's connection to moto with it."""
+        connection: http.client.HTTPConnection | None = getattr(self._local, "connection", None)
+        if connection is not None:
+            connection.close()
+            self._local.connection = None
+
     def _upstream_connection(self) -> http.client.HTTPConnection:
         connection: http.client.HTTPConnection | None = getattr(self._local, "connection", None)
         if connection is not None and connection.sock is not None:
@@ -311,6 +319,10 @@ class _Handler(BaseHTTPRequestHandler):
         super().setup()
         # small header and body writes would otherwise wait on Nagle + delayed ACK (~40 ms each)
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def finish(self) -> None:
+        super().finish()
+        self.server.proxy._close_upstream()  # type: ignore[attr-defined]
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
         pass  # the request log is ``FaultProxy.requests``
