@@ -48,8 +48,8 @@ class MotoServer:
     def stop(self) -> None:
         if self._proc is not None:
             self._proc.terminate()
-            try:
-                self._proc.wait(timeout=10)
+            try:  # moto keeps its state in memory only: nothing is lost if it must be killed
+                self._proc.wait(timeout=3)
             except subprocess.TimeoutExpired:
                 self._proc.kill()
                 self._proc.wait()
