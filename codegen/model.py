@@ -77,6 +77,8 @@ class Field:
     read_operation: str | None = None  # a separate read (DescribeVpcAttribute) when not in the main read
     read_attribute: str | None = None  # the attribute that separate read is asked for ("enableDnsHostnames")
     value_wrapper: str | None = None  # updates send it as {"Value": v} (AttributeBooleanValue)
+    after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
+    sensitive_paths: tuple[str, ...] = ()  # secret parts inside it ("LaunchTemplateData.UserData")
     in_create: bool = False  # the create call takes it (a fact of the schema, not a judgement)
     in_read: bool = False  # the main read returns it
     provenance: Provenance = field(default_factory=dict, compare=False)
@@ -114,6 +116,7 @@ class Operation:
     id_in_query: bool = False  # ... as a query parameter rather than a body member
     mask_param: str | None = None  # a patch lists the fields it changes in this ("updateMask")
     mask_in_body: bool = False
+    returned_once: tuple[str, ...] = ()  # a create's answer members no read returns again (a private key)
     source: str = ""
 
 
@@ -146,6 +149,7 @@ class Identity:
     arn: str | None = None  # the member holding the ARN / selfLink, when there is one
     natural: tuple[str, ...] = ()  # how to find it without an id: "tag:Name" or name members
     parent: tuple[str, ...] = ()  # scope members: VpcId for a Subnet, RouteTableId for a Route
+    owner_parent: str | None = None  # kinds without tags: the parent member whose owner owns it
     provenance: Provenance = field(default_factory=dict, compare=False)
 
 

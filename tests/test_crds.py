@@ -11,6 +11,9 @@ import pytest
 import yaml
 from openapi_spec_validator import validate as validate_openapi
 
+from codegen.errors import TasklayerError
+from codegen.render.crd import cel_member
+
 CRDS = sorted((Path(__file__).resolve().parent.parent / "generated" / "crds").rglob("*.yaml"))
 
 
@@ -60,14 +63,18 @@ def test_schema_is_structural(path: Path) -> None:
 
 def test_create_only_fields_are_immutable_and_mutable_ones_are_not() -> None:
     vpc = _schema(next(p for p in CRDS if p.stem == "vpcs"))
-    spec = vpc["properties"]["spec"]["properties"]
-    assert spec["cidrBlock"]["x-kubernetes-validations"] == [
-        {"rule": "self == oldSelf", "message": "cidrBlock can only be set when the resource is created"}]
-    assert "x-kubernetes-validations" not in spec["enableDnsHostnames"]
-    assert spec["enableDnsHostnames"]["type"] == "boolean"  # {"Value": bool} unwrapped
+    spec = vpc["properties"]["spec"]
+    assert spec["properties"]["cidrBlock"]["x-kubernetes-validations"] == [
+        {"rule": "self == oldSelf", "message": "cidrBlock can only be set when the resource is created: it cannot change"}]
+    assert {"rule": "has(self.cidrBlock) == has(oldSelf.cidrBlock)",
+            "message": "cidrBlock can only be set when the resource is created: it cannot be added or removed later",
+            "fieldPath": ".cidrBlock"} in spec["x-kubernetes-validations"]
+    assert spec["default"] == {}  # so an old object always has a spec for the presence rules
+    assert "x-kubernetes-validations" not in spec["properties"]["enableDnsHostnames"]
+    assert spec["properties"]["enableDnsHostnames"]["type"] == "boolean"  # {"Value": bool} unwrapped
     status = vpc["properties"]["status"]["properties"]
     assert {"id", "conditions", "state", "vpcId", "ownerId"} <= set(status)
-    assert "state" not in spec  # read-only fields are status only
+    assert "state" not in spec["properties"]  # read-only fields are status only
 
 
 def test_gcp_crd_keys_and_scope() -> None:
@@ -80,3 +87,11 @@ def test_gcp_crd_keys_and_scope() -> None:
     assert zone["type"] == "string" and zone["x-kubernetes-validations"][0]["rule"] == "self == oldSelf"
     assert "additionalTags" in disk["properties"]["spec"]["properties"]  # labels, besides the ownership one
     assert "selfLink" in disk["properties"]["status"]["properties"]
+
+
+def test_rules_select_spec_keys_as_the_apiserver_exposes_them() -> None:
+    assert cel_member("cidrBlock", "aws/ec2/Vpc") == "cidrBlock"
+    assert cel_member("namespace", "aws/ec2/Vpc") == "__namespace__"  # a CEL reserved word, escaped
+    with pytest.raises(TasklayerError, match=r"'ip-range' is not a plain identifier") as err:
+        cel_member("ip-range", "gcp/compute/Subnetwork")
+    assert err.value.pointer == "gcp/compute/Subnetwork"

@@ -37,6 +37,8 @@ FIELD_DEFAULTS: dict[str, Any] = {
     "read_operation": None,
     "read_attribute": None,
     "value_wrapper": None,
+    "after": (),
+    "sensitive_paths": (),
 }
 
 
@@ -89,6 +91,7 @@ class ResourceDraft:
     arn: str | None = None
     natural: tuple[str, ...] = ()
     parent: tuple[str, ...] = ()
+    owner_parent: str | None = None
     tags: TagsModel | None = None
     waiters: builtins.list[str] = field(default_factory=builtins.list)
     readiness: Readiness | None = None
@@ -109,7 +112,7 @@ class ResourceDraft:
 
     def freeze(self) -> Resource:
         identity_prov = {
-            k: v for k, v in self.provenance.items() if k in ("primary", "arn", "natural", "parent")
+            k: v for k, v in self.provenance.items() if k in ("primary", "arn", "natural", "parent", "owner_parent")
         }
         return Resource(
             name=self.name,
@@ -129,6 +132,7 @@ class ResourceDraft:
                 arn=self.arn,
                 natural=self.natural,
                 parent=self.parent,
+                owner_parent=self.owner_parent,
                 provenance=dict(sorted(identity_prov.items())),
             ),
             fields=tuple(f.freeze() for f in self.fields.values()),

@@ -108,6 +108,11 @@ def _check_field(
             raise overlay.error(
                 f"{fo.key}.{attr}", f"no operation {op!r} in the service{suggest(op, operation_names)}"
             )
+    for other in fo.settings.get("after", ()):
+        if other not in resource.fields or other == fo.name:
+            raise overlay.error(
+                f"{fo.key}.after", f"no other field {other!r} in {resource.name}{suggest(other, resource.fields)}"
+            )
     ref = fo.settings.get("references")
     if ref is not None and ref not in names.kept:
         raise overlay.error(

@@ -212,6 +212,8 @@ FIELD_VALUES: dict[str, _Check] = {
     "read_operation": _Reader.optional_name,
     "read_attribute": _Reader.optional_name,
     "value_wrapper": _Reader.optional_name,
+    "after": _Reader.names,
+    "sensitive_paths": _Reader.names,
 }
 
 IDENTITY_VALUES: dict[str, _Check] = {

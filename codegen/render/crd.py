@@ -1,8 +1,13 @@
 """CustomResourceDefinitions (apiextensions.k8s.io/v1) for the generated reconcilers.
 
-The spec carries what a user may set (create-only, mutable and unknown fields; create-only
-ones refuse changes through an ``x-kubernetes-validations`` rule), the status what reads
-return. Top-level keys are camelCase (``cidrBlock``); nested structures keep the API's member
+The spec carries what a user may set (create-only, mutable and unknown fields), the status
+what reads return. A field fixed once the resource exists (create-only or of unknown
+mutability, a GCP scope, a GCP name) carries two CEL transition rules, because the apiserver
+runs a rule that mentions ``oldSelf`` only where the old object has that node: ``self ==
+oldSelf`` on the field refuses a change, and ``has(self.f) == has(oldSelf.f)`` on ``spec``
+refuses adding or removing it later (``spec`` defaults to ``{}`` so it always exists). Every
+rule sits at a node of cardinality one (the spec or one of its fields, never inside a list or
+map), which keeps the apiserver's cost estimate to one comparison per rule. Top-level keys are camelCase (``cidrBlock``); nested structures keep the API's member
 names, since the reconciler passes them to the API as they are. Built as data and dumped as
 YAML, so the schema is structural by construction (every node has a type).
 """
@@ -13,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from codegen.errors import TasklayerError
 from codegen.model import FieldType, Mutability
 from codegen.render.views import FieldView, ResourceView, unwrapped
 
@@ -71,12 +77,53 @@ def _described(schema: dict[str, Any], text: str) -> dict[str, Any]:
     return schema
 
 
+# words CEL reserves: the apiserver exposes a property named like one as ``__word__``
+CEL_RESERVED = frozenset({"true", "false", "null", "in", "as", "break", "const", "continue", "else", "for",
+                          "function", "if", "import", "let", "loop", "package", "namespace", "return", "var",
+                          "void", "while"})
+
+
+def cel_member(key: str, where: str) -> str:
+    """How a rule selects the property ``key`` of ``self``. Only plain identifiers are taken
+    (spec keys are lowerCamel); others would need the apiserver's character escapes."""
+    if key in CEL_RESERVED:
+        return f"__{key}__"
+    if not (key.isascii() and key.isidentifier() and "_" not in key):
+        raise TasklayerError(f"spec key {key!r} is not a plain identifier, so no CEL rule can guard it",
+                             pointer=where)
+    return key
+
+
+def fixed_message(key: str, why: str) -> str:
+    return f"{key} can only be set when the resource is created: {why}"
+
+
+def _unchanged(key: str) -> list[dict[str, Any]]:
+    """On the field: a value there before and after must be the same, nested members included."""
+    return [{"rule": "self == oldSelf", "message": fixed_message(key, "it cannot change")}]
+
+
+def _present_as_before(key: str, member: str) -> dict[str, Any]:
+    """On the spec: the field is there after an update exactly when it was there before."""
+    return {"rule": f"has(self.{member}) == has(oldSelf.{member})",
+            "message": fixed_message(key, "it cannot be added or removed later"), "fieldPath": f".{key}"}
+
+
+def _is_fixed(f: FieldView) -> bool:
+    """Create-only, or of unknown mutability (refusing a change is the safe guess)."""
+    return f.field.mutability is not Mutability.MUTABLE
+
+
+def _name_is_fixed(view: ResourceView) -> bool:
+    """The spec's ``name`` is the resource's own create-only name (GCP), not a Name tag (AWS)."""
+    return any(f.attr == "name" and f.field.mutability in (Mutability.CREATE_ONLY, Mutability.UNKNOWN)
+               for f in view.fields)
+
+
 def _spec_property(f: FieldView) -> dict[str, Any]:
     schema = _described(openapi(f.field.type), f.field.documentation)
-    if f.field.mutability is not Mutability.MUTABLE:
-        schema["x-kubernetes-validations"] = [
-            {"rule": "self == oldSelf", "message": f"{f.crd_key} can only be set when the resource is created"}
-        ]
+    if _is_fixed(f):
+        schema["x-kubernetes-validations"] = _unchanged(f.crd_key)
     return schema
 
 
@@ -97,14 +144,24 @@ def spec_schema(view: ResourceView) -> dict[str, Any]:
         "name": {"type": "string", "description": "Names the resource (its Name tag where it has one)."},
         "shared": {"type": "boolean", "description": "Use an existing resource; never change or delete it."},
     }
+    fixed: list[str] = []
+    if _name_is_fixed(view):
+        props["name"]["x-kubernetes-validations"] = _unchanged("name")
+        fixed.append("name")
     if view.resource.tags is not None:
         props["additionalTags"] = {"type": "object", "additionalProperties": {"type": "string"}}
     for scope in view.scopes:  # GCP: the region or zone it lives in, fixed once created
         props[scope] = {"type": "string", "description": f"The {scope}; the operator's default when unset.",
-                        "x-kubernetes-validations": [{"rule": "self == oldSelf",
-                                                      "message": f"{scope} can only be set when the resource is created"}]}
+                        "x-kubernetes-validations": _unchanged(scope)}
+        fixed.append(scope)
     props.update({f.crd_key: _spec_property(f) for f in view.spec_fields})
-    return {"type": "object", "properties": props}
+    fixed += [f.crd_key for f in view.spec_fields if _is_fixed(f)]
+    # defaulted to {} so that an old object always has a spec for the rules below to compare
+    schema: dict[str, Any] = {"type": "object", "default": {}}
+    if fixed:
+        where = f"{view.service.provider}/{view.service.name}/{view.name}"
+        schema["x-kubernetes-validations"] = [_present_as_before(key, cel_member(key, where)) for key in fixed]
+    return {**schema, "properties": props}
 
 
 def status_schema(view: ResourceView) -> dict[str, Any]:

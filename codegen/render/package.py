@@ -14,7 +14,7 @@ from codegen.render import crd
 from codegen.render.env import make_environment, render_template
 from codegen.render.clouds import CLOUDS, Cloud
 from codegen.render.gcp_views import trimmed_document
-from codegen.render.views import ResourceView
+from codegen.render.views import ResourceView, python_literal
 
 PACKAGE = "tasklayer_tasks"
 BOTOCORE_FLOOR = "1.34"
@@ -82,7 +82,8 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
     modules = {v.name: v.module for v in views}
     for view in views:
         files[f"{base}/core/{view.module}.py"] = render_template(
-            env, cloud.core_template, service=service, view=view, core_imports=_core_imports(view, cloud)
+            env, cloud.core_template, service=service, view=view, core_imports=_core_imports(view, cloud, modules),
+            owner_parent=_owner_parent(view, modules),
         )
         files[f"{base}/reconcilers/{view.module}.py"] = render_template(
             env, "reconciler.py.jinja", service=service, view=view, cloud=cloud,
@@ -95,8 +96,18 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
     return files
 
 
-def _core_imports(view: ResourceView, cloud: Cloud) -> list[str]:
+def _owner_parent(view: ResourceView, modules: dict[str, str]) -> tuple[str, str] | None:
+    """(field literal, spec constant) of the parent spec an untagged kind is owned through."""
+    if view.owner_parent is None:
+        return None
+    member, resource = view.owner_parent
+    return python_literal(member), f"{modules[resource].upper()}_SPEC"
+
+
+def _core_imports(view: ResourceView, cloud: Cloud, modules: dict[str, str]) -> list[str]:
     specs = ["CallSpec", "FieldSpec", "ResourceSpec"]
+    if view.owner_parent is not None:
+        specs.append("ParentSpec")
     if view.create_arguments() is not None:
         specs.append("CreateSpec")
     if view.read_arguments() is not None:
@@ -110,10 +121,14 @@ def _core_imports(view: ResourceView, cloud: Cloud) -> list[str]:
                 "from ....runtime.gcp_core import GcpCore"]
     else:
         head = ["from typing import Any", "", "from ....runtime.aws_core import AwsCore"]
-    return head + [
+    lines = head + [
         "from ....runtime.retry import RetryPolicy",
         f"from ....runtime.spec import {', '.join(sorted(specs))}",
     ]
+    if view.owner_parent is not None:
+        module = modules[view.owner_parent[1]]
+        lines.append(f"from .{module} import SPEC as {module.upper()}_SPEC")
+    return lines
 
 
 def _task_imports(view: ResourceView, modules: dict[str, str], cloud: Cloud) -> list[str]:

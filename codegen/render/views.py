@@ -152,6 +152,8 @@ class FieldView:
             ("references", f.references),
             ("is_tags", self.is_tags),
             ("filter_name", self.filter_name),
+            ("after", f.after or None),
+            ("sensitive_paths", f.sensitive_paths or None),
         ]
         defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
                     "unordered": False, "is_tags": False, "update_param": False}
@@ -315,6 +317,8 @@ class ResourceView:
             ("id_member", op.id_member),
             ("idempotency_token", op.idempotency_token),
         ]
+        if op.returned_once:
+            values.append(("returned_once", op.returned_once))
         return [(k, python_literal(v)) for k, v in values]
 
     def _identity_pairs(self, op: Operation) -> tuple[tuple[str, str], ...]:
@@ -371,6 +375,15 @@ class ResourceView:
             return None
         return [("field", python_literal(r.field)), ("ready", python_literal(r.ready)),
                 ("failed", python_literal(r.failed))]
+
+    @property
+    def owner_parent(self) -> tuple[str, str] | None:
+        """(field, resource) of the rendered parent that owns this untagged kind, if any."""
+        member = self.resource.identity.owner_parent
+        if member is None:
+            return None
+        target = self.resource.field(member).references
+        return (member, target) if target is not None and target in self.generated else None
 
     def identity_arguments(self) -> list[tuple[str, str]]:
         ident = self.resource.identity

@@ -59,9 +59,12 @@ class Context:
                 from botocore.config import Config
 
                 session = self.session or botocore.session.get_session()
-                config = self.config or Config()
-                if not sdk_retries:
-                    config = config.merge(Config(retries={"total_max_attempts": 1, "mode": "standard"}))
+                config: Any = self.config or Config()
+                if not sdk_retries:  # the user's retry mode stays; only the attempts go to one
+                    retries: Any = {k: v for k, v in (getattr(config, "retries", None) or {}).items()
+                                    if k != "max_attempts"}
+                    retries["total_max_attempts"] = 1
+                    config = config.merge(Config(retries=retries))
                 self._clients[key] = session.create_client(
                     service, region_name=self.region, endpoint_url=self.endpoint_url, config=config
                 )

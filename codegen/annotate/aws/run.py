@@ -15,6 +15,7 @@ from codegen.annotate.aws import (
     identity,
     reads,
     resources,
+    safety,
     tagging,
     updates,
 )
@@ -60,6 +61,11 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         extras.idempotency_token,
         extras.waiters,
         extras.readiness,
+        # what keeps the runtime safe
+        safety.owner_parent,
+        safety.sensitive_paths,
+        safety.returned_once,
+        safety.terminal_states,
         # how calls are shaped
         calls.read_selectors,
         calls.create_id,

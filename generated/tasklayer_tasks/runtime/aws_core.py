@@ -113,7 +113,23 @@ class AwsCore:
                 raise MalformedResponseError(
                     read.operation, f"{path}/{index}", "expected an object"
                 )
+            self._check_tags(read.operation, f"{path}/{index}", item)
         return [dict(item) for item in items]
+
+    def _check_tags(self, operation: str, path: str, item: Mapping[str, Any]) -> None:
+        """Tags are how ownership is proven: a malformed tag list is never read as "no tags"."""
+        for f in self.spec.fields:
+            if not f.is_tags:
+                continue
+            key = f.read_member or f.name
+            value = item.get(key)
+            if value is not None and not isinstance(value, list):
+                raise MalformedResponseError(operation, f"{path}/{key}", "expected a list of tags")
+            for index, tag in enumerate(value or []):
+                if not isinstance(tag, Mapping) or not isinstance(tag.get("Key"), str):
+                    raise MalformedResponseError(
+                        operation, f"{path}/{key}/{index}", "a tag without a Key"
+                    )
 
     # -- state -------------------------------------------------------------------------------
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ReadSpec, ResourceSpec
+from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ParentSpec, ReadSpec, ResourceSpec
+from .internet_gateway import SPEC as INTERNET_GATEWAY_SPEC
 
 SPEC = ResourceSpec(
     service="ec2",
@@ -69,6 +70,7 @@ SPEC = ResourceSpec(
         identity=(("InternetGatewayId", "InternetGatewayId"), ("VpcId", "VpcId")),
     ),
     tags=None,
+    owner_parent=ParentSpec(field="InternetGatewayId", spec=INTERNET_GATEWAY_SPEC),
 )
 
 

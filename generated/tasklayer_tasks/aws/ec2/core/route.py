@@ -14,7 +14,8 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ReadSpec, ResourceSpec
+from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ParentSpec, ReadSpec, ResourceSpec
+from .route_table import SPEC as ROUTE_TABLE_SPEC
 
 SPEC = ResourceSpec(
     service="ec2",
@@ -214,6 +215,7 @@ SPEC = ResourceSpec(
         ),
     ),
     tags=None,
+    owner_parent=ParentSpec(field="RouteTableId", spec=ROUTE_TABLE_SPEC),
 )
 
 

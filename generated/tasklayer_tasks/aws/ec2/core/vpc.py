@@ -172,6 +172,7 @@ SPEC = ResourceSpec(
             read_operation="DescribeVpcAttribute",
             read_attribute="enableDnsHostnames",
             value_wrapper="Value",
+            after=("EnableDnsSupport",),
         ),
         FieldSpec(
             name="EnableDnsSupport",
