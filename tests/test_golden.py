@@ -69,3 +69,22 @@ def test_bad_input_leaves_generated_untouched(tmp_path: Path, capsys) -> None:  
     err = capsys.readouterr().err
     assert "ec2.yaml" in err and "renam" in err and "Traceback" not in err
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_the_runtime_ships_byte_identical_to_its_sources() -> None:
+    """Tracebacks from an installed package point at lines a maintainer finds in templates/."""
+    rendered = render(ROOT / "schemas", ROOT / "templates")
+    for folder in ("runtime", "testing"):
+        sources = sorted((ROOT / "templates" / folder).glob("*.py"))
+        assert sources
+        for path in sources:
+            shipped = rendered[f"tasklayer_tasks/{folder}/{path.name}"]
+            assert shipped == path.read_text(encoding="utf-8"), f"{folder}/{path.name} changes on the way out"
+
+
+def test_the_test_fake_is_not_part_of_the_production_runtime() -> None:
+    runtime = {p.name for p in (GENERATED / "tasklayer_tasks" / "runtime").glob("*.py")}
+    assert "gcp_fake.py" not in runtime
+    text = "".join(p.read_text() for p in (GENERATED / "tasklayer_tasks" / "runtime").glob("*.py"))
+    assert "testing" not in {line.split()[1].lstrip(".").split(".")[0] for line in text.splitlines()
+                             if line.startswith("from .")}

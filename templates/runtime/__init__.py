@@ -33,7 +33,6 @@ from .ownership import Owner
 from .targets import CloudTarget, DryRunTarget, Plan
 from .task import Changes, Task
 
-
 __all__ = [
     "AccessDeniedError",
     "AwsTask",

@@ -26,7 +26,9 @@ from .spec import FieldSpec, ResourceSpec, update_order
 class AwsCore:
     """The calls for one resource type; one instance per client."""
 
-    def __init__(self, spec: ResourceSpec, client: Any, retry: RetryPolicy | None = None, once: Any = None) -> None:
+    def __init__(
+        self, spec: ResourceSpec, client: Any, retry: RetryPolicy | None = None, once: Any = None
+    ) -> None:
         self.spec = spec
         self.client = client
         self.once = once if once is not None else client
@@ -44,7 +46,9 @@ class AwsCore:
     ) -> Any:
         """One API call, with the runtime's retries; errors come out translated."""
         method = getattr(self.client if idempotent else self.once, xform_name(operation))
-        return self.retry.call(self._translated(operation, method), idempotent=idempotent, retry_if=retry_if, **params)
+        return self.retry.call(
+            self._translated(operation, method), idempotent=idempotent, retry_if=retry_if, **params
+        )
 
     def _translated(self, operation: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def call(**params: Any) -> Any:
@@ -76,7 +80,10 @@ class AwsCore:
         retry_if = (lambda err: isinstance(err, NotFoundError)) if retry_not_found else None
         try:
             found: list[dict[str, Any]] = self.retry.call(
-                self._translated(read.operation, fetch), idempotent=True, retry_if=retry_if, **params
+                self._translated(read.operation, fetch),
+                idempotent=True,
+                retry_if=retry_if,
+                **params,
             )
             return found
         except NotFoundError:
@@ -87,7 +94,9 @@ class AwsCore:
         read = self.spec.read
         assert read is not None
         if not isinstance(response, Mapping):
-            raise MalformedResponseError(read.operation, "/", f"expected an object, got {type(response).__name__}")
+            raise MalformedResponseError(
+                read.operation, "/", f"expected an object, got {type(response).__name__}"
+            )
         if read.output_member is None:
             return [{k: v for k, v in response.items() if k != "ResponseMetadata"}]
         value = response.get(read.output_member)
@@ -96,10 +105,14 @@ class AwsCore:
         path = f"/{read.output_member}"
         items = value if isinstance(value, list) else [value]
         if read.output_is_list and not isinstance(value, list):
-            raise MalformedResponseError(read.operation, path, f"expected a list, got {type(value).__name__}")
+            raise MalformedResponseError(
+                read.operation, path, f"expected a list, got {type(value).__name__}"
+            )
         for index, item in enumerate(items):
             if not isinstance(item, Mapping):
-                raise MalformedResponseError(read.operation, f"{path}/{index}", "expected an object")
+                raise MalformedResponseError(
+                    read.operation, f"{path}/{index}", "expected an object"
+                )
             self._check_tags(read.operation, f"{path}/{index}", item)
         return [dict(item) for item in items]
 
@@ -114,7 +127,9 @@ class AwsCore:
                 raise MalformedResponseError(operation, f"{path}/{key}", "expected a list of tags")
             for index, tag in enumerate(value or []):
                 if not isinstance(tag, Mapping) or not isinstance(tag.get("Key"), str):
-                    raise MalformedResponseError(operation, f"{path}/{key}/{index}", "a tag without a Key")
+                    raise MalformedResponseError(
+                        operation, f"{path}/{key}/{index}", "a tag without a Key"
+                    )
 
     # -- state -------------------------------------------------------------------------------
 
@@ -132,7 +147,9 @@ class AwsCore:
             for index, tag in enumerate(value):
                 if not isinstance(tag, Mapping) or not isinstance(tag.get("Key"), str):
                     operation = self.spec.read.operation if self.spec.read else self.spec.name
-                    raise MalformedResponseError(operation, f"{f.name}/{index}", "a tag without a Key")
+                    raise MalformedResponseError(
+                        operation, f"{f.name}/{index}", "a tag without a Key"
+                    )
                 tags[tag["Key"]] = str(tag.get("Value", ""))
             return tags
         if f.value_wrapper and isinstance(value, dict):
@@ -163,16 +180,24 @@ class AwsCore:
             return self._find_nested(desired, retry_not_found)
         primary = {p: desired.get(p) for p in self.spec.primary}
         by_id = bool(self.spec.primary) and all(_known(v) for v in primary.values())
-        params = self._id_params(primary, desired) if by_id else self._natural_params(desired, name, match_tags)
+        params = (
+            self._id_params(primary, desired)
+            if by_id
+            else self._natural_params(desired, name, match_tags)
+        )
         if params is None:
             return []
         states = [self.state(item) for item in self._read(params, retry_not_found)]
         if by_id:
             for state in states:  # an answer about another resource is not believed
                 if any(state.get(p) is not None and state.get(p) != v for p, v in primary.items()):
-                    raise MalformedResponseError(read.operation, "/", f"asked for {primary}, got another resource")
+                    raise MalformedResponseError(
+                        read.operation, "/", f"asked for {primary}, got another resource"
+                    )
             return [s for s in states if self._carries(s, match_tags)]
-        return [s for s in states if self._in_scope(s, desired, name) and self._carries(s, match_tags)]
+        return [
+            s for s in states if self._in_scope(s, desired, name) and self._carries(s, match_tags)
+        ]
 
     def _carries(self, state: State, tags: Mapping[str, str] | None) -> bool:
         if not tags or self.spec.tags is None:
@@ -180,7 +205,9 @@ class AwsCore:
         have = state.get(self.spec.tags.field) or {}
         return all(have.get(k) == v for k, v in tags.items())
 
-    def _id_params(self, primary: Mapping[str, Any], desired: Mapping[str, Any]) -> dict[str, Any] | None:
+    def _id_params(
+        self, primary: Mapping[str, Any], desired: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
         read = self.spec.read
         assert read is not None
         if read.id_filter and len(primary) == 1:
@@ -222,7 +249,9 @@ class AwsCore:
             if value is not None and read.filters_member and f.filter_name:
                 filters.append({"Name": f.filter_name, "Values": [value]})
         if filters and read.filters_member and self.spec.tags is not None:
-            filters += [{"Name": f"tag:{k}", "Values": [v]} for k, v in sorted((match_tags or {}).items())]
+            filters += [
+                {"Name": f"tag:{k}", "Values": [v]} for k, v in sorted((match_tags or {}).items())
+            ]
         if filters and not read.filters_member:
             return None
         if filters:
@@ -235,9 +264,15 @@ class AwsCore:
         """Check what the filters asked, in case a server ignored one."""
         for member in (*self.spec.natural, *self.spec.parent):
             if member == "tag:Name":
-                if (state.get(self.spec.tags.field if self.spec.tags else "Tags") or {}).get("Name") != name:
+                if (state.get(self.spec.tags.field if self.spec.tags else "Tags") or {}).get(
+                    "Name"
+                ) != name:
                     return False
-            elif desired.get(member) is not None and member in state and state[member] != desired[member]:
+            elif (
+                desired.get(member) is not None
+                and member in state
+                and state[member] != desired[member]
+            ):
                 return False
         return True
 
@@ -254,10 +289,14 @@ class AwsCore:
         for parent in self._read(params, retry_not_found):
             nested = parent.get(read.nested_member) or []
             if not isinstance(nested, list):
-                raise MalformedResponseError(read.operation, f"/{read.output_member}/{read.nested_member}", "expected a list")
+                raise MalformedResponseError(
+                    read.operation, f"/{read.output_member}/{read.nested_member}", "expected a list"
+                )
             for item in nested:
                 if not isinstance(item, Mapping):
-                    raise MalformedResponseError(read.operation, f"/{read.nested_member}", "expected an object")
+                    raise MalformedResponseError(
+                        read.operation, f"/{read.nested_member}", "expected an object"
+                    )
                 state = self.state(item)
                 state.setdefault(parent_field, parent_id)
                 found.append(state)
@@ -279,7 +318,9 @@ class AwsCore:
             if f.read_operation is None or f.read_attribute is None or wanted.get(f.name) is None:
                 continue
             params = {p: state[p] for p in self.spec.primary if p in state}
-            response = self.call(f.read_operation, {**params, "Attribute": f.read_attribute}, idempotent=True)
+            response = self.call(
+                f.read_operation, {**params, "Attribute": f.read_attribute}, idempotent=True
+            )
             if f.name in response:
                 state[f.name] = self._from_api(f, response[f.name])
 
@@ -303,14 +344,18 @@ class AwsCore:
         if tags and tags.create_member and wanted_tags:
             tag_list = [{"Key": k, "Value": v} for k, v in wanted_tags.items()]
             if tags.create_member == "TagSpecifications":
-                params["TagSpecifications"] = [{"ResourceType": tags.resource_type, "Tags": tag_list}]
+                params["TagSpecifications"] = [
+                    {"ResourceType": tags.resource_type, "Tags": tag_list}
+                ]
             else:
                 params[tags.create_member] = tag_list
         tokened = bool(create.idempotency_token and token)
         if tokened:
             params[create.idempotency_token] = token  # type: ignore[index]
         response = self.call(create.operation, params, idempotent=tokened)
-        identity: State = {p: desired.get(p) for p in self.spec.primary if desired.get(p) is not None}
+        identity: State = {
+            p: desired.get(p) for p in self.spec.primary if desired.get(p) is not None
+        }
         item: Any = response
         if create.output_member:
             item = response.get(create.output_member) if isinstance(response, Mapping) else None
@@ -318,7 +363,9 @@ class AwsCore:
         if create.id_member and len(self.spec.primary) == 1:
             if not isinstance(item, Mapping) or not item.get(create.id_member):
                 # it was created (the call succeeded), but we cannot tell which one it is
-                raise OutcomeUnknownError(create.operation, "NoIdInAnswer", f"the answer names no {create.id_member}")
+                raise OutcomeUnknownError(
+                    create.operation, "NoIdInAnswer", f"the answer names no {create.id_member}"
+                )
             identity[self.spec.primary[0]] = item[create.id_member]
         for member in create.returned_once:
             if isinstance(item, Mapping) and member in item:
@@ -336,7 +383,11 @@ class AwsCore:
             elif f.update_operation:
                 call = self.spec.update_call(f.update_operation)
                 same = [g for op, g in groups if op == f.update_operation]
-                if same and not call.one_field_per_call and not any(a in {x.name for x in same[-1]} for a in f.after):
+                if (
+                    same
+                    and not call.one_field_per_call
+                    and not any(a in {x.name for x in same[-1]} for a in f.after)
+                ):
                     same[-1].append(f)
                 else:
                     groups.append((f.update_operation, [f]))
@@ -374,6 +425,36 @@ class AwsCore:
             self.call(call.operation, params, idempotent=False)
         except NotFoundError:
             return
+
+    def blockers(self, actual: Mapping[str, Any]) -> list[str]:
+        """What keeps this resource in use, as far as the kinds that refer to it can say (a
+        Subnet's VpcId, found with the ``vpc-id`` filter): "Subnet subnet-1", for a message."""
+        if len(self.spec.primary) != 1 or not _known(actual.get(self.spec.primary[0])):
+            return []
+        found: list[str] = []
+        for other, f in self.spec.dependents():
+            read = other.read
+            if read is None or not read.filters_member or not f.filter_name or read.nested_member:
+                continue
+            core = AwsCore(other, self.client, self.retry)
+            try:
+                items = core._read(
+                    {
+                        read.filters_member: [
+                            {"Name": f.filter_name, "Values": [actual[self.spec.primary[0]]]}
+                        ]
+                    },
+                    retry_not_found=False,
+                )
+            except CloudError:
+                continue  # a best effort for a message: never the reason a delete fails
+            for item in items:
+                state = core.state(item)
+                if other.terminal(state):
+                    continue
+                ids = [str(state[p]) for p in other.primary if state.get(p) is not None]
+                found.append(f"{other.name} {'/'.join(ids) or '?'}")
+        return sorted(set(found))
 
 
 def _known(value: Any) -> bool:

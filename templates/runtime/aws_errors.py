@@ -49,10 +49,24 @@ THROTTLING_CODES = frozenset(
 )
 SERVER_CODES = frozenset({"InternalError", "InternalFailure", "ServiceUnavailable", "Unavailable"})
 ACCESS_DENIED_CODES = frozenset(
-    {"AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "AuthorizationError", "Forbidden"}
+    {
+        "AccessDenied",
+        "AccessDeniedException",
+        "UnauthorizedOperation",
+        "AuthorizationError",
+        "Forbidden",
+    }
 )
-IN_USE_CODES = frozenset({"DependencyViolation", "ResourceInUse", "ResourceInUseException", "DeleteConflict"})
-CONFLICT_SUFFIXES = ("AlreadyExists", "AlreadyExistsException", ".Duplicate", "AlreadyAssociated", "EntityAlreadyExists")
+IN_USE_CODES = frozenset(
+    {"DependencyViolation", "ResourceInUse", "ResourceInUseException", "DeleteConflict"}
+)
+CONFLICT_SUFFIXES = (
+    "AlreadyExists",
+    "AlreadyExistsException",
+    ".Duplicate",
+    "AlreadyAssociated",
+    "EntityAlreadyExists",
+)
 _VALUE = re.compile(r"value: .*?, type", re.DOTALL)
 
 
@@ -69,9 +83,13 @@ def translate(err: Exception, operation: str, not_found_codes: tuple[str, ...] =
     if isinstance(err, ClientError):
         return _client_error(err, operation, not_found_codes)
     if isinstance(err, ParamValidationError):
-        return InvalidRequestError(operation, "ParamValidation", _VALUE.sub("value: <redacted>, type", str(err)))
+        return InvalidRequestError(
+            operation, "ParamValidation", _VALUE.sub("value: <redacted>, type", str(err))
+        )
     if isinstance(err, (EndpointConnectionError, ConnectTimeoutError)):
-        return UnavailableError(operation, type(err).__name__, str(err))  # never reached the service
+        return UnavailableError(
+            operation, type(err).__name__, str(err)
+        )  # never reached the service
     if isinstance(err, (ReadTimeoutError, HTTPClientError)):
         # sent, and no answer: the service may have carried it out
         return OutcomeUnknownError(operation, type(err).__name__, str(err))

@@ -22,7 +22,12 @@ from .task import Task
 def aws_core(context: Context, spec: ResourceSpec) -> AwsCore:
     """A core over the context's clients: botocore's retries as configured, and off for
     mutating calls that carry no idempotency token."""
-    return AwsCore(spec, context.client(spec.service), context.retry, once=context.client(spec.service, sdk_retries=False))
+    return AwsCore(
+        spec,
+        context.client(spec.service),
+        context.retry,
+        once=context.client(spec.service, sdk_retries=False),
+    )
 
 
 @dataclass(kw_only=True, eq=False, repr=False)

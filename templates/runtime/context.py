@@ -55,7 +55,9 @@ class Context:
                 if self.new_http is not None:
                     http = self.new_http()
                 elif self.http is None:
-                    http = None  # googleapiclient makes this client its own, with default credentials
+                    http = (
+                        None  # googleapiclient makes this client its own, with default credentials
+                    )
                 else:
                     http = self._clients.setdefault("shared-http", _OneAtATime(self.http))
                 self._clients[key] = build_from_document(document, http=http)
@@ -73,8 +75,11 @@ class Context:
                 session = self.session or botocore.session.get_session()
                 config: Any = self.config or Config()
                 if not sdk_retries:  # the user's retry mode stays; only the attempts go to one
-                    retries: Any = {k: v for k, v in (getattr(config, "retries", None) or {}).items()
-                                    if k != "max_attempts"}
+                    retries: Any = {
+                        k: v
+                        for k, v in (getattr(config, "retries", None) or {}).items()
+                        if k != "max_attempts"
+                    }
                     retries["total_max_attempts"] = 1
                     config = config.merge(Config(retries=retries))
                 self._clients[key] = session.create_client(

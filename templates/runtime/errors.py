@@ -23,7 +23,9 @@ class CannotChangeFieldError(TaskError):
     def __init__(self, task: str, fields: Sequence[str]) -> None:
         self.task, self.fields = task, tuple(fields)
         names = ", ".join(self.fields)
-        super().__init__(f"{task}: cannot change {names}: it can only be set when the resource is created")
+        super().__init__(
+            f"{task}: cannot change {names}: it can only be set when the resource is created"
+        )
 
 
 class MultipleMatchesError(TaskError):

@@ -1,5 +1,6 @@
-"""Runs a graph of tasks: waves of ready tasks, bounded concurrency, a deadline per task,
-quiet retries of "try again later", and a clear error for a dependency cycle.
+"""Runs a graph of tasks: each task as soon as what it depends on is done, bounded concurrency,
+a deadline per task, quiet retries of "try again later", and a clear error for a dependency
+cycle.
 
 ``delete(tasks)`` deletes exactly the tasks it is given, in reverse dependency order among them;
 their dependencies are only located (read), never deleted. A resource still in use is waited
@@ -11,7 +12,7 @@ from __future__ import annotations
 import graphlib
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -78,45 +79,97 @@ class Executor:
             except InUseError as err:
                 removed = [deleted_at[d] for d in dependents[task] if d in deleted_at]
                 if removed and self.clock() - max(removed) < self.in_use_grace:
-                    raise TryAgainLater(f"{task.key}: still in use while what depended on it goes: {err}") from None
-                raise TaskError(f"{task.key}: in use by something this delete was not asked to remove: {err}") from None
+                    raise TryAgainLater(
+                        f"{task.key}: still in use while what depended on it goes: {err}"
+                    ) from None
+                blocking: list[str] = getattr(task.core(context), "blockers", lambda _: [])(
+                    task.observed
+                )
+                what = ", ".join(blocking) if blocking else "something"
+                raise TaskError(
+                    f"{task.key}: in use by {what} this delete was not asked to remove: {err}"
+                ) from None
             if removed_one:
                 deleted_at[task] = self.clock()
 
         self._waves(scope, delete, reverse=True)
 
-    def _waves(self, graph: dict[Task, list[Task]], step: Callable[[Task], object], reverse: bool) -> None:
-        blockers = graph if not reverse else {t: [o for o, deps in graph.items() if t in deps] for t in graph}
-        pending, done = set(graph), set()
+    def _waves(
+        self, graph: dict[Task, list[Task]], step: Callable[[Task], object], reverse: bool
+    ) -> None:
+        """Run ``step`` on every task, each as soon as its blockers are done (no waves: a slow
+        task holds back only what depends on it), at most ``max_concurrency`` at a time. A task
+        that says "try again later" waits ``retry_interval`` while the others go on."""
+        blockers = (
+            graph
+            if not reverse
+            else {t: [o for o, deps in graph.items() if t in deps] for t in graph}
+        )
+        pending: set[Task] = set(graph)
+        done: set[Task] = set()
+        waiting: set[Task] = set()
+        running: dict[Future[Exception | None], Task] = {}
         deadlines: dict[Task, float] = {}
+        failures: list[TaskError] = []
         with ThreadPoolExecutor(max_workers=self.max_concurrency) as pool:
-            while pending:
-                ready = sorted((t for t in pending if all(b in done for b in blockers[t])), key=lambda t: t.key)
-                results = list(pool.map(lambda t: self._attempt(t, step), ready))
-                progressed = False
-                failures: list[Exception] = []
-                for task, outcome in zip(ready, results):
-                    self.attempts[task.key] = self.attempts.get(task.key, 0) + 1
-                    if outcome is None:
-                        pending.discard(task)
-                        done.add(task)
-                        progressed = True
-                    elif isinstance(outcome, TryAgainLater):
-                        deadline = deadlines.setdefault(task, self.clock() + self.task_deadline)
-                        if self.clock() > deadline:
-                            failures.append(TaskError(f"{task.key}: gave up after {self.task_deadline:.0f}s: {outcome}"))
-                        else:
-                            log.debug("%s: will try again: %s", task.key, outcome)
-                    elif isinstance(outcome, TaskError):
-                        failures.append(outcome)
-                    else:
-                        failures.append(TaskError(f"{task.key}: {outcome}"))
-                if len(failures) == 1:
-                    raise failures[0]
-                if failures:
-                    raise TaskError("; ".join(str(f) for f in failures))
-                if not progressed:
-                    self.sleep(self.retry_interval)
+            while pending and (running or not failures):
+                if not failures:
+                    busy = set(running.values())
+                    ready = sorted(
+                        (
+                            t
+                            for t in pending
+                            if t not in waiting
+                            and t not in busy
+                            and all(b in done for b in blockers[t])
+                        ),
+                        key=lambda t: t.key,
+                    )
+                    for task in ready[: self.max_concurrency - len(running)]:
+                        running[pool.submit(self._attempt, task, step)] = task
+                if not running:
+                    self.sleep(self.retry_interval)  # only waiting tasks are left
+                    waiting.clear()
+                    continue
+                timeout = self.retry_interval if waiting else None
+                finished, _ = wait(running, timeout=timeout, return_when=FIRST_COMPLETED)
+                if not finished:
+                    waiting.clear()  # their pause is over
+                for future in finished:
+                    task = running.pop(future)
+                    self._settle(task, future.result(), pending, done, waiting, deadlines, failures)
+        if len(failures) == 1:
+            raise failures[0]
+        if failures:
+            raise TaskError("; ".join(str(f) for f in failures))
+
+    def _settle(
+        self,
+        task: Task,
+        outcome: Exception | None,
+        pending: set[Task],
+        done: set[Task],
+        waiting: set[Task],
+        deadlines: dict[Task, float],
+        failures: list[TaskError],
+    ) -> None:
+        self.attempts[task.key] = self.attempts.get(task.key, 0) + 1
+        if outcome is None:
+            pending.discard(task)
+            done.add(task)
+        elif isinstance(outcome, TryAgainLater):
+            deadline = deadlines.setdefault(task, self.clock() + self.task_deadline)
+            if self.clock() > deadline:
+                failures.append(
+                    TaskError(f"{task.key}: gave up after {self.task_deadline:.0f}s: {outcome}")
+                )
+            else:
+                log.debug("%s: will try again: %s", task.key, outcome)
+                waiting.add(task)
+        elif isinstance(outcome, TaskError):
+            failures.append(outcome)
+        else:
+            failures.append(TaskError(f"{task.key}: {outcome}"))
 
     @staticmethod
     def _attempt(task: Task, step: Callable[[Task], object]) -> Exception | None:

@@ -20,7 +20,13 @@ from typing import Any
 
 from .core import State
 from .diff import differs
-from .errors import MalformedResponseError, NotFoundError, OutcomeUnknownError, PreconditionFailedError, TryAgainLater
+from .errors import (
+    MalformedResponseError,
+    NotFoundError,
+    OutcomeUnknownError,
+    PreconditionFailedError,
+    TryAgainLater,
+)
 from .gcp_errors import translate
 from .gcp_operations import OperationWaiter, finished, is_operation, operation_params
 from .gcp_refs import as_wanted, canonical_state
@@ -44,8 +50,15 @@ def request_id() -> str:
 class GcpCore:
     """The calls for one resource type, in one scope."""
 
-    def __init__(self, spec: ResourceSpec, client: Any, scope: Mapping[str, str],
-                 retry: RetryPolicy | None = None, wait: bool = True, operation_timeout: float = 300.0) -> None:
+    def __init__(
+        self,
+        spec: ResourceSpec,
+        client: Any,
+        scope: Mapping[str, str],
+        retry: RetryPolicy | None = None,
+        wait: bool = True,
+        operation_timeout: float = 300.0,
+    ) -> None:
         self.spec, self.client, self.scope = spec, client, dict(scope)
         self.retry = retry or RetryPolicy()
         self.wait = wait
@@ -63,7 +76,9 @@ class GcpCore:
             target = getattr(target, _fix(part))()
         return getattr(target, _fix(parts[-1]))
 
-    def execute(self, method_id: str, retry_not_found: bool = False, **params: Any) -> dict[str, Any]:
+    def execute(
+        self, method_id: str, retry_not_found: bool = False, **params: Any
+    ) -> dict[str, Any]:
         """Call a method with the runtime's retries; errors come out translated. A read, or a
         call that carries a ``requestId`` (the same on every try), is idempotent; any other
         mutating call is sent once and its unknown outcome left to the caller."""
@@ -81,17 +96,23 @@ class GcpCore:
             return result if isinstance(result, dict) else {}
 
         retry_if = (lambda err: isinstance(err, NotFoundError)) if retry_not_found else None
-        result: dict[str, Any] = self.retry.call(call, idempotent=idempotent, retry_if=retry_if, **params)
+        result: dict[str, Any] = self.retry.call(
+            call, idempotent=idempotent, retry_if=retry_if, **params
+        )
         return result
 
-    def params(self, identity: tuple[tuple[str, str], ...], state: Mapping[str, Any]) -> dict[str, Any] | None:
+    def params(
+        self, identity: tuple[tuple[str, str], ...], state: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
         """Call parameters: ``@project`` etc. from the scope, the rest from the state; None when
         one is unknown (a parent that does not exist yet)."""
         out: dict[str, Any] = {}
         for param, source in identity:
             if source.startswith("="):  # a resource-name path: "=projects/{project}", "={name}"
-                values = {**{k: v for k, v in self.scope.items() if v},
-                          **{k: v for k, v in state.items() if isinstance(v, str)}}
+                values = {
+                    **{k: v for k, v in self.scope.items() if v},
+                    **{k: v for k, v in state.items() if isinstance(v, str)},
+                }
                 try:
                     value: Any = source[1:].format(**values)
                 except KeyError:
@@ -112,7 +133,9 @@ class GcpCore:
         if not self.wait and not finished(operation):
             self.pending = dict(operation)
             return
-        waiter = OperationWaiter(self.spec.operation_waiter, self.execute, self.retry, self.operation_timeout)
+        waiter = OperationWaiter(
+            self.spec.operation_waiter, self.execute, self.retry, self.operation_timeout
+        )
         waiter.wait(operation, method_id)
 
     def operation_done(self, operation: Mapping[str, Any]) -> dict[str, Any]:
@@ -124,33 +147,57 @@ class GcpCore:
     # -- state -----------------------------------------------------------------------------------
 
     def state(self, item: Mapping[str, Any]) -> State:
-        read = {f.name: item[f.read_member or f.name] for f in self.spec.fields if (f.read_member or f.name) in item}
+        read = {
+            f.name: item[f.read_member or f.name]
+            for f in self.spec.fields
+            if (f.read_member or f.name) in item
+        }
         return canonical_state(self.spec, read, self.base, self.scope.get("project", ""))
 
-    def find(self, desired: Mapping[str, Any], name: str, *, match_tags: Mapping[str, str] | None = None,
-             retry_not_found: bool = False) -> list[State]:
+    def find(
+        self,
+        desired: Mapping[str, Any],
+        name: str,
+        *,
+        match_tags: Mapping[str, str] | None = None,
+        retry_not_found: bool = False,
+    ) -> list[State]:
         """The resource with the desired name in its scope (labels checked when ``match_tags``),
         seen through what the desired state sets (nested server defaults are not compared)."""
-        found = [as_wanted(self.spec, s, desired) for s in self._find(desired, name, retry_not_found)]
+        found = [
+            as_wanted(self.spec, s, desired) for s in self._find(desired, name, retry_not_found)
+        ]
         tags = self.spec.tags
         if not match_tags or tags is None:
             return found
-        return [s for s in found if all((s.get(tags.field) or {}).get(k) == v for k, v in match_tags.items())]
+        return [
+            s
+            for s in found
+            if all((s.get(tags.field) or {}).get(k) == v for k, v in match_tags.items())
+        ]
 
     def _find(self, desired: Mapping[str, Any], name: str, retry_not_found: bool) -> list[State]:
         read = self.spec.read
         if read is None:
             return []
-        params = self.params(read.identity, desired if self._named_by_path() else {**desired, "name": desired.get("name") or name})
+        params = self.params(
+            read.identity,
+            desired if self._named_by_path() else {**desired, "name": desired.get("name") or name},
+        )
         if params is None:
             return self._find_listed(desired)
         try:
-            return [self.state(self.execute(read.operation, retry_not_found=retry_not_found, **params))]
+            return [
+                self.state(self.execute(read.operation, retry_not_found=retry_not_found, **params))
+            ]
         except NotFoundError:
             return []
 
     def _named_by_path(self) -> bool:
-        return any(source.startswith("=") for _, source in (self.spec.read.identity if self.spec.read else ()))
+        return any(
+            source.startswith("=")
+            for _, source in (self.spec.read.identity if self.spec.read else ())
+        )
 
     def _find_listed(self, desired: Mapping[str, Any]) -> list[State]:
         """A resource named by a server-made path (an IAM account's email) is found, before
@@ -163,8 +210,10 @@ class GcpCore:
             return []
         wanted = str(desired[keys[0]])
         found = [
-            item for item in self._pages(listing.operation, params)
-            if item.get(keys[0]) == wanted or str(item.get("name", "")).rsplit("/", 1)[-1].split("@")[0] == wanted
+            item
+            for item in self._pages(listing.operation, params)
+            if item.get(keys[0]) == wanted
+            or str(item.get("name", "")).rsplit("/", 1)[-1].split("@")[0] == wanted
         ]
         return [self.state(item) for item in found]
 
@@ -181,7 +230,9 @@ class GcpCore:
             if token is None:
                 return items
             if token in seen:
-                raise MalformedResponseError(operation, "nextPageToken", f"page token {token!r} came back twice")
+                raise MalformedResponseError(
+                    operation, "nextPageToken", f"page token {token!r} came back twice"
+                )
             seen.add(token)
 
     def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None:
@@ -200,7 +251,11 @@ class GcpCore:
     def create(self, desired: Mapping[str, Any], token: str | None = None) -> State:
         create = self.spec.create
         assert create is not None
-        body = {f.name: desired[f.name] for f in self.spec.fields if f.in_create and desired.get(f.name) is not None}
+        body = {
+            f.name: desired[f.name]
+            for f in self.spec.fields
+            if f.in_create and desired.get(f.name) is not None
+        }
         tags = self.spec.tags
         if tags is not None and tags.create_member and desired.get(tags.field):
             body[tags.create_member] = dict(desired[tags.field])  # labels in the insert body itself
@@ -230,15 +285,24 @@ class GcpCore:
         by_call: dict[str, list[FieldSpec]] = {}
         for name in changes:
             f = self.spec.field(name)
-            operation = self.spec.tags.tag_operation if f.is_tags and self.spec.tags else f.update_operation
+            operation = (
+                self.spec.tags.tag_operation if f.is_tags and self.spec.tags else f.update_operation
+            )
             if operation:
                 by_call.setdefault(operation, []).append(f)
         current = dict(actual)
         for operation, fields in by_call.items():
-            current = self._converge_call(self.spec.update_call(operation), fields, current, changes)
+            current = self._converge_call(
+                self.spec.update_call(operation), fields, current, changes
+            )
 
-    def _converge_call(self, call: CallSpec, fields: list[FieldSpec], actual: dict[str, Any],
-                       changes: Mapping[str, Any]) -> dict[str, Any]:
+    def _converge_call(
+        self,
+        call: CallSpec,
+        fields: list[FieldSpec],
+        actual: dict[str, Any],
+        changes: Mapping[str, Any],
+    ) -> dict[str, Any]:
         """Make one update call; when its fingerprint is stale (412), or its outcome unknown
         and it could not be resent safely, read the resource again and recompute: what is
         already in place is not sent again. Returns the state the next call starts from."""
@@ -251,7 +315,10 @@ class GcpCore:
                 if attempt == self.retry.attempts - 1:
                     raise
             current = {**current, **as_wanted(self.spec, self._read_again(current), changes)}
-            if not any(differs(self.spec, f.name, self._have(f, current, changes), changes[f.name]) for f in fields):
+            if not any(
+                differs(self.spec, f.name, self._have(f, current, changes), changes[f.name])
+                for f in fields
+            ):
                 return current
             self.retry.sleep(self.retry.delay(attempt))
         return current  # pragma: no cover - the loop returns or raises
@@ -263,8 +330,13 @@ class GcpCore:
             return {k: (have or {}).get(k) for k in changes[f.name]}
         return have
 
-    def _update_call(self, call: CallSpec, fields: list[FieldSpec], actual: Mapping[str, Any],
-                     changes: Mapping[str, Any]) -> None:
+    def _update_call(
+        self,
+        call: CallSpec,
+        fields: list[FieldSpec],
+        actual: Mapping[str, Any],
+        changes: Mapping[str, Any],
+    ) -> None:
         params = self.params(call.identity, actual) or {}
         verb = call.operation.rsplit(".", 1)[-1]
         if verb.startswith(("add", "remove")):
@@ -274,7 +346,11 @@ class GcpCore:
             params[call.idempotency_token] = request_id()
         body: dict[str, Any] = {}
         if verb == "update":  # PUT: the whole resource, as read, with the changes
-            body = {f.name: actual[f.name] for f in self.spec.fields if f.name in actual and f.mutability != "read_only"}
+            body = {
+                f.name: actual[f.name]
+                for f in self.spec.fields
+                if f.name in actual and f.mutability != "read_only"
+            }
         for f in fields:
             value = changes[f.name]
             if f.is_tags:
@@ -282,8 +358,12 @@ class GcpCore:
             if f.update_param:
                 params[f.update_member or f.name] = value
             else:
-                body[f.update_member or f.name] = self._items(call, f.update_member or f.name, value)
-        for name in call.required:  # members the method requires whatever changes (a firewall's name)
+                body[f.update_member or f.name] = self._items(
+                    call, f.update_member or f.name, value
+                )
+        for (
+            name
+        ) in call.required:  # members the method requires whatever changes (a firewall's name)
             if actual.get(name) is not None:
                 body.setdefault(name, actual[name])
         for token in call.fingerprints:
@@ -309,23 +389,39 @@ class GcpCore:
             return value
         return [v if isinstance(v, dict) else {key: v} for v in value]
 
-    def _add_remove(self, call: CallSpec, fields: list[FieldSpec], actual: Mapping[str, Any],
-                    changes: Mapping[str, Any], params: dict[str, Any]) -> None:
+    def _add_remove(
+        self,
+        call: CallSpec,
+        fields: list[FieldSpec],
+        actual: Mapping[str, Any],
+        changes: Mapping[str, Any],
+        params: dict[str, Any],
+    ) -> None:
         """add…/remove… pairs change a list by difference: what is missing, what is extra;
         each call its own logical operation, with its own ``requestId``."""
         verb = call.operation.rsplit(".", 1)[-1]
-        partner_id = call.operation[: -len(verb)] + ("remove" + verb[3:] if verb.startswith("add") else "add" + verb[6:])
-        partner = next((c for c in self.spec.updates if c.operation == partner_id), CallSpec(partner_id, call.identity))
+        partner_id = call.operation[: -len(verb)] + (
+            "remove" + verb[3:] if verb.startswith("add") else "add" + verb[6:]
+        )
+        partner = next(
+            (c for c in self.spec.updates if c.operation == partner_id),
+            CallSpec(partner_id, call.identity),
+        )
         for f in fields:
             have, want = list(actual.get(f.name) or []), list(changes[f.name] or [])
             member = f.update_member or f.name
-            for each, items in ((call, [v for v in want if v not in have]), (partner, [v for v in have if v not in want])):
+            for each, items in (
+                (call, [v for v in want if v not in have]),
+                (partner, [v for v in have if v not in want]),
+            ):
                 if not items:
                     continue
                 sent = dict(params)
                 if each.idempotency_token:
                     sent[each.idempotency_token] = request_id()
-                answer = self.execute(each.operation, body={member: self._items(each, member, items)}, **sent)
+                answer = self.execute(
+                    each.operation, body={member: self._items(each, member, items)}, **sent
+                )
                 self._finish(answer, each.operation)
 
     def delete(self, actual: Mapping[str, Any]) -> None:

@@ -22,7 +22,9 @@ from .errors import (
     UnavailableError,
 )
 
-RATE_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded", "quotaExceeded", "RATE_LIMIT_EXCEEDED"})
+RATE_REASONS = frozenset(
+    {"rateLimitExceeded", "userRateLimitExceeded", "quotaExceeded", "RATE_LIMIT_EXCEEDED"}
+)
 IN_USE_REASONS = frozenset({"resourceInUseByAnotherResource", "resourceInUse", "resourceNotReady"})
 
 
@@ -95,7 +97,9 @@ def operation_error(operation: str, error: Any) -> Exception:
     taxonomy kind; an ``error`` of any other shape is reported as malformed, not guessed at."""
     errors = error.get("errors") if isinstance(error, dict) else None
     if not isinstance(errors, list) or not errors or not all(isinstance(e, dict) for e in errors):
-        return MalformedResponseError(operation, "error", f"not an operation error: {str(error)[:300]!r}")
+        return MalformedResponseError(
+            operation, "error", f"not an operation error: {str(error)[:300]!r}"
+        )
     codes = [str(e.get("code", "")) for e in errors]
     message = "; ".join(f"{e.get('code', '')}: {e.get('message', '')}" for e in errors)
     kind = next((OPERATION_CODES[c] for c in codes if c in OPERATION_CODES), CloudError)

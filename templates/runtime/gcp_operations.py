@@ -15,7 +15,12 @@ from .errors import TryAgainLater
 from .gcp_errors import operation_error
 from .retry import RetryPolicy
 
-SCOPE_PLURALS = {"projects": "project", "regions": "region", "zones": "zone", "operations": "operation"}
+SCOPE_PLURALS = {
+    "projects": "project",
+    "regions": "region",
+    "zones": "zone",
+    "operations": "operation",
+}
 
 
 def is_operation(answer: Mapping[str, Any]) -> bool:
@@ -61,7 +66,8 @@ class OperationWaiter:
             if spent >= self.timeout:
                 raise TryAgainLater(
                     f"{what}: {current.get('operationType', 'operation')} {current.get('name')} is still "
-                    f"{current.get('status', 'running')} after {poll} polls ({spent:.0f}s)")
+                    f"{current.get('status', 'running')} after {poll} polls ({spent:.0f}s)"
+                )
             if poll:
                 pause = self.delay(poll - 1)
                 self.retry.sleep(pause)

@@ -40,8 +40,12 @@ def canonical_url(value: str, base: str, project: str = "") -> str:
     found = _GOOGLE_URL.match(value)
     if found:
         path = found.group("path")
-        if service_path and path.startswith(service_path) and path[len(service_path):].startswith("projects/"):
-            return base + path[len(service_path):]
+        if (
+            service_path
+            and path.startswith(service_path)
+            and path[len(service_path) :].startswith("projects/")
+        ):
+            return base + path[len(service_path) :]
         return value
     if value.startswith("projects/"):
         return base + value
@@ -61,7 +65,9 @@ def _urls(value: Any, base: str) -> Any:
     return value
 
 
-def canonical_state(spec: ResourceSpec, state: Mapping[str, Any], base: str, project: str = "") -> dict[str, Any]:
+def canonical_state(
+    spec: ResourceSpec, state: Mapping[str, Any], base: str, project: str = ""
+) -> dict[str, Any]:
     """A state with its references in canonical form: full URLs anywhere, relative names in
     the fields that hold references."""
     if not base:
@@ -85,7 +91,12 @@ def seen_as_wanted(have: Any, want: Any) -> Any:
     lists of dicts item by item (matched by ``name`` when they carry one, else by position)."""
     if isinstance(want, dict) and isinstance(have, dict):
         return {k: seen_as_wanted(have[k], want[k]) for k in want if k in have}
-    if isinstance(want, list) and isinstance(have, list) and want and all(isinstance(w, dict) for w in want):
+    if (
+        isinstance(want, list)
+        and isinstance(have, list)
+        and want
+        and all(isinstance(w, dict) for w in want)
+    ):
         by_name = {w.get("name"): w for w in want if w.get("name") is not None}
         out = []
         for i, item in enumerate(have):
@@ -100,7 +111,9 @@ def seen_as_wanted(have: Any, want: Any) -> Any:
     return have
 
 
-def as_wanted(spec: ResourceSpec, state: Mapping[str, Any], desired: Mapping[str, Any]) -> dict[str, Any]:
+def as_wanted(
+    spec: ResourceSpec, state: Mapping[str, Any], desired: Mapping[str, Any]
+) -> dict[str, Any]:
     """A read state seen through the desired one: nested members it does not set are not
     compared (tags are compared on the managed keys by the diff itself)."""
     out = dict(state)

@@ -46,8 +46,13 @@ class GcpTask(Task):
         return Owner.kops_gce(context.cluster)
 
     def core_for(self, context: Context, spec: ResourceSpec) -> Core:
-        return GcpCore(spec, context.gcp_client(str(self.document)), self.scope(context), context.retry,
-                       operation_timeout=context.operation_timeout)
+        return GcpCore(
+            spec,
+            context.gcp_client(str(self.document)),
+            self.scope(context),
+            context.retry,
+            operation_timeout=context.operation_timeout,
+        )
 
     def desired(self, dry_run: bool = False) -> State:
         """References as full URLs on the document's base; a reference read back as a member
@@ -91,8 +96,14 @@ class GcpReconciler(Reconciler):
 
     def parent_core(self, spec: Mapping[str, Any], resource: ResourceSpec) -> Core:
         client = self.context.gcp_client(str(self.document))
-        return GcpCore(resource, client, scope_of(self.context, spec), self.context.retry, wait=False,
-                       operation_timeout=self.context.operation_timeout)
+        return GcpCore(
+            resource,
+            client,
+            scope_of(self.context, spec),
+            self.context.retry,
+            wait=False,
+            operation_timeout=self.context.operation_timeout,
+        )
 
     def desired(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> State:
         """References as full URLs on the document's base (relative names resolved in the

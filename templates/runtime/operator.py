@@ -38,47 +38,82 @@ def _outcome(result: Result) -> None:
     message = f"{condition.reason}: {condition.message}" if condition else "not ready"
     if result.requeue_after is not None:
         raise kopf.TemporaryError(message, delay=result.requeue_after)
-    if condition is not None and condition.status == "False" and condition.reason in TERMINAL_REASONS:
+    if (
+        condition is not None
+        and condition.status == "False"
+        and condition.reason in TERMINAL_REASONS
+    ):
         raise kopf.PermanentError(message)
 
 
-def reconcile_handler(reconciler: type[Reconciler], context: Context, spec: Mapping[str, Any],
-                      status: Mapping[str, Any], patch: kopf.Patch, labels: Mapping[str, str],
-                      namespace: str | None) -> None:
+def reconcile_handler(
+    reconciler: type[Reconciler],
+    context: Context,
+    spec: Mapping[str, Any],
+    status: Mapping[str, Any],
+    patch: kopf.Patch,
+    labels: Mapping[str, str],
+    namespace: str | None,
+) -> None:
     """Reconcile one object; the id goes into the status patch the moment the create returns."""
     result = reconciler(
         context, cluster_of(labels, namespace), persist=lambda new: patch.status.update(new)
     ).reconcile(dict(spec), dict(status or {}))
     patch_status(patch, result)
     for key in set(status or {}) - set(result.status) - {"conditions"}:
-        patch.status[key] = None  # a merge patch keeps what it does not clear (a finished operation)
+        patch.status[key] = (
+            None  # a merge patch keeps what it does not clear (a finished operation)
+        )
     _outcome(result)
 
 
-def delete_handler(reconciler: type[Reconciler], context: Context, spec: Mapping[str, Any],
-                   status: Mapping[str, Any], patch: kopf.Patch, labels: Mapping[str, str],
-                   namespace: str | None) -> None:
+def delete_handler(
+    reconciler: type[Reconciler],
+    context: Context,
+    spec: Mapping[str, Any],
+    status: Mapping[str, Any],
+    patch: kopf.Patch,
+    labels: Mapping[str, str],
+    namespace: str | None,
+) -> None:
     """Delete the cloud resource; the finalizer stays until it is gone (or was never ours)."""
-    result = reconciler(context, cluster_of(labels, namespace)).delete(dict(spec), dict(status or {}))
+    result = reconciler(context, cluster_of(labels, namespace)).delete(
+        dict(spec), dict(status or {})
+    )
     if result.requeue_after is not None:
         patch_status(patch, result)
         raise kopf.TemporaryError(result.conditions[0].message, delay=result.requeue_after)
 
 
-def register(group: str, version: str, reconcilers: Mapping[str, type[Reconciler]], context: Context,
-             registry: kopf.OperatorRegistry | None = None) -> None:
+def register(
+    group: str,
+    version: str,
+    reconcilers: Mapping[str, type[Reconciler]],
+    context: Context,
+    registry: kopf.OperatorRegistry | None = None,
+) -> None:
     """Register create/update/resume and delete (with finalizer) handlers per plural."""
     registry = registry or kopf.get_default_registry()
     for plural, reconciler in reconcilers.items():
         _register_one(group, version, plural, reconciler, context, registry)
 
 
-def _register_one(group: str, version: str, plural: str, reconciler: type[Reconciler], context: Context,
-                  registry: kopf.OperatorRegistry) -> None:
-    def apply(spec: Any, status: Any, patch: kopf.Patch, labels: Any, namespace: Any, **_: Any) -> None:
+def _register_one(
+    group: str,
+    version: str,
+    plural: str,
+    reconciler: type[Reconciler],
+    context: Context,
+    registry: kopf.OperatorRegistry,
+) -> None:
+    def apply(
+        spec: Any, status: Any, patch: kopf.Patch, labels: Any, namespace: Any, **_: Any
+    ) -> None:
         reconcile_handler(reconciler, context, spec, status, patch, labels, namespace)
 
-    def remove(spec: Any, status: Any, patch: kopf.Patch, labels: Any, namespace: Any, **_: Any) -> None:
+    def remove(
+        spec: Any, status: Any, patch: kopf.Patch, labels: Any, namespace: Any, **_: Any
+    ) -> None:
         delete_handler(reconciler, context, spec, status, patch, labels, namespace)
 
     for on in (kopf.on.create, kopf.on.update, kopf.on.resume):

@@ -49,7 +49,9 @@ class Owner:
     @classmethod
     def kops_gce(cls, cluster: str) -> Owner:
         value = gce_label_value(cluster)
-        return cls(f"cluster {cluster}", "k8s-io-cluster-name", value, {"k8s-io-cluster-name": value})
+        return cls(
+            f"cluster {cluster}", "k8s-io-cluster-name", value, {"k8s-io-cluster-name": value}
+        )
 
     @classmethod
     def capg(cls, cluster: str) -> Owner:

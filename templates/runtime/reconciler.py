@@ -63,8 +63,12 @@ class Condition:
 
     def as_dict(self) -> dict[str, str]:
         out = {"type": self.type, "status": self.status}
-        for key, value in (("severity", self.severity), ("reason", self.reason), ("message", self.message),
-                           ("lastTransitionTime", self.last_transition_time)):
+        for key, value in (
+            ("severity", self.severity),
+            ("reason", self.reason),
+            ("message", self.message),
+            ("lastTransitionTime", self.last_transition_time),
+        ):
             if value:
                 out[key] = value
         return out
@@ -96,7 +100,9 @@ class Reconciler:
     owner: Owner | None = None  # who owns what it creates: the provider's convention when None
     requeue_after: float = DEFAULT_REQUEUE
     clock: Callable[[], str] = field(default=_now)
-    on_created: Callable[[dict[str, Any]], None] | None = None  # sees what a create hands out only once
+    on_created: Callable[[dict[str, Any]], None] | None = (
+        None  # sees what a create hands out only once
+    )
 
     spec: ClassVar[ResourceSpec]
 
@@ -131,9 +137,14 @@ class Reconciler:
         if pending is None:
             return None
         operation = {"name": pending.get("name"), "selfLink": pending.get("selfLink")}
-        return self._result({**status, "operation": operation}, False, "OperationRunning",
-                            f"{pending.get('operationType', 'operation')} {pending.get('name')} is "
-                            f"{pending.get('status')}", requeue=True)
+        return self._result(
+            {**status, "operation": operation},
+            False,
+            "OperationRunning",
+            f"{pending.get('operationType', 'operation')} {pending.get('name')} is "
+            f"{pending.get('status')}",
+            requeue=True,
+        )
 
     # -- spec <-> state ----------------------------------------------------------------------------
 
@@ -166,8 +177,11 @@ class Reconciler:
 
     def status_of(self, state: State) -> dict[str, Any]:
         """What the cloud says: the id, the ARN, and every field reads return."""
-        status: dict[str, Any] = {camel(f.name): v for f, v in ((self.spec.field(n), v) for n, v in state.items())
-                                  if not f.is_tags}
+        status: dict[str, Any] = {
+            camel(f.name): v
+            for f, v in ((self.spec.field(n), v) for n, v in state.items())
+            if not f.is_tags
+        }
         if len(self.spec.primary) == 1 and state.get(self.spec.primary[0]) is not None:
             status["id"] = state[self.spec.primary[0]]
         if self.spec.tags is not None and isinstance(state.get(self.spec.tags.field), dict):
@@ -200,11 +214,24 @@ class Reconciler:
 
     # -- results -----------------------------------------------------------------------------------
 
-    def _result(self, status: Mapping[str, Any], ready: bool, reason: str, message: str = "",
-                requeue: bool = False, severity: str = "") -> Result:
+    def _result(
+        self,
+        status: Mapping[str, Any],
+        ready: bool,
+        reason: str,
+        message: str = "",
+        requeue: bool = False,
+        severity: str = "",
+    ) -> Result:
         state = "True" if ready else "False"
-        condition = Condition("Ready", state, reason, message, "" if ready else (severity or "Info"),
-                              self._transition_time(state))
+        condition = Condition(
+            "Ready",
+            state,
+            reason,
+            message,
+            "" if ready else (severity or "Info"),
+            self._transition_time(state),
+        )
         return Result(dict(status), (condition,), self.requeue_after if requeue else None)
 
     def _transition_time(self, state: str) -> str:
@@ -216,14 +243,25 @@ class Reconciler:
 
     def _cloud_error(self, status: Mapping[str, Any], err: CloudError) -> Result:
         """A cloud error is a condition, never an exception: what may pass requeues."""
-        return self._result(status, False, type(err).__name__.removesuffix("Error") or "CloudError", str(err),
-                            requeue=True, severity="Warning")
+        return self._result(
+            status,
+            False,
+            type(err).__name__.removesuffix("Error") or "CloudError",
+            str(err),
+            requeue=True,
+            severity="Warning",
+        )
 
     # -- reconcile ----------------------------------------------------------------------------------
 
-    def _find(self, core: Core, desired: State, spec: Mapping[str, Any], match: Mapping[str, str] | None) -> list[State]:
-        found = [s for s in core.find(desired, str(spec.get("name", "")), match_tags=match)
-                 if not self.spec.terminal(s)]
+    def _find(
+        self, core: Core, desired: State, spec: Mapping[str, Any], match: Mapping[str, str] | None
+    ) -> list[State]:
+        found = [
+            s
+            for s in core.find(desired, str(spec.get("name", "")), match_tags=match)
+            if not self.spec.terminal(s)
+        ]
         for state in found[:1]:
             core.read_separately(state, desired)
         return found
@@ -245,34 +283,59 @@ class Reconciler:
         if status.get("operation"):
             done = getattr(core, "operation_done")(status["operation"])
             if done.get("status") != "DONE":
-                return self._result(status, False, "OperationRunning", f"{done.get('name')} is "
-                                    f"{done.get('status')}", requeue=True)
+                return self._result(
+                    status,
+                    False,
+                    "OperationRunning",
+                    f"{done.get('name')} is " f"{done.get('status')}",
+                    requeue=True,
+                )
             status = {k: v for k, v in status.items() if k != "operation"}
         desired = self.desired(spec, status)
-        by_tag = self.spec.tags is not None and "tag:Name" in self.spec.natural and not status.get("id")
+        by_tag = (
+            self.spec.tags is not None and "tag:Name" in self.spec.natural and not status.get("id")
+        )
         match = {self.ownership.key: self.ownership.value} if by_tag and not shared else None
         found = self._find(core, desired, spec, match)
         if len(found) > 1:
-            return self._result(status, False, "MultipleMatches",
-                                f"{len(found)} resources match {self.spec.name} {spec.get('name')!r}",
-                                severity="Error")
+            return self._result(
+                status,
+                False,
+                "MultipleMatches",
+                f"{len(found)} resources match {self.spec.name} {spec.get('name')!r}",
+                severity="Error",
+            )
         if not found:
             if shared:
-                return self._result(status, False, "SharedNotFound",
-                                    f"shared {self.spec.name} {spec.get('name')!r} does not exist", requeue=True,
-                                    severity="Warning")
+                return self._result(
+                    status,
+                    False,
+                    "SharedNotFound",
+                    f"shared {self.spec.name} {spec.get('name')!r} does not exist",
+                    requeue=True,
+                    severity="Warning",
+                )
             return self._create(core, desired, spec, status)
         state = found[0]
         if shared:
-            return self._result(self.status_of(state), True, "Shared", "only read: the resource is shared")
+            return self._result(
+                self.status_of(state), True, "Shared", "only read: the resource is shared"
+            )
         if not self._owned(state, spec, status):
             # its identity is not recorded: a later delete must never find its way to it
-            return self._result({k: v for k, v in status.items() if k != "id"}, False, "NotOwned",
-                                f"{self.spec.name} {self.status_of(state).get('id', '')} exists but is not "
-                                f"owned by cluster {self.cluster}; declare it shared to use it", severity="Error")
+            return self._result(
+                {k: v for k, v in status.items() if k != "id"},
+                False,
+                "NotOwned",
+                f"{self.spec.name} {self.status_of(state).get('id', '')} exists but is not "
+                f"owned by cluster {self.cluster}; declare it shared to use it",
+                severity="Error",
+            )
         return self._converge(core, state, desired)
 
-    def _create(self, core: Core, desired: State, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
+    def _create(
+        self, core: Core, desired: State, spec: Mapping[str, Any], status: Mapping[str, Any]
+    ) -> Result:
         attempt = str(status.get(ATTEMPT) or uuid.uuid4().hex)
         status = {**status, ATTEMPT: attempt}
         if self.persist is not None:
@@ -281,23 +344,37 @@ class Reconciler:
         try:
             identity = core.create(wanted, token=attempt)
         except OutcomeUnknownError as err:
-            return self._result(status, False, "CreateOutcomeUnknown",
-                                f"{err}; the next pass looks for what it made before creating", requeue=True,
-                                severity="Warning")
+            return self._result(
+                status,
+                False,
+                "CreateOutcomeUnknown",
+                f"{err}; the next pass looks for what it made before creating",
+                requeue=True,
+                severity="Warning",
+            )
         once = self.spec.create.returned_once if self.spec.create else ()
         returned = {k: identity.pop(k) for k in once if k in identity}
         if returned and self.on_created is not None:
             self.on_created(returned)
-        new_status = {k: v for k, v in {**status, **self.status_of(identity)}.items() if k != ATTEMPT}
+        new_status = {
+            k: v for k, v in {**status, **self.status_of(identity)}.items() if k != ATTEMPT
+        }
         if self.persist is not None:
             self.persist(dict(new_status))  # before anything else can fail
         running = self._running(core, new_status)
         if running is not None:
             return running
-        found = [s for s in core.find({**desired, **identity}, str(spec.get("name", "")), retry_not_found=True)
-                 if not self.spec.terminal(s)]
+        found = [
+            s
+            for s in core.find(
+                {**desired, **identity}, str(spec.get("name", "")), retry_not_found=True
+            )
+            if not self.spec.terminal(s)
+        ]
         if not found:
-            return self._result(new_status, False, "Creating", "created; not visible yet", requeue=True)
+            return self._result(
+                new_status, False, "Creating", "created; not visible yet", requeue=True
+            )
         core.read_separately(found[0], desired)
         return self._converge(core, found[0], {**desired, **identity})
 
@@ -305,36 +382,62 @@ class Reconciler:
         changes = compute_changes(self.spec, state, desired)
         fixed = [camel(n) for n in changes if self.spec.field(n).mutability != "mutable"]
         if fixed:
-            return self._result(self.status_of(state), False, "CannotChange",
-                                f"{', '.join(fixed)} can only be set when the {self.spec.name} is created",
-                                severity="Error")
+            return self._result(
+                self.status_of(state),
+                False,
+                "CannotChange",
+                f"{', '.join(fixed)} can only be set when the {self.spec.name} is created",
+                severity="Error",
+            )
         if changes:
             try:
                 core.update(state, {n: new for n, (_, new) in changes.items()})
             except OutcomeUnknownError as err:
-                return self._result(self.status_of(state), False, "UpdateOutcomeUnknown",
-                                    f"{err}; the next pass reads it again", requeue=True, severity="Warning")
+                return self._result(
+                    self.status_of(state),
+                    False,
+                    "UpdateOutcomeUnknown",
+                    f"{err}; the next pass reads it again",
+                    requeue=True,
+                    severity="Warning",
+                )
             running = self._running(core, self.status_of(state))
             if running is not None:
                 return running
-            refreshed = core.find({**desired, **{p: state[p] for p in self.spec.primary if p in state}}, "")
+            refreshed = core.find(
+                {**desired, **{p: state[p] for p in self.spec.primary if p in state}}, ""
+            )
             state = refreshed[0] if refreshed else state
             core.read_separately(state, desired)
             remaining = compute_changes(self.spec, state, desired)
             if remaining:
-                return self._result(self.status_of(state), False, "NotConverged",
-                                    f"still differs: {', '.join(camel(n) for n in remaining)}", requeue=True,
-                                    severity="Warning")
+                return self._result(
+                    self.status_of(state),
+                    False,
+                    "NotConverged",
+                    f"still differs: {', '.join(camel(n) for n in remaining)}",
+                    requeue=True,
+                    severity="Warning",
+                )
         readiness = self.spec.readiness
         if readiness is not None:
             value = state.get(readiness.field)
             if value in readiness.failed:
-                return self._result(self.status_of(state), False, "Failed",
-                                    f"{camel(readiness.field)} is {value!r}", severity="Error")
+                return self._result(
+                    self.status_of(state),
+                    False,
+                    "Failed",
+                    f"{camel(readiness.field)} is {value!r}",
+                    severity="Error",
+                )
             if value is not None and value != readiness.ready:
-                return self._result(self.status_of(state), False, "Pending",
-                                    f"{camel(readiness.field)} is {value!r}, waiting for {readiness.ready!r}",
-                                    requeue=True)
+                return self._result(
+                    self.status_of(state),
+                    False,
+                    "Pending",
+                    f"{camel(readiness.field)} is {value!r}, waiting for {readiness.ready!r}",
+                    requeue=True,
+                )
         return self._result(self.status_of(state), True, "Available")
 
     # -- delete ----------------------------------------------------------------------------------
@@ -346,18 +449,29 @@ class Reconciler:
             return self._result(status, False, "Deleted", "shared: left in place")
         core = self.core_for(spec)
         desired = self.desired(spec, status)
-        by_tag = self.spec.tags is not None and "tag:Name" in self.spec.natural and not status.get("id")
+        by_tag = (
+            self.spec.tags is not None and "tag:Name" in self.spec.natural and not status.get("id")
+        )
         match = {self.ownership.key: self.ownership.value} if by_tag else None
         try:
-            found = [s for s in core.find(desired, str(spec.get("name", "")), match_tags=match)
-                     if not self.spec.terminal(s)]
+            found = [
+                s
+                for s in core.find(desired, str(spec.get("name", "")), match_tags=match)
+                if not self.spec.terminal(s)
+            ]
             for state in found:
                 if not self._owned(state, spec, status):
                     continue  # never delete what the cluster does not own
                 core.delete(state)
                 running = self._running(core, status)
                 if running is not None:
-                    return self._result(running.status, False, "Deleting", running.conditions[0].message, requeue=True)
+                    return self._result(
+                        running.status,
+                        False,
+                        "Deleting",
+                        running.conditions[0].message,
+                        requeue=True,
+                    )
         except InUseError as err:
             return self._result(status, False, "Deleting", f"still in use: {err}", requeue=True)
         except TryAgainLater as err:

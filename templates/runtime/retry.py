@@ -34,7 +34,9 @@ class RetryPolicy:
         """Full jitter: a random wait up to an exponentially growing cap."""
         return self.rng.uniform(0, min(self.max_delay, self.base_delay * 2**attempt))
 
-    def retryable(self, err: CloudError, idempotent: bool, retry_if: Callable[[CloudError], bool] | None) -> bool:
+    def retryable(
+        self, err: CloudError, idempotent: bool, retry_if: Callable[[CloudError], bool] | None
+    ) -> bool:
         if isinstance(err, (ThrottledError, UnavailableError)):
             return True
         if isinstance(err, OutcomeUnknownError):

@@ -24,11 +24,15 @@ class FieldSpec:
     value_wrapper: str | None = None  # sent as {"Value": v}
     write_only: bool = False
     sensitive: bool = False
-    sensitive_paths: tuple[str, ...] = ()  # sensitive parts inside it ("LaunchTemplateData.UserData")
+    sensitive_paths: tuple[
+        str, ...
+    ] = ()  # sensitive parts inside it ("LaunchTemplateData.UserData")
     server_default: bool = False
     unordered: bool = False
     references: str | None = None  # the resource this field holds the id of
-    reference_member: str | None = None  # ... or, in reads, this member of it (an Address's "address")
+    reference_member: str | None = (
+        None  # ... or, in reads, this member of it (an Address's "address")
+    )
     is_tags: bool = False
     filter_name: str | None = None  # name of the {Name, Values} filter that selects by it
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
@@ -59,7 +63,9 @@ class CreateSpec:
     body_member: str | None = None  # GCP resource-name APIs: the body wraps the resource
     id_param: str | None = None  # ... and names it with this member or parameter ("accountId")
     id_in_query: bool = False
-    returned_once: tuple[str, ...] = ()  # answer members the cloud hands out only here (a private key)
+    returned_once: tuple[
+        str, ...
+    ] = ()  # answer members the cloud hands out only here (a private key)
 
 
 @dataclass(frozen=True)
@@ -113,6 +119,9 @@ class ReadinessSpec:
     failed: tuple[str, ...] = ()
 
 
+_KNOWN: list[ResourceSpec] = []
+
+
 @dataclass(frozen=True)
 class ParentSpec:
     """The parent that owns a kind which cannot carry tags itself (a Route's RouteTable): the
@@ -142,6 +151,20 @@ class ResourceSpec:
     operation_waiter: str | None = None  # GCP: the method that waits on its operations
     listing: CallSpec | None = None  # GCP: the list, to find by a natural key no path names
     owner_parent: ParentSpec | None = None  # kinds without tags: owned through this parent
+
+    def __post_init__(self) -> None:
+        _KNOWN.append(self)  # each generated core module's SPEC, as it is imported
+
+    def dependents(self) -> list[tuple[ResourceSpec, FieldSpec]]:
+        """Kinds of the same service (among those imported) with a field that refers to this
+        one: what may keep it in use."""
+        return [
+            (other, f)
+            for other in _KNOWN
+            if other.service == self.service and other is not self
+            for f in other.fields
+            if f.references == self.name
+        ]
 
     def terminal(self, state: dict[str, object]) -> bool:
         """In a state it will never leave (a NAT gateway ``deleted``): not a live resource."""
@@ -175,5 +198,7 @@ def update_order(spec: ResourceSpec, names: list[str]) -> list[FieldSpec]:
                 placed.add(f.name)
                 break
         else:
-            raise ValueError(f"{spec.name}: update order has a cycle among {sorted(changing - placed)}")
+            raise ValueError(
+                f"{spec.name}: update order has a cycle among {sorted(changing - placed)}"
+            )
     return done

@@ -63,7 +63,10 @@ class Plan:
 
     def format(self) -> str:
         out: list[str] = []
-        for title, entries in (("Will create resources:", self.create), ("Will modify resources:", self.modify)):
+        for title, entries in (
+            ("Will create resources:", self.create),
+            ("Will modify resources:", self.modify),
+        ):
             if entries:
                 out.append(title)
                 for key, lines in entries:
@@ -89,7 +92,10 @@ class DryRunTarget:
     def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
         if actual is None:
             spec = task.spec
-            lines = [f"{spec.field(n).attr}: {shown(spec, n, new)}" for n, (_, new) in changes.fields.items()]
+            lines = [
+                f"{spec.field(n).attr}: {shown(spec, n, new)}"
+                for n, (_, new) in changes.fields.items()
+            ]
             self.plan.create.append((task.key, lines))
         else:
             self.plan.modify.append((task.key, changes.lines()))
@@ -102,5 +108,3 @@ class DryRunTarget:
 
     def warn(self, message: str) -> None:
         self.warnings.append(message)
-
-

@@ -142,7 +142,9 @@ class Task:
 
     def _owner(self, context: Context) -> Owner:
         if not context.cluster:
-            raise TaskError(f"{self.key}: Context.cluster is not set; tasks tag what they create as the cluster's")
+            raise TaskError(
+                f"{self.key}: Context.cluster is not set; tasks tag what they create as the cluster's"
+            )
         return self.owner(context)
 
     def desired(self, dry_run: bool = False) -> State:
@@ -155,7 +157,14 @@ class Task:
             if isinstance(value, Task):
                 value = value.reference_value() or self._unresolved(value, dry_run)
             elif isinstance(value, list) and any(isinstance(v, Task) for v in value):
-                value = [v.reference_value() or self._unresolved(v, dry_run) if isinstance(v, Task) else v for v in value]
+                value = [
+                    (
+                        v.reference_value() or self._unresolved(v, dry_run)
+                        if isinstance(v, Task)
+                        else v
+                    )
+                    for v in value
+                ]
             if value is not None:
                 state[f.name] = value
         if len(self.spec.primary) == 1 and self.resource_id is not None:
@@ -198,7 +207,9 @@ class Task:
         """What a field referring to this resource holds: its id (AWS), its selfLink (GCP)."""
         return self.resource_id
 
-    def find_state(self, context: Context, dry_run: bool = False, separate_reads: bool = True) -> State | None:
+    def find_state(
+        self, context: Context, dry_run: bool = False, separate_reads: bool = True
+    ) -> State | None:
         """The live resource this task manages, or None. Raises when one with its identity
         exists that this cluster does not own (unless the task is shared)."""
         desired = self.desired(dry_run)
@@ -209,7 +220,9 @@ class Task:
         has_id = len(self.spec.primary) == 1 and self.resource_id is not None
         by_tag = self.spec.tags is not None and "tag:Name" in self.spec.natural and not has_id
         match = {owner.key: owner.value} if by_tag and not self.shared else None
-        found = [s for s in core.find(desired, self.name, match_tags=match) if not self.spec.terminal(s)]
+        found = [
+            s for s in core.find(desired, self.name, match_tags=match) if not self.spec.terminal(s)
+        ]
         if self.shared:
             chosen = self._one(found, desired)
             self.owned = False
@@ -242,7 +255,9 @@ class Task:
         parent = self.spec.owner_parent
         if parent is None:
             return True  # nothing but its identity can say: the identity matched
-        holder = next((getattr(self, f.attr) for f in self.spec.fields if f.name == parent.field), None)
+        holder = next(
+            (getattr(self, f.attr) for f in self.spec.fields if f.name == parent.field), None
+        )
         if isinstance(holder, Task):
             return bool(holder.owned)
         parent_id = state.get(parent.field) or holder
@@ -269,7 +284,11 @@ class Task:
 
     def adopt(self, state: State) -> None:
         """Remember the identity of the resource this task now manages."""
-        if len(self.spec.primary) == 1 and state.get(self.spec.primary[0]) is not None and hasattr(self, "id"):
+        if (
+            len(self.spec.primary) == 1
+            and state.get(self.spec.primary[0]) is not None
+            and hasattr(self, "id")
+        ):
             object.__setattr__(self, "id", state[self.spec.primary[0]])
         self.observed = dict(state)
 
@@ -281,7 +300,13 @@ class Task:
                 values[f.attr] = state[f.name]
         if "id" in self.__dataclass_fields__ and len(self.spec.primary) == 1:
             values["id"] = state.get(self.spec.primary[0])
-        return type(self)(name=self.name, lifecycle=self.lifecycle, shared=self.shared, observed=dict(state), **values)
+        return type(self)(
+            name=self.name,
+            lifecycle=self.lifecycle,
+            shared=self.shared,
+            observed=dict(state),
+            **values,
+        )
 
     # -- check and render ------------------------------------------------------------------------
 
@@ -289,7 +314,11 @@ class Task:
         """A change to a create-only field cannot be applied: say which, before any call."""
         if actual is None:
             return
-        fixed = [self.spec.field(n).attr for n in changes.fields if self.spec.field(n).mutability != "mutable"]
+        fixed = [
+            self.spec.field(n).attr
+            for n in changes.fields
+            if self.spec.field(n).mutability != "mutable"
+        ]
         if fixed:
             raise CannotChangeFieldError(self.key, fixed)
 
@@ -314,14 +343,20 @@ class Task:
         if actual is None and (self.lifecycle in must_exist or self.shared):
             what = "shared" if self.shared else "its lifecycle says it must exist"
             raise MissingResourceError(f"{self.key}: not found, and {what}")
-        wanted = self.to_create(context, target.dry_run) if actual is None else self.desired(target.dry_run)
+        wanted = (
+            self.to_create(context, target.dry_run)
+            if actual is None
+            else self.desired(target.dry_run)
+        )
         changes = Changes(self, compute_changes(self.spec, state, wanted))
         if actual is not None and not changes:
             if not target.dry_run:
                 self.check_ready()
             return
         if self.lifecycle is Lifecycle.EXISTS_AND_VALIDATES or self.shared:
-            raise TaskError(f"{self.key}: differs from what was declared: {'; '.join(changes.lines())}")
+            raise TaskError(
+                f"{self.key}: differs from what was declared: {'; '.join(changes.lines())}"
+            )
         if self.lifecycle is Lifecycle.EXISTS_AND_WARN_IF_CHANGES:
             target.warn(f"{self.key}: differs: {'; '.join(changes.lines())}")
             return
@@ -338,9 +373,13 @@ class Task:
             return
         value = self.observed.get(readiness.field)
         if value in readiness.failed:
-            raise TaskError(f"{self.key}: {readiness.field} is {value!r}; it will not become {readiness.ready!r}")
+            raise TaskError(
+                f"{self.key}: {readiness.field} is {value!r}; it will not become {readiness.ready!r}"
+            )
         if value is not None and value != readiness.ready:
-            raise TryAgainLater(f"{self.key}: {readiness.field} is {value!r}, waiting for {readiness.ready!r}")
+            raise TryAgainLater(
+                f"{self.key}: {readiness.field} is {value!r}, waiting for {readiness.ready!r}"
+            )
 
     def render_cloud(self, target: Target, actual: Task | None, changes: Changes) -> None:
         core = self.core(target.context)
@@ -355,8 +394,12 @@ class Task:
                 core.update(actual.observed, {n: new for n, (_, new) in changes.fields.items()})
         except OutcomeUnknownError as err:
             # it may have been carried out: the next attempt reads again and recomputes
-            raise TryAgainLater(f"{self.key}: {err}; will read it again before anything else") from None
-        remaining = compute_changes(self.spec, self._read_back(core, target.context), self.desired())
+            raise TryAgainLater(
+                f"{self.key}: {err}; will read it again before anything else"
+            ) from None
+        remaining = compute_changes(
+            self.spec, self._read_back(core, target.context), self.desired()
+        )
         if remaining:
             raise NotConvergedError(self.key, [self.spec.field(n).attr for n in remaining])
 
@@ -385,18 +428,26 @@ class Task:
         target.created(self, {**identity, **self.returned})
         return self._read_back(core, context)
 
-    def _find_attempt(self, core: Core, context: Context, desired: State, marker: str | None) -> State | None:
+    def _find_attempt(
+        self, core: Core, context: Context, desired: State, marker: str | None
+    ) -> State | None:
         """After a lost answer: what this attempt made, looked for patiently (it may not be
         visible at once). By the owner's tag and the attempt's marker; untagged kinds by their
         identity inside their owned parent."""
         owner = self._owner(context)
         match = {owner.key: owner.value, ATTEMPT_TAG: marker} if marker else None
         for attempt in range(context.retry.attempts):
-            found = [s for s in core.find(desired, self.name, match_tags=match) if not self.spec.terminal(s)]
+            found = [
+                s
+                for s in core.find(desired, self.name, match_tags=match)
+                if not self.spec.terminal(s)
+            ]
             if marker is None:
                 found = [s for s in found if self._owns(context, owner, s)]
             if len(found) > 1:
-                raise MultipleMatchesError(self.key, self._how_found(desired), [self._describe(s) for s in found])
+                raise MultipleMatchesError(
+                    self.key, self._how_found(desired), [self._describe(s) for s in found]
+                )
             if found:
                 return found[0]
             context.retry.sleep(context.retry.delay(attempt))
@@ -405,14 +456,20 @@ class Task:
     def _mutable_changes(self, state: State) -> dict[str, Any]:
         """What a create could not set (EnableDnsHostnames after CreateVpc)."""
         diff = compute_changes(self.spec, state, self.desired())
-        return {n: new for n, (_, new) in diff.items() if self.spec.field(n).mutability == "mutable"}
+        return {
+            n: new for n, (_, new) in diff.items() if self.spec.field(n).mutability == "mutable"
+        }
 
     def _read_back(self, core: Core, context: Context) -> State:
         """Read the resource just written; NotFound right after a create is eventual
         consistency, retried with backoff."""
         desired = self.desired()
         for attempt in range(context.retry.attempts):
-            found = [s for s in core.find(desired, self.name, retry_not_found=True) if not self.spec.terminal(s)]
+            found = [
+                s
+                for s in core.find(desired, self.name, retry_not_found=True)
+                if not self.spec.terminal(s)
+            ]
             if found:
                 core.read_separately(found[0], desired)
                 self.adopt(found[0])

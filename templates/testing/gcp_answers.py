@@ -45,7 +45,11 @@ def to_link(value: str, document: dict[str, Any], project: str) -> str:
     found = re.match(r"^https://[a-z0-9.-]+\.googleapis\.com/(.*)$", value)
     if found:
         path = found.group(1)
-        return base + path[len(service_path):] if service_path and path.startswith(service_path) else value
+        return (
+            base + path[len(service_path) :]
+            if service_path and path.startswith(service_path)
+            else value
+        )
     if value.startswith("projects/") and _SCOPED.match(value):
         return base + value
     if _SCOPED.match(value):
@@ -89,7 +93,9 @@ def documented_default(prop: dict[str, Any]) -> Any:
             return raw if prop.get("format") in ("int64", "uint64") else int(raw)
         if kind == "boolean" and raw.lower() in ("true", "false"):
             return raw.lower() == "true"
-        if kind == "string" and (raw in prop["enum"] if prop.get("enum") else re.fullmatch(r"[A-Z][A-Z0-9_]+", raw)):
+        if kind == "string" and (
+            raw in prop["enum"] if prop.get("enum") else re.fullmatch(r"[A-Z][A-Z0-9_]+", raw)
+        ):
             return raw  # an enum value, or a constant in capitals: free text is too loose to trust
     return None
 
@@ -102,7 +108,9 @@ def _enum_default(prop: dict[str, Any]) -> Any:
     return None
 
 
-def fill_defaults(resource: dict[str, Any], schema: dict[str, Any], document: dict[str, Any], top: bool = True) -> None:
+def fill_defaults(
+    resource: dict[str, Any], schema: dict[str, Any], document: dict[str, Any], top: bool = True
+) -> None:
     """Documented defaults for members left out, here and inside nested values that were sent."""
     for name, prop in (schema.get("properties") or {}).items():
         description = str(prop.get("description", ""))

@@ -94,8 +94,9 @@ class FakeGcp:
 
         return build_from_document(document or self.documents[0], http=self)
 
-    def request(self, uri: str, method: str = "GET", body: Any = None, headers: Any = None,
-                **_: Any) -> tuple[_Response, bytes]:
+    def request(
+        self, uri: str, method: str = "GET", body: Any = None, headers: Any = None, **_: Any
+    ) -> tuple[_Response, bytes]:
         parts = urlsplit(uri)
         url = f"{parts.scheme}://{parts.netloc}{parts.path}"
         query = dict(parse_qsl(parts.query))
@@ -110,8 +111,13 @@ class FakeGcp:
                 status, result = self._answer(route, url, args, query, payload)
             except FakeError as err:
                 logged.status = err.status
-                error = {"error": {"code": err.status, "message": err.message,
-                                   "errors": [{"reason": err.reason, "message": err.message}]}}
+                error = {
+                    "error": {
+                        "code": err.status,
+                        "message": err.message,
+                        "errors": [{"reason": err.reason, "message": err.message}],
+                    }
+                }
                 return _Response(err.status), json.dumps(error).encode()
             logged.status = status
         return _Response(status), json.dumps(result).encode()
@@ -124,16 +130,21 @@ class FakeGcp:
                     return route, found.groupdict()
         raise FakeError(404, "notFound", f"no method serves {http_method} {url}")
 
-    def fail_next(self, method_id: str, code: str = "RESOURCE_IN_USE_BY_ANOTHER_RESOURCE",
-                  message: str = "The resource is in use") -> None:
+    def fail_next(
+        self,
+        method_id: str,
+        code: str = "RESOURCE_IN_USE_BY_ANOTHER_RESOURCE",
+        message: str = "The resource is in use",
+    ) -> None:
         """The next call of ``method_id`` returns an operation that ends ``DONE`` with this
         error, having changed nothing."""
         self._failures[method_id] = (code, message)
 
     # -- verbs -------------------------------------------------------------------------------------
 
-    def _answer(self, route: Route, url: str, args: dict[str, str], query: dict[str, str],
-                body: Any) -> tuple[int, Any]:
+    def _answer(
+        self, route: Route, url: str, args: dict[str, str], query: dict[str, str], body: Any
+    ) -> tuple[int, Any]:
         if route.http_method == "GET" or route.is_operation_poll(url, self._operations):
             return self._dispatch(route, url, query, body)
         request_id = query.get("requestId")
@@ -150,7 +161,9 @@ class FakeGcp:
             self._replies[request_id] = (status, copy.deepcopy(answer))
         return status, answer
 
-    def _dispatch(self, route: Route, url: str, query: dict[str, str], body: Any) -> tuple[int, Any]:
+    def _dispatch(
+        self, route: Route, url: str, query: dict[str, str], body: Any
+    ) -> tuple[int, Any]:
         if route.is_operation_poll(url, self._operations):
             return 200, self._poll(url)
         if route.http_method == "GET" and route.collection:
@@ -170,7 +183,10 @@ class FakeGcp:
     def _check_required(self, route: Route, body: dict[str, Any]) -> None:
         schema = route.request_schema()
         for name, prop in (schema.get("properties") or {}).items():
-            if route.method_id in (prop.get("annotations") or {}).get("required", []) and name not in body:
+            if (
+                route.method_id in (prop.get("annotations") or {}).get("required", [])
+                and name not in body
+            ):
                 raise FakeError(400, "required", f"Required field 'resource.{name}' not specified")
 
     def _get(self, url: str) -> dict[str, Any]:
@@ -179,20 +195,26 @@ class FakeGcp:
         return self.store[url]
 
     def _list(self, route: Route, collection: str, query: dict[str, str]) -> dict[str, Any]:
-        items = [copy.deepcopy(r) for u, r in sorted(self.store.items()) if u.rsplit("/", 1)[0] == collection]
+        items = [
+            copy.deepcopy(r)
+            for u, r in sorted(self.store.items())
+            if u.rsplit("/", 1)[0] == collection
+        ]
         wanted = re.fullmatch(r'\s*name\s*(?:=|eq)\s*"?([^"]+)"?\s*', query.get("filter", ""))
         if wanted:
             items = [r for r in items if r.get("name") == wanted.group(1)]
         sized = page_size(route.method)
         start = int(query.get("pageToken") or 0)
         size = int(query.get(sized[0]) or sized[1]) if sized else len(items) or 1
-        page = items[start:start + size]
+        page = items[start : start + size]
         out: dict[str, Any] = {route.list_key(): page} if page else {}
         if start + size < len(items):
             out["nextPageToken"] = str(start + size)
         return out
 
-    def _insert(self, route: Route, collection: str, query: dict[str, str], body: dict[str, Any]) -> tuple[int, Any]:
+    def _insert(
+        self, route: Route, collection: str, query: dict[str, str], body: dict[str, Any]
+    ) -> tuple[int, Any]:
         resource, name = self._new_resource(route, query, body)
         url = f"{collection}/{name}"
         if url in self.store:
@@ -201,10 +223,14 @@ class FakeGcp:
         props = schema.get("properties") or {}
         project = _project(url)
         resource = links(resource, route.document, project)
-        stamps = {"id": str(next(self._ids)), "selfLink": self._link(route, url), "creationTimestamp": TIMESTAMP}
+        stamps = {
+            "id": str(next(self._ids)),
+            "selfLink": self._link(route, url),
+            "creationTimestamp": TIMESTAMP,
+        }
         resource.update({k: v for k, v in stamps.items() if k in props or not props})
         if route.name_prefix is not None:  # resource-name APIs: its name is its path
-            resource["name"] = url[len(route.base) + len(route.name_prefix):]
+            resource["name"] = url[len(route.base) + len(route.name_prefix) :]
         if "kind" in props:
             resource.setdefault("kind", props["kind"].get("default", ""))
         fill_defaults(resource, schema, route.document)
@@ -214,7 +240,9 @@ class FakeGcp:
         self.store[url] = resource
         return self._done(route, url)
 
-    def _new_resource(self, route: Route, query: dict[str, str], body: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    def _new_resource(
+        self, route: Route, query: dict[str, str], body: dict[str, Any]
+    ) -> tuple[dict[str, Any], str]:
         """The resource and its name: ``name`` in the body, or an ``…Id`` in the body or the
         query naming a nested resource (iam's accountId + serviceAccount)."""
         if "name" in body:
@@ -225,9 +253,15 @@ class FakeGcp:
                 return {**copy.deepcopy(nested), key: value}, value
         raise FakeError(400, "required", f"{route.method_id}: the request names no resource")
 
-    def _addresses(self, route: Route, resource: dict[str, Any], props: dict[str, Any], url: str) -> None:
+    def _addresses(
+        self, route: Route, resource: dict[str, Any], props: dict[str, Any], url: str
+    ) -> None:
         """An Address gets an IP; a forwarding rule's ``IPAddress`` reads back as an IP."""
-        if "address" in props and url.rsplit("/", 2)[-2] == "addresses" and "address" not in resource:
+        if (
+            "address" in props
+            and url.rsplit("/", 2)[-2] == "addresses"
+            and "address" not in resource
+        ):
             resource["address"] = self._new_ip()
         if "IPAddress" not in props:
             return
@@ -235,10 +269,16 @@ class FakeGcp:
         if given is None:
             resource["IPAddress"] = self._new_ip()
         elif not _IP.search(str(given)):
-            link = str(given) if "/" in str(given) else f"{url.rsplit('/', 2)[0].rsplit('/', 1)[0]}/addresses/{given}"
+            link = (
+                str(given)
+                if "/" in str(given)
+                else f"{url.rsplit('/', 2)[0].rsplit('/', 1)[0]}/addresses/{given}"
+            )
             key = self._key(route, link)
             if key not in self.store:
-                raise FakeError(400, "invalid", f"Invalid value for field 'resource.IPAddress': '{given}'")
+                raise FakeError(
+                    400, "invalid", f"Invalid value for field 'resource.IPAddress': '{given}'"
+                )
             resource["IPAddress"] = self.store[key]["address"]
 
     def _new_ip(self) -> str:
@@ -246,12 +286,12 @@ class FakeGcp:
         return f"34.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
 
     def _link(self, route: Route, url: str) -> str:
-        return link_base(route.document) + url[len(route.base):]
+        return link_base(route.document) + url[len(route.base) :]
 
     def _key(self, route: Route, link: str) -> str:
         """The URL a resource is stored under, from the link Google answers for it."""
         base = link_base(route.document)
-        return route.base + link[len(base):] if link.startswith(base) else link
+        return route.base + link[len(base) :] if link.startswith(base) else link
 
     def _scope_link(self, route: Route, url: str) -> str | None:
         found = re.search(r"projects/[^/]+/(?:regions|zones)/[^/]+", url)
@@ -259,28 +299,52 @@ class FakeGcp:
 
     def _check_fingerprints(self, stored: dict[str, Any], body: dict[str, Any]) -> None:
         for key, value in body.items():
-            if key.endswith(("fingerprint", "Fingerprint")) and key in stored and value != stored[key]:
-                raise FakeError(412, "conditionNotMet", f"Supplied {key} does not match current {key}")
+            if (
+                key.endswith(("fingerprint", "Fingerprint"))
+                and key in stored
+                and value != stored[key]
+            ):
+                raise FakeError(
+                    412, "conditionNotMet", f"Supplied {key} does not match current {key}"
+                )
 
-    def _renew_fingerprints(self, resource: dict[str, Any], schema: dict[str, Any] | None = None) -> None:
+    def _renew_fingerprints(
+        self, resource: dict[str, Any], schema: dict[str, Any] | None = None
+    ) -> None:
         keys = [k for k in resource if k.endswith(("fingerprint", "Fingerprint"))]
-        keys += [k for k in (schema or {}).get("properties", {}) if k.endswith(("fingerprint", "Fingerprint"))]
+        keys += [
+            k
+            for k in (schema or {}).get("properties", {})
+            if k.endswith(("fingerprint", "Fingerprint"))
+        ]
         for key in dict.fromkeys(keys):
-            seed = json.dumps({k: v for k, v in resource.items() if not k.endswith("ingerprint")}, sort_keys=True)
-            resource[key] = hashlib.sha256(f"{key}:{seed}:{next(self._ids)}".encode()).hexdigest()[:16]
+            seed = json.dumps(
+                {k: v for k, v in resource.items() if not k.endswith("ingerprint")}, sort_keys=True
+            )
+            resource[key] = hashlib.sha256(f"{key}:{seed}:{next(self._ids)}".encode()).hexdigest()[
+                :16
+            ]
 
-    def _change(self, route: Route, url: str, body: dict[str, Any], replace: bool) -> tuple[int, Any]:
+    def _change(
+        self, route: Route, url: str, body: dict[str, Any], replace: bool
+    ) -> tuple[int, Any]:
         stored = self._get(url)
         body = links(route.unwrap(body), route.document, _project(url))
         self._check_fingerprints(stored, body)
         keep = ("id", "selfLink", "creationTimestamp", "kind", "name", "region", "zone")
-        changed = {**{k: stored[k] for k in keep if k in stored}, **copy.deepcopy(body)} if replace else _merge(stored, body)
+        changed = (
+            {**{k: stored[k] for k in keep if k in stored}, **copy.deepcopy(body)}
+            if replace
+            else _merge(stored, body)
+        )
         fill_defaults(changed, route.resource_schema(), route.document)
         self._renew_fingerprints(changed)
         self.store[url] = changed
         return self._done(route, url)
 
-    def _action(self, route: Route, url: str, query: dict[str, str], body: dict[str, Any]) -> tuple[int, Any]:
+    def _action(
+        self, route: Route, url: str, query: dict[str, str], body: dict[str, Any]
+    ) -> tuple[int, Any]:
         """setLabels, setTags, resize, expandIpCidrRange, addInstances, removeHealthCheck...:
         the body's members (and plain query parameters) are written onto the resource."""
         item = url.rsplit("/", 1)[0]
@@ -308,17 +372,26 @@ class FakeGcp:
             return 200, copy.deepcopy(self.store.get(target, {}))
         return 200, self._operation(route, target)
 
-    def _operation(self, route: Route, target: str, error: tuple[str, str] | None = None) -> dict[str, Any]:
+    def _operation(
+        self, route: Route, target: str, error: tuple[str, str] | None = None
+    ) -> dict[str, Any]:
         name = f"operation-{next(self._ids)}"
-        scope = re.match(r"(.*/projects/[^/]+/(?:zones|regions)/[^/]+)(?:/|$)", target) or re.match(r"(.*/projects/[^/]+)(?:/|$)", target)
+        scope = re.match(r"(.*/projects/[^/]+/(?:zones|regions)/[^/]+)(?:/|$)", target) or re.match(
+            r"(.*/projects/[^/]+)(?:/|$)", target
+        )
         base = scope.group(1) if scope else target.rsplit("/", 1)[0]
         where = "" if "/zones/" in base or "/regions/" in base else "/global"
         url = f"{base}{where}/operations/{name}"
         polls = 0 if error else self.operation_polls
         operation: dict[str, Any] = {
-            "kind": "compute#operation", "id": str(next(self._ids)), "name": name,
-            "selfLink": self._link(route, url), "targetLink": self._link(route, target),
-            "operationType": route.verb, "status": "PENDING" if polls else "DONE", "progress": 0 if polls else 100,
+            "kind": "compute#operation",
+            "id": str(next(self._ids)),
+            "name": name,
+            "selfLink": self._link(route, url),
+            "targetLink": self._link(route, target),
+            "operationType": route.verb,
+            "status": "PENDING" if polls else "DONE",
+            "progress": 0 if polls else 100,
             "insertTime": TIMESTAMP,
         }
         if error:
@@ -338,8 +411,13 @@ class FakeGcp:
 
     def calls(self, mutating_only: bool = False) -> list[str]:
         """Method ids of the requests so far (only those that change something, if asked)."""
-        return [r.method_id for r in self.log if not mutating_only or r.http_method != "GET" and
-                not r.method_id.endswith(("Operations.wait", "operations.wait"))]
+        return [
+            r.method_id
+            for r in self.log
+            if not mutating_only
+            or r.http_method != "GET"
+            and not r.method_id.endswith(("Operations.wait", "operations.wait"))
+        ]
 
 
 def _check_request_id(value: str) -> None:
@@ -375,4 +453,8 @@ def _add_remove(stored: dict[str, Any], key: str, items: list[Any], add: bool) -
     """addInstances({"instances": [{"instance": url}]}) adds urls to the ``instances`` list."""
     values = [next(iter(i.values())) if isinstance(i, dict) and len(i) == 1 else i for i in items]
     current = list(stored.get(key) or [])
-    stored[key] = current + [v for v in values if v not in current] if add else [v for v in current if v not in values]
+    stored[key] = (
+        current + [v for v in values if v not in current]
+        if add
+        else [v for v in current if v not in values]
+    )

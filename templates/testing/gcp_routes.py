@@ -24,7 +24,9 @@ class Route:
     base: str = ""
 
     def is_operation_poll(self, url: str, operations: dict[str, Any]) -> bool:
-        return url in operations or self.method_id.endswith(("Operations.get", "Operations.wait", "operations.get"))
+        return url in operations or self.method_id.endswith(
+            ("Operations.get", "Operations.wait", "operations.get")
+        )
 
     def request_schema(self) -> dict[str, Any]:
         return dict(self.document.get("schemas", {}).get(self.request or "", {}))
@@ -42,15 +44,20 @@ class Route:
     def list_key(self) -> str:
         """The list response's array of resources: ``items`` (compute), ``accounts`` (iam)."""
         schema = self.document.get("schemas", {}).get(self.response or "", {})
-        arrays = [k for k, p in schema.get("properties", {}).items()
-                  if p.get("type") == "array" and "$ref" in p.get("items", {})]
+        arrays = [
+            k
+            for k, p in schema.get("properties", {}).items()
+            if p.get("type") == "array" and "$ref" in p.get("items", {})
+        ]
         return arrays[0] if arrays else "items"
 
     def unwrap(self, body: dict[str, Any]) -> dict[str, Any]:
         """iam's patch sends ``{serviceAccount: {...}, updateMask}``: the resource is the member
         typed like the response; the mask only says which fields the member carries."""
         request = self.request_schema().get("properties", {})
-        wrapper = [k for k, p in request.items() if p.get("$ref") == self.response and self.response]
+        wrapper = [
+            k for k, p in request.items() if p.get("$ref") == self.response and self.response
+        ]
         if not wrapper or wrapper[0] not in body:
             return body
         inner = dict(body[wrapper[0]])
@@ -73,7 +80,11 @@ def routes(document: dict[str, Any]) -> list[Route]:
 
 
 def _route(base: str, verb: str, method: dict[str, Any], document: dict[str, Any]) -> Route:
-    path = str(method.get("flatPath") if "{+" in method["path"] and method.get("flatPath") else method["path"])
+    path = str(
+        method.get("flatPath")
+        if "{+" in method["path"] and method.get("flatPath")
+        else method["path"]
+    )
     regex, params = "", []
     for literal, name in re.findall(r"([^{]*)(?:\{\+?([^}]+)\})?", path):
         regex += re.escape(literal)
@@ -83,11 +94,20 @@ def _route(base: str, verb: str, method: dict[str, Any], document: dict[str, Any
     segments = path.rstrip("/").split("/")
     # ".../networks" is a collection; ".../{disk}/setLabels" an action on one resource
     action = len(segments) > 1 and not segments[-1].startswith("{") and segments[-2].startswith("{")
-    collection = not segments[-1].startswith("{") and (verb in ("insert", "create", "list") or not action)
+    collection = not segments[-1].startswith("{") and (
+        verb in ("insert", "create", "list") or not action
+    )
     return Route(
-        method_id=method["id"], verb=verb, http_method=method["httpMethod"],
-        pattern=re.compile("^" + re.escape(base) + regex + "$"), params=tuple(params),
-        collection=collection, response=(method.get("response") or {}).get("$ref"),
-        request=(method.get("request") or {}).get("$ref"), document=document, method=method,
-        name_prefix=method["path"].split("{+", 1)[0] if "{+" in method["path"] else None, base=base,
+        method_id=method["id"],
+        verb=verb,
+        http_method=method["httpMethod"],
+        pattern=re.compile("^" + re.escape(base) + regex + "$"),
+        params=tuple(params),
+        collection=collection,
+        response=(method.get("response") or {}).get("$ref"),
+        request=(method.get("request") or {}).get("$ref"),
+        document=document,
+        method=method,
+        name_prefix=method["path"].split("{+", 1)[0] if "{+" in method["path"] else None,
+        base=base,
     )

@@ -207,9 +207,13 @@ def test_in_use_by_something_outside_the_delete_fails_fast(cloud: tuple[Context,
     apply(context, network_stack().tasks())
     calls.clear()
     executor = Executor(CloudTarget(context), sleep=lambda _: None)
-    with pytest.raises(TaskError, match="Vpc/demo: in use by something this delete was not asked to remove"):
+    with pytest.raises(TaskError, match="Vpc/demo: in use by .* this delete was not asked to remove") as err:
         executor.delete([network_stack().vpc])
-    assert calls.writes() == {"DeleteVpc": 1}  # asked once: no spinning to the deadline
+    stack = network_stack()
+    Executor(CloudTarget(context), sleep=lambda _: None).run(stack.tasks())  # (learns the ids)
+    for blocker in (f"Subnet {stack.subnet.id}", f"SecurityGroup {stack.nodes.id}", f"RouteTable {stack.route_table.id}"):
+        assert blocker in str(err.value)  # the blocking ids, by the kinds that refer to a Vpc
+    assert calls.writes()["DeleteVpc"] == 1  # asked once: no spinning to the deadline
 
 
 def test_deleting_twice_makes_no_malformed_call(cloud: tuple[Context, Calls]) -> None:

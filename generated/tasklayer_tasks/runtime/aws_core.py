@@ -426,6 +426,36 @@ class AwsCore:
         except NotFoundError:
             return
 
+    def blockers(self, actual: Mapping[str, Any]) -> list[str]:
+        """What keeps this resource in use, as far as the kinds that refer to it can say (a
+        Subnet's VpcId, found with the ``vpc-id`` filter): "Subnet subnet-1", for a message."""
+        if len(self.spec.primary) != 1 or not _known(actual.get(self.spec.primary[0])):
+            return []
+        found: list[str] = []
+        for other, f in self.spec.dependents():
+            read = other.read
+            if read is None or not read.filters_member or not f.filter_name or read.nested_member:
+                continue
+            core = AwsCore(other, self.client, self.retry)
+            try:
+                items = core._read(
+                    {
+                        read.filters_member: [
+                            {"Name": f.filter_name, "Values": [actual[self.spec.primary[0]]]}
+                        ]
+                    },
+                    retry_not_found=False,
+                )
+            except CloudError:
+                continue  # a best effort for a message: never the reason a delete fails
+            for item in items:
+                state = core.state(item)
+                if other.terminal(state):
+                    continue
+                ids = [str(state[p]) for p in other.primary if state.get(p) is not None]
+                found.append(f"{other.name} {'/'.join(ids) or '?'}")
+        return sorted(set(found))
+
 
 def _known(value: Any) -> bool:
     """A value that can be sent: not missing, not empty, not a dry run's placeholder."""

@@ -119,6 +119,9 @@ class ReadinessSpec:
     failed: tuple[str, ...] = ()
 
 
+_KNOWN: list[ResourceSpec] = []
+
+
 @dataclass(frozen=True)
 class ParentSpec:
     """The parent that owns a kind which cannot carry tags itself (a Route's RouteTable): the
@@ -148,6 +151,20 @@ class ResourceSpec:
     operation_waiter: str | None = None  # GCP: the method that waits on its operations
     listing: CallSpec | None = None  # GCP: the list, to find by a natural key no path names
     owner_parent: ParentSpec | None = None  # kinds without tags: owned through this parent
+
+    def __post_init__(self) -> None:
+        _KNOWN.append(self)  # each generated core module's SPEC, as it is imported
+
+    def dependents(self) -> list[tuple[ResourceSpec, FieldSpec]]:
+        """Kinds of the same service (among those imported) with a field that refers to this
+        one: what may keep it in use."""
+        return [
+            (other, f)
+            for other in _KNOWN
+            if other.service == self.service and other is not self
+            for f in other.fields
+            if f.references == self.name
+        ]
 
     def terminal(self, state: dict[str, object]) -> bool:
         """In a state it will never leave (a NAT gateway ``deleted``): not a live resource."""
