@@ -79,7 +79,10 @@ class Executor:
                 self._delete(found)
 
     def _reads(self) -> AbstractContextManager[object]:
-        return self.target.context.batched_reads() if self.batched_reads else nullcontext()
+        context = getattr(self.target, "context", None)
+        if not self.batched_reads or context is None:
+            return nullcontext()
+        return context.batched_reads()  # type: ignore[no-any-return]
 
     def delete(self, tasks: Sequence[Task]) -> None:
         """Delete exactly these tasks' resources, each before the tasks (among them) it depends
@@ -191,7 +194,7 @@ class Executor:
             else:
                 log.debug("%s: will try again: %s", task.key, outcome)
                 waiting.add(task)
-                snapshots = self.target.context.snapshots
+                snapshots = getattr(getattr(self.target, "context", None), "snapshots", None)
                 if snapshots is not None:  # what it waits for must be read afresh
                     snapshots.invalidate(task.spec.service)
         elif isinstance(outcome, TaskError):

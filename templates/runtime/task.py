@@ -436,7 +436,7 @@ class Task:
         self.owned = True
         self.adopt(identity)
         target.created(self, {**identity, **self.returned})
-        answer = getattr(core, "answer", None)
+        answer: State | None = getattr(core, "answer", None)
         if answer is not None and self._answer_is_whole(answer, identity, self._owner(context)):
             core.read_separately(answer, self.desired())
             self.adopt(answer)
