@@ -95,16 +95,22 @@ def test_drift_against_git_head_of_unchanged_pins_is_empty(capsys: pytest.Captur
     assert code == 0 and report["changes"] == [] and report["suggested_bump"] == "none"
 
 
+NEWER_BOTOCORE = "1.44.8"
+
+
 @pytest.fixture(scope="module")
 def newer_botocore(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
-    """botocore's newest wheel from PyPI, unpacked (ec2 only) into a temporary folder."""
-    cache = Path(request.config.cache.mkdir("newer-botocore"))
-    if not list(cache.glob("botocore-*.whl")):
-        done = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", str(cache), "botocore"],
+    """A newer botocore wheel from PyPI (a fixed version, so the expected drift stays true),
+    unpacked (ec2 only) into a temporary folder; downloaded once into pytest's cache when it is on."""
+    plugin = getattr(request.config, "cache", None)
+    cache = Path(plugin.mkdir("newer-botocore")) if plugin is not None else tmp_path_factory.mktemp("wheel")
+    if not list(cache.glob(f"botocore-{NEWER_BOTOCORE}-*.whl")):
+        done = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", str(cache),
+                               f"botocore=={NEWER_BOTOCORE}"],
                               capture_output=True, text=True, timeout=600)
         if done.returncode != 0:
             pytest.skip(f"cannot download botocore from PyPI: {done.stderr[-300:]}")
-    wheel = max(cache.glob("botocore-*.whl"))
+    wheel = max(cache.glob(f"botocore-{NEWER_BOTOCORE}-*.whl"))
     out = tmp_path_factory.mktemp("botocore")
     with zipfile.ZipFile(wheel) as zf:
         zf.extractall(out, [n for n in zf.namelist() if n in ("botocore/__init__.py", "botocore/data/endpoints.json")

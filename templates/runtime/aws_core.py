@@ -17,22 +17,34 @@ from typing import Any
 from botocore import xform_name
 
 from .aws_errors import translate
+from .aws_listing import answer_state, find_listed, owned_states
 from .core import State
 from .errors import CloudError, MalformedResponseError, NotFoundError, OutcomeUnknownError
+from .ownership import Owner
 from .retry import RetryPolicy
+from .snapshot import Snapshots
 from .spec import FieldSpec, ResourceSpec, update_order
+
+READ_PREFIXES = ("Describe", "Get", "List")
 
 
 class AwsCore:
     """The calls for one resource type; one instance per client."""
 
     def __init__(
-        self, spec: ResourceSpec, client: Any, retry: RetryPolicy | None = None, once: Any = None
+        self,
+        spec: ResourceSpec,
+        client: Any,
+        retry: RetryPolicy | None = None,
+        once: Any = None,
+        snapshots: Snapshots | None = None,
     ) -> None:
         self.spec = spec
         self.client = client
         self.once = once if once is not None else client
         self.retry = retry or RetryPolicy()
+        self.snapshots = snapshots  # the pass's batched reads, when it has them
+        self.answer: State | None = None  # the last create's answer, when it is the resource
 
     # -- calling ---------------------------------------------------------------------------
 
@@ -46,9 +58,17 @@ class AwsCore:
     ) -> Any:
         """One API call, with the runtime's retries; errors come out translated."""
         method = getattr(self.client if idempotent else self.once, xform_name(operation))
-        return self.retry.call(
-            self._translated(operation, method), idempotent=idempotent, retry_if=retry_if, **params
-        )
+        try:
+            return self.retry.call(
+                self._translated(operation, method),
+                idempotent=idempotent,
+                retry_if=retry_if,
+                **params,
+            )
+        finally:
+            if self.snapshots is not None and not operation.startswith(READ_PREFIXES):
+                # written, or perhaps written (an unknown outcome): what was listed is stale
+                self.snapshots.invalidate(self.spec.service)
 
     def _translated(self, operation: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def call(**params: Any) -> Any:
@@ -280,13 +300,22 @@ class AwsCore:
         """Sub-resources listed inside their parent (a Route in its RouteTable)."""
         read = self.spec.read
         assert read is not None and read.nested_member and read.id_filter
-        parent_field = self.spec.parent[0]
-        parent_id = desired.get(parent_field)
+        parent_id = desired.get(self.spec.parent[0])
         if not _known(parent_id):
             return []
         params = {read.id_filter: [parent_id] if read.id_filter_is_list else parent_id}
+        return self.nested_states(self._read(params, retry_not_found), desired)
+
+    def nested_states(
+        self, parents: list[dict[str, Any]], desired: Mapping[str, Any]
+    ) -> list[State]:
+        """The sub-resources inside parents' items that match the desired identity."""
+        read = self.spec.read
+        assert read is not None and read.nested_member
+        parent_field = self.spec.parent[0]
+        parent_id = desired.get(parent_field)
         found = []
-        for parent in self._read(params, retry_not_found):
+        for parent in parents:
             nested = parent.get(read.nested_member) or []
             if not isinstance(nested, list):
                 raise MalformedResponseError(
@@ -311,6 +340,29 @@ class AwsCore:
                 and desired.get(f.name) is not None
             ]
         return [s for s in found if all(s.get(k) == desired[k] for k in keys)]
+
+    def find_listed(
+        self,
+        desired: Mapping[str, Any],
+        name: str,
+        *,
+        owner: Owner,
+        match_tags: Mapping[str, str] | None = None,
+    ) -> list[State] | None:
+        """:meth:`find` served from the pass's listing of what ``owner`` owns (one read per
+        type a pass, :mod:`.aws_listing`); None when only a direct read can say."""
+        return find_listed(self, desired, name, owner, match_tags)
+
+    def listed_owned(self, owner: Owner) -> list[State] | None:
+        """Every live resource of this kind ``owner`` owns (prune's inventory); None when the
+        kind cannot be listed by tag."""
+        return owned_states(self, owner)
+
+    def state_of(self, spec: ResourceSpec, item: Mapping[str, Any]) -> Any:
+        """The tags of another kind's item (a Route's RouteTable), as that kind reads them."""
+        if spec.tags is None:
+            return None
+        return AwsCore(spec, self.client).state(item).get(spec.tags.field)
 
     def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None:
         """Fields the main read does not return (DescribeVpcAttribute), read only when wanted."""
@@ -352,7 +404,9 @@ class AwsCore:
         tokened = bool(create.idempotency_token and token)
         if tokened:
             params[create.idempotency_token] = token  # type: ignore[index]
+        self.answer = None
         response = self.call(create.operation, params, idempotent=tokened)
+        self.answer = answer_state(self, response)
         identity: State = {
             p: desired.get(p) for p in self.spec.primary if desired.get(p) is not None
         }

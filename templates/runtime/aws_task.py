@@ -27,6 +27,7 @@ def aws_core(context: Context, spec: ResourceSpec) -> AwsCore:
         context.client(spec.service),
         context.retry,
         once=context.client(spec.service, sdk_retries=False),
+        snapshots=context.snapshots,
     )
 
 

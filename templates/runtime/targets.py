@@ -43,7 +43,7 @@ class CloudTarget:
             self.on_created(task, identity)
 
     def remove(self, task: Task, state: State) -> None:
-        task.core(self.context).delete(state)
+        task.pass_core(self.context).delete(state)
 
     def warn(self, message: str) -> None:
         self.warnings.append(message)

@@ -200,6 +200,14 @@ class Task:
     def core(self, context: Context) -> Core:
         return self.core_for(context, self.spec)
 
+    def pass_core(self, context: Context) -> Core:
+        """The core, sharing the pass's batched reads (:mod:`.snapshot`): its finds may be
+        served from them, and its writes drop what they make stale."""
+        core = self.core(context)
+        if hasattr(core, "snapshots"):
+            core.snapshots = context.snapshots
+        return core
+
     def core_for(self, context: Context, spec: ResourceSpec) -> Core:
         raise NotImplementedError(f"{type(self).__name__} names no core")
 
@@ -215,14 +223,16 @@ class Task:
         desired = self.desired(dry_run)
         if any(getattr(v, "placeholder", False) for v in desired.values()):
             return None  # its parent does not exist yet, so neither does it
-        core = self.core(context)
+        core = self.pass_core(context)
         owner = self._owner(context)
         has_id = len(self.spec.primary) == 1 and self.resource_id is not None
         by_tag = self.spec.tags is not None and "tag:Name" in self.spec.natural and not has_id
         match = {owner.key: owner.value} if by_tag and not self.shared else None
-        found = [
-            s for s in core.find(desired, self.name, match_tags=match) if not self.spec.terminal(s)
-        ]
+        # a shared resource is not the cluster's, so never in its listing: read it directly
+        listed = None if self.shared else getattr(core, "find_listed", None)
+        batch = listed(desired, self.name, owner=owner, match_tags=match) if listed else None
+        every = batch if batch is not None else core.find(desired, self.name, match_tags=match)
+        found = [s for s in every if not self.spec.terminal(s)]
         if self.shared:
             chosen = self._one(found, desired)
             self.owned = False
@@ -382,7 +392,7 @@ class Task:
             )
 
     def render_cloud(self, target: Target, actual: Task | None, changes: Changes) -> None:
-        core = self.core(target.context)
+        core = self.pass_core(target.context)
         try:
             if actual is None:
                 state = self._create(core, target)
@@ -426,7 +436,28 @@ class Task:
         self.owned = True
         self.adopt(identity)
         target.created(self, {**identity, **self.returned})
+        answer: State | None = getattr(core, "answer", None)
+        if answer is not None and self._answer_is_whole(answer, identity, self._owner(context)):
+            core.read_separately(answer, self.desired())
+            self.adopt(answer)
+            return answer
         return self._read_back(core, context)
+
+    def _answer_is_whole(self, answer: State, identity: State, owner: Owner) -> bool:
+        """A create's answer stands for the read-back when it is this resource and holds every
+        field the task sets that the read returns (tags with the owner's among them)."""
+        if any(answer.get(p) != identity.get(p) for p in self.spec.primary):
+            return False
+        tags = self.spec.tags
+        if tags is not None and not owner.owns(answer.get(tags.field)):
+            return False
+        return all(
+            n in answer
+            for n, v in self.desired().items()
+            if v is not None
+            and not self.spec.field(n).write_only
+            and self.spec.field(n).read_operation is None
+        )
 
     def _find_attempt(
         self, core: Core, context: Context, desired: State, marker: str | None

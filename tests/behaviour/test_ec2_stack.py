@@ -207,7 +207,12 @@ def test_pending_nat_gateway_makes_its_dependents_wait_without_a_duplicate(cloud
             for nat in parsed.get("NatGateways", []):
                 nat["State"] = "pending"
 
+    def answered_pending(parsed: dict, **_: object) -> None:
+        parsed["NatGateway"]["State"] = "pending"  # as AWS answers a new one (its answer is read)
+
     context.client("ec2").meta.events.register("after-call.ec2.DescribeNatGateways", still_pending)
+    context.client("ec2", sdk_retries=False).meta.events.register("after-call.ec2.CreateNatGateway", answered_pending)
+    context.client("ec2").meta.events.register("after-call.ec2.CreateNatGateway", answered_pending)
     stack = network_stack()
     private = Route(name="private-default", route_table=stack.route_table, destination_cidr_block="10.9.0.0/16",
                     nat_gateway=stack.nat)

@@ -9,10 +9,13 @@ carry no idempotency token (they must never be sent twice blindly).
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .retry import RetryPolicy
+from .snapshot import Snapshots
 
 
 @dataclass
@@ -36,8 +39,26 @@ class Context:
     new_http: Callable[[], Any] | None = None
     operation_timeout: float = 300.0  # seconds one call waits on a long-running operation
     retry: RetryPolicy = field(default_factory=RetryPolicy)
+    snapshots: Snapshots | None = field(default=None, repr=False, compare=False)
     _clients: dict[Any, Any] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @contextmanager
+    def batched_reads(self) -> Iterator[Snapshots]:
+        """One pass's read snapshots (:mod:`.snapshot`), for as long as the block runs; runs
+        that overlap on one context share them (every write drops what it makes stale)."""
+        with self._lock:
+            if self.snapshots is None:
+                self.snapshots = Snapshots()
+            snapshots = self.snapshots
+            snapshots.users += 1
+        try:
+            yield snapshots
+        finally:
+            with self._lock:
+                snapshots.users -= 1
+                if snapshots.users == 0 and self.snapshots is snapshots:
+                    self.snapshots = None
 
     def scope(self) -> dict[str, str]:
         return {"project": self.project, "region": self.region, "zone": self.zone}

@@ -5,18 +5,25 @@ cycle.
 ``delete(tasks)`` deletes exactly the tasks it is given, in reverse dependency order among them;
 their dependencies are only located (read), never deleted. A resource still in use is waited
 for only while something this delete removed may still be going away; in use by anything else,
-it fails at once, saying so."""
+it fails at once, saying so.
+
+``run(tasks, prune=True)`` also deletes what the cluster owns, of the kinds the tasks use, that
+no task declares (:mod:`.prune`); a dry run names them under "Will delete resources" (what
+``prune=True`` would delete); without ``prune`` nothing is deleted. Each run reads every resource type once
+(:mod:`.snapshot`) unless ``batched_reads=False``."""
 
 from __future__ import annotations
 
 import graphlib
 import logging
 import time
+from contextlib import AbstractContextManager, nullcontext
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from .errors import DependencyCycleError, InUseError, TaskError, TryAgainLater
+from .prune import orphans
 from .targets import Target
 from .task import Task
 
@@ -53,17 +60,38 @@ class Executor:
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     attempts: dict[str, int] = field(default_factory=dict)
+    batched_reads: bool = True  # one listing per resource type a run (see .snapshot)
+    pruned: list[str] = field(default_factory=list)  # what the last run found to prune
 
-    def run(self, tasks: Sequence[Task]) -> None:
-        """Apply every task, each after the tasks it depends on."""
+    def run(self, tasks: Sequence[Task], prune: bool = False) -> None:
+        """Apply every task, each after the tasks it depends on; then what the cluster owns that
+        no task declares is deleted when ``prune`` (a dry run plans it; see the module)."""
         graph = _closure(tasks)
         _check_acyclic(graph)
-        self._waves(graph, lambda t: t.run(self.target.context, self.target), reverse=False)
+        context = self.target.context
+        with self._reads():
+            self._waves(graph, lambda t: t.run(context, self.target), reverse=False)
+            if not (prune or self.target.dry_run):
+                return  # listing what to prune costs reads: only when it is asked, or planned
+            found = orphans(context, list(graph))
+            self.pruned = sorted(t.key for t in found)
+            if found:
+                self._delete(found)
+
+    def _reads(self) -> AbstractContextManager[object]:
+        context = getattr(self.target, "context", None)
+        if not self.batched_reads or context is None:
+            return nullcontext()
+        return context.batched_reads()  # type: ignore[no-any-return]
 
     def delete(self, tasks: Sequence[Task]) -> None:
         """Delete exactly these tasks' resources, each before the tasks (among them) it depends
         on. Dependencies not in ``tasks`` are located, so children can be found inside them, and
         left alone."""
+        with self._reads():
+            self._delete(tasks)
+
+    def _delete(self, tasks: Sequence[Task]) -> None:
         graph = _closure(tasks)
         _check_acyclic(graph)
         context = self.target.context
@@ -82,7 +110,7 @@ class Executor:
                     raise TryAgainLater(
                         f"{task.key}: still in use while what depended on it goes: {err}"
                     ) from None
-                blocking: list[str] = getattr(task.core(context), "blockers", lambda _: [])(
+                blocking: list[str] = getattr(task.pass_core(context), "blockers", lambda _: [])(
                     task.observed
                 )
                 what = ", ".join(blocking) if blocking else "something"
@@ -166,6 +194,9 @@ class Executor:
             else:
                 log.debug("%s: will try again: %s", task.key, outcome)
                 waiting.add(task)
+                snapshots = getattr(getattr(self.target, "context", None), "snapshots", None)
+                if snapshots is not None:  # what it waits for must be read afresh
+                    snapshots.invalidate(task.spec.service)
         elif isinstance(outcome, TaskError):
             failures.append(outcome)
         else:

@@ -1,0 +1,122 @@
+"""Benchmark (not a test): apply wall time against the critical-path bound, with latency added to
+every API call (issue 13, item 5).
+
+    python bench/apply_latency.py [--latency 0.05] [--concurrency 4 8 16]
+
+Against moto in this process, each botocore call first sleeps ``--latency`` seconds (a
+``before-call`` hook on the session: every call, reads and writes, whichever client). Every
+call is charged to the task whose step made it (the executor's worker thread says which). The
+bound is the heaviest dependency chain: the most calls along any path of the task graph, times
+the latency; nothing can finish sooner than that chain's calls made one after another. Prints,
+for the EC2 stack of the behaviour tests and kOps' three-zone network, clean apply and
+converged re-apply: wall, bound, wall / bound.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "generated")]
+
+from moto import mock_aws  # noqa: E402
+
+from tasklayer_tasks.runtime import CloudTarget, Context, Executor, Task  # noqa: E402
+from tasklayer_tasks.runtime.retry import RetryPolicy  # noqa: E402
+from tasklayer_tasks.aws.ec2 import Vpc  # noqa: E402
+from tests.behaviour.kops_network import kops_network  # noqa: E402
+from tests.behaviour.stack import network_stack  # noqa: E402
+
+_current = threading.local()
+
+
+class ChargingExecutor(Executor):
+    """The executor as it is, with each step's thread marked with the task it runs."""
+
+    @staticmethod
+    def _attempt(task: Task, step: Callable[[Task], object]) -> Exception | None:
+        _current.key = task.key
+        try:
+            return Executor._attempt(task, step)
+        finally:
+            _current.key = None
+
+
+def slow_context(latency: float, charged: Counter[str], cluster: str) -> Context:
+    import botocore.session
+
+    session = botocore.session.get_session()
+
+    def delay(**_: Any) -> None:
+        charged[getattr(_current, "key", None) or "-"] += 1
+        time.sleep(latency)
+
+    session.register("before-call.*", delay)
+    return Context(region="us-east-1", cluster=cluster, session=session,
+                   retry=RetryPolicy(sleep=lambda _: None))
+
+
+def heaviest_chain(tasks: list[Task], charged: Counter[str]) -> tuple[int, list[str]]:
+    """The most calls along one dependency path, and that path (first task first)."""
+    best: dict[Task, tuple[int, list[str]]] = {}
+
+    def weigh(task: Task) -> tuple[int, list[str]]:
+        if task not in best:
+            below = max((weigh(d) for d in task.dependencies()), default=(0, []), key=lambda w: w[0])
+            best[task] = (below[0] + charged[task.key], [*below[1], task.key])
+        return best[task]
+
+    return max((weigh(t) for t in tasks), key=lambda w: w[0])
+
+
+def measure(
+    name: str,
+    make: Callable[[str], list[Task]],
+    latency: float,
+    concurrency: int,
+    quiet: bool = False,
+) -> None:
+    cluster = f"{name.split()[0]}{concurrency}"  # a cluster (and VPC) of its own
+    charged: Counter[str] = Counter()
+    context = slow_context(latency, charged, cluster)
+    context.client("ec2"), context.client("ec2", sdk_retries=False)  # model loading is not the API's
+    for phase in ("clean apply", "converged re-apply"):
+        charged.clear()
+        tasks = make(cluster)
+        started = time.perf_counter()
+        executor = ChargingExecutor(CloudTarget(context), max_concurrency=concurrency, sleep=lambda _: None)
+        executor.run(tasks)
+        wall = time.perf_counter() - started
+        again = sorted(k for k, n in executor.attempts.items() if n > 1)
+        calls, chain = heaviest_chain(tasks, charged)
+        bound = calls * latency
+        if quiet:
+            continue
+        print(f"{name:<22} {phase:<19} concurrency {concurrency:>2}: {len(tasks):>3} tasks, "
+              f"{sum(charged.values()):>3} calls, wall {wall:6.2f}s, bound {bound:5.2f}s "
+              f"({calls} calls on {len(chain)} tasks), wall/bound {wall / bound:4.2f}"
+              + (f"; tried again: {', '.join(again)}" if again else ""))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--latency", type=float, default=0.05)
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[4, 16])
+    args = parser.parse_args()
+    workloads = {"ec2 stack": lambda c: network_stack(c).tasks(), "kops 3-zone network": kops_network}
+    with mock_aws():
+        # moto sets up its EC2 backend on the first call (seconds): not the API's time either
+        measure("warm-up", lambda c: [Vpc(name=c, cidr_block="10.9.0.0/16")], 0.0001, 1, quiet=True)
+        for concurrency in args.concurrency:
+            for name, make in workloads.items():
+                measure(name, make, args.latency, concurrency)
+
+
+if __name__ == "__main__":
+    main()

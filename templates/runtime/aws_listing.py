@@ -1,0 +1,135 @@
+"""AWS batched reads: a task's find served from one listing of what the cluster owns, and a
+create's answer used as the read-back when it is the resource itself.
+
+One ``Describe…`` per resource type (its read operation), filtered by the owner's tag
+(``tag:kubernetes.io/cluster/<cluster>=owned``) and followed through every page, checked as
+every read is checked (:meth:`AwsCore._items`), then matched client side exactly as a direct
+find matches: primary id; or natural key and parent, carrying ``match_tags``. Kinds listed
+inside their parent (a Route in its RouteTable) are served from the parent's listing. Whatever
+the listing cannot answer exactly is left to the direct read (``None``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .core import State
+from .errors import MalformedResponseError
+
+if TYPE_CHECKING:
+    from .aws_core import AwsCore
+    from .ownership import Owner
+
+
+def find_listed(
+    core: AwsCore,
+    desired: Mapping[str, Any],
+    name: str,
+    owner: Owner,
+    match_tags: Mapping[str, str] | None,
+) -> list[State] | None:
+    """What ``core.find(desired, name, match_tags=match_tags)`` would return, from the pass's
+    listing; None when the listing cannot say (the caller reads directly)."""
+    from .aws_core import _known
+
+    spec, read = core.spec, core.spec.read
+    if core.snapshots is None or read is None or not read.filters_member:
+        return None
+    if read.nested_member:
+        return _nested(core, desired, owner)
+    states = owned_states(core, owner)
+    if states is None:
+        return None  # nothing to list it by
+    primary = {p: desired.get(p) for p in spec.primary}
+    if spec.primary and all(_known(v) for v in primary.values()):
+        hits = [s for s in states if all(s.get(p) == v for p, v in primary.items())]
+        return hits or None  # not held: perhaps another owner's, which the direct read names
+    if core._natural_params(desired, name, match_tags) is None:
+        return []  # the direct find has no way to look either
+    hits = [s for s in states if _same_identity(core, s, desired, name)]
+    if match_tags is None and not hits:
+        return None  # found by a name the cloud keeps unique: another owner's must be seen
+    return [s for s in hits if core._carries(s, match_tags)]
+
+
+def owned_states(core: AwsCore, owner: Owner) -> list[State] | None:
+    """The kind's items in the listing that carry the owner's tag (checked here too, in case a
+    server ignored the filter), terminal ones left out; None when it cannot be listed by tag."""
+    spec, read = core.spec, core.spec.read
+    if read is None or not read.filters_member or read.nested_member:
+        return None
+    tags = spec.tags
+    if tags is None:
+        return None
+    states = (core.state(i) for i in _listing(core, owner))
+    return [s for s in states if owner.owns(s.get(tags.field)) and not spec.terminal(s)]
+
+
+def _same_identity(core: AwsCore, state: State, desired: Mapping[str, Any], name: str) -> bool:
+    """The checks a filtered read makes, on the client: every natural-key and parent member the
+    desired state sets is the item's (a member the item lacks does not match)."""
+    spec = core.spec
+    for member in (*spec.natural, *spec.parent):
+        if member == "tag:Name":
+            if (state.get(spec.tags.field if spec.tags else "Tags") or {}).get("Name") != name:
+                return False
+        elif desired.get(member) is not None and state.get(member) != desired[member]:
+            return False
+    return True
+
+
+def _listing(core: AwsCore, owner: Owner) -> list[dict[str, Any]]:
+    """Every item of the read operation carrying the owner's tag: one paginated call a pass."""
+    read = core.spec.read
+    assert read is not None and read.filters_member
+    params = {read.filters_member: [{"Name": f"tag:{owner.key}", "Values": [owner.value]}]}
+    if core.snapshots is None:  # no pass to share it with (a prune outside a run)
+        return core._read(params, retry_not_found=False)
+    key = (read.operation, owner.key, owner.value)
+    return core.snapshots.items(
+        core.spec.service, key, lambda: core._read(params, retry_not_found=False)
+    )
+
+
+def _nested(core: AwsCore, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:
+    """A sub-resource from its parent's item in the parent's listing; None when the parent is
+    not there (not owned, or not listed yet: the direct read decides)."""
+    from .aws_core import _known
+
+    parent = core.spec.owner_parent
+    parent_id = desired.get(core.spec.parent[0]) if core.spec.parent else None
+    if parent is None or parent.spec.tags is None or not _known(parent_id):
+        return None
+    id_member = parent.spec.primary[0]
+    items = [i for i in _listing(core, owner) if i.get(id_member) == parent_id]
+    if not items or not owner.owns(core.state_of(parent.spec, items[0])):
+        return None
+    return core.nested_states(items, desired)
+
+
+def answer_state(core: AwsCore, response: Any) -> State | None:
+    """The create's answer as a read would give it, when its item is the read's shape (CreateVpc
+    answers a ``Vpc``, as DescribeVpcs lists them): then it needs no read-back. None otherwise,
+    or when the answer fails the checks a read's items pass."""
+    create, read = core.spec.create, core.spec.read
+    if create is None or read is None or not create.output_member or not read.output_member:
+        return None
+    model = core.client.meta.service_model
+    try:
+        made = model.operation_model(create.operation).output_shape.members[create.output_member]
+        listed = model.operation_model(read.operation).output_shape.members[read.output_member]
+    except (KeyError, AttributeError):
+        return None
+    made, listed = getattr(made, "member", made), getattr(listed, "member", listed)
+    if made.name != listed.name or not isinstance(response, Mapping):
+        return None
+    item = response.get(create.output_member)
+    item = item[0] if isinstance(item, list) and len(item) == 1 else item
+    if not isinstance(item, Mapping):
+        return None
+    try:
+        core._check_tags(create.operation, f"/{create.output_member}", item)
+        return core.state(item)
+    except MalformedResponseError:
+        return None  # read it back instead

@@ -1,0 +1,133 @@
+"""Batched reads (issue 13, item 3): a run lists each resource type once by the cluster's
+ownership tag and serves every find from it; counted at botocore's hooks (what was sent)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from tasklayer_tasks.aws.ec2 import SecurityGroup, Subnet, Vpc
+from tasklayer_tasks.runtime import CloudTarget, Context, Executor, MalformedResponseError, NotOwnedError
+from tasklayer_tasks.runtime.snapshot import Snapshots
+from tests.behaviour.kops_network import kops_network
+from tests.behaviour.stack import Calls, counted_context, network_stack
+
+
+@pytest.fixture
+def cloud() -> Iterator[tuple[Context, Calls]]:
+    with mock_aws():
+        yield counted_context()
+
+
+def apply(context: Context, tasks: list, batched: bool = True) -> Executor:
+    executor = Executor(CloudTarget(context), sleep=lambda _: None, batched_reads=batched)
+    executor.run(tasks)
+    return executor
+
+
+def test_converged_reapply_reads_each_type_once(cloud: tuple[Context, Calls]) -> None:
+    context, calls = cloud
+    apply(context, kops_network())
+    for batched in (False, True):
+        calls.clear()
+        apply(context, kops_network(), batched=batched)
+        assert calls.writes() == {}
+        if not batched:
+            direct = sum(calls.reads().values())
+    tasks, reads = len(kops_network()), sum(calls.reads().values())
+    assert all(n == 1 for n in calls.reads().values()), calls.reads()
+    assert reads / tasks <= 0.5, f"{reads} reads for {tasks} tasks"
+    assert reads < direct / 3  # one Describe per task without it
+    listed = [p for op, p in calls.params if op == "DescribeSubnets"]
+    assert listed == [{"Filters": [{"Name": "tag:kubernetes.io/cluster/demo", "Values": ["owned"]}]}]
+
+
+def test_clean_apply_stays_within_the_stacks_bound_either_way(cloud: tuple[Context, Calls]) -> None:
+    context, calls = cloud
+    apply(context, network_stack().tasks())
+    batched = sum(calls.reads().values())
+    assert batched <= 27 and sum(calls.writes().values()) <= 13
+    direct_context, direct_calls = counted_context(cluster="other")  # a second cluster, same account
+    apply(direct_context, network_stack("other").tasks(), batched=False)
+    assert direct_calls.writes() == calls.writes()
+    # nothing to list yet: batched or not, a clean apply costs about one read per create (the
+    # read-back after creates that answer with the resource is gone either way); 27 before it
+    assert sum(direct_calls.reads().values()) <= 21 and batched <= 21
+
+
+def test_a_create_answering_the_resource_is_not_read_back(cloud: tuple[Context, Calls]) -> None:
+    context, calls = cloud
+    stack = network_stack()
+    apply(context, stack.tasks())
+    by_id = [op for op, p in calls.params if any(k.endswith("Ids") for k in p)]
+    # CreateSubnet answers a Subnet, CreateNatGateway a NatGateway: as their reads list them
+    assert "DescribeSubnets" not in by_id and "DescribeNatGateways" not in by_id
+    assert "DescribeSecurityGroups" in by_id  # CreateSecurityGroup answers only an id: read back
+    assert stack.vpc.observed["CidrBlock"] == "10.0.0.0/16" and stack.subnet.observed["VpcId"] == stack.vpc.id
+
+
+def test_another_owners_group_of_that_name_is_still_an_error(cloud: tuple[Context, Calls]) -> None:
+    """Security groups are found by GroupName (unique in a VPC), not by the ownership tag: a miss
+    in the listing goes to the direct read, which sees theirs and refuses it."""
+    context, calls = cloud
+    vpc = Vpc(name="demo", cidr_block="10.0.0.0/16")
+    apply(context, [vpc])
+    boto3.client("ec2", region_name="us-east-1").create_security_group(
+        GroupName="nodes.demo", Description="theirs", VpcId=vpc.id)
+    calls.clear()
+    group = SecurityGroup(name="nodes.demo", group_name="nodes.demo", description="nodes", vpc=vpc)
+    with pytest.raises(NotOwnedError, match="SecurityGroup"):
+        apply(context, [Vpc(name="demo", cidr_block="10.0.0.0/16"), group])
+    assert calls.writes() == {}
+
+
+def test_an_untagged_same_named_subnet_is_not_adopted(cloud: tuple[Context, Calls]) -> None:
+    context, calls = cloud
+    vpc = Vpc(name="demo", cidr_block="10.0.0.0/16")
+    apply(context, [vpc])
+    theirs = boto3.client("ec2", region_name="us-east-1").create_subnet(
+        VpcId=vpc.id, CidrBlock="10.0.9.0/24",
+        TagSpecifications=[{"ResourceType": "subnet", "Tags": [{"Key": "Name", "Value": "demo-a"}]}])["Subnet"]["SubnetId"]
+    subnet = Subnet(name="demo-a", vpc=vpc, cidr_block="10.0.1.0/24")
+    apply(context, [vpc, subnet])
+    assert subnet.id != theirs and calls.writes()["CreateSubnet"] == 1
+
+
+def test_a_malformed_listing_is_an_error_not_nothing(cloud: tuple[Context, Calls]) -> None:
+    context, calls = cloud
+    apply(context, network_stack().tasks())
+
+    def break_tags(parsed: dict, **_: object) -> None:
+        for subnet in parsed.get("Subnets", []):
+            subnet["Tags"] = "owned"
+
+    context.client("ec2").meta.events.register("after-call.ec2.DescribeSubnets", break_tags)
+    calls.clear()
+    with pytest.raises(MalformedResponseError, match="DescribeSubnets"):
+        apply(context, network_stack().tasks())
+    assert "CreateSubnet" not in calls.writes()
+
+
+def test_a_listing_made_while_a_write_went_out_is_not_kept() -> None:
+    snapshots = Snapshots()
+    loads: list[int] = []
+    writing = threading.Event()
+
+    def load() -> list[int]:
+        loads.append(1)
+        if len(loads) == 1:
+            snapshots.invalidate("ec2")  # a write lands while the first listing is under way
+        return [len(loads)]
+
+    assert snapshots.items("ec2", "DescribeVpcs", load) == [1]
+    assert snapshots.items("ec2", "DescribeVpcs", load) == [2]  # listed again
+    assert snapshots.items("ec2", "DescribeVpcs", load) == [2]  # and kept
+    snapshots.invalidate("compute")
+    assert snapshots.items("ec2", "DescribeVpcs", load) == [2]  # another service's write
+    snapshots.invalidate("ec2")
+    assert snapshots.items("ec2", "DescribeVpcs", load) == [3]
+    assert not writing.is_set()
