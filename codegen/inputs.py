@@ -172,8 +172,8 @@ def _refuse_empty_overlay(path: Path) -> None:
 
     try:
         data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError):
-        return  # the overlay loader reports it with the line
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError):
+        return  # the overlay loader reports it with the line (nesting too deep included)
     if not data:
         raise TasklayerError("overlay is empty: it names no resource", file=path,
                              notes=["delete the file if the rules alone are right for this service"])
