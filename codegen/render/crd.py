@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from codegen.errors import TasklayerError
+from codegen.errors import TasklayerError, json_pointer
 from codegen.model import FieldType, Mutability
 from codegen.render.views import FieldView, ResourceView, unwrapped
 
@@ -83,15 +83,36 @@ CEL_RESERVED = frozenset({"true", "false", "null", "in", "as", "break", "const",
                           "void", "while"})
 
 
-def cel_member(key: str, where: str) -> str:
+def cel_member(key: str, where: str, file: str | None = None) -> str:
     """How a rule selects the property ``key`` of ``self``. Only plain identifiers are taken
-    (spec keys are lowerCamel); others would need the apiserver's character escapes."""
+    (spec keys are lowerCamel); others would need the apiserver's character escapes.
+    ``file`` and ``where``: the input the key came from, for the error."""
     if key in CEL_RESERVED:
         return f"__{key}__"
     if not (key.isascii() and key.isidentifier() and "_" not in key):
         raise TasklayerError(f"spec key {key!r} is not a plain identifier, so no CEL rule can guard it",
-                             pointer=where)
+                             file=file, pointer=where,
+                             notes=["rename the field with an overlay (schemas/overlays/...), or exclude the resource"])
     return key
+
+
+def _key_origin(view: ResourceView, key: str) -> tuple[str, str | None]:
+    """(place, file) a spec key came from: the overlay entry that added or renamed its field,
+    else the field in the schema; the spec's own keys (name, scopes) name the resource."""
+    field = next((f.field for f in view.spec_fields if f.crd_key == key), None)
+    if field is None:
+        return f"{view.service.provider}/{view.service.name}/{view.name}", None
+    named = field.provenance.get("name", "")
+    if named.startswith("overlay:"):
+        file, _, entry = named.removeprefix("overlay:").partition("#")
+        return _printable(entry), file
+    files = view.service.source_files
+    return _printable(json_pointer("resources", view.name, "fields", field.name)), files[0] if files else None
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters and line breaks escaped, so an error stays one line."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 def fixed_message(key: str, why: str) -> str:
@@ -159,8 +180,8 @@ def spec_schema(view: ResourceView) -> dict[str, Any]:
     # defaulted to {} so that an old object always has a spec for the rules below to compare
     schema: dict[str, Any] = {"type": "object", "default": {}}
     if fixed:
-        where = f"{view.service.provider}/{view.service.name}/{view.name}"
-        schema["x-kubernetes-validations"] = [_present_as_before(key, cel_member(key, where)) for key in fixed]
+        schema["x-kubernetes-validations"] = [_present_as_before(key, cel_member(key, *_key_origin(view, key)))
+                                              for key in fixed]
     return {**schema, "properties": props}
 
 

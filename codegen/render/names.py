@@ -21,16 +21,16 @@ if TYPE_CHECKING:  # views import this module; the annotation only needs the nam
 
 # Every attribute and method of the runtime's task classes (task.Task, aws_task.AwsTask,
 # gcp_task.GcpTask), and ``id``, which generated tasks add. A field attribute equal to one of
-# these would override it. tests/test_names.py compares this with the runtime, so a name the
+# these would override it. tests/test_safe_path.py compares this with the runtime, so a name the
 # runtime gains cannot be missed.
 RUNTIME_TASK_NAMES = frozenset(
     {
-        "_attempt", "_create", "_describe", "_find_attempt", "_how_found", "_mutable_changes", "_one",
-        "_owner", "_owns", "_read_back", "_run", "_unresolved", "adopt", "attempt_token",
-        "check_changes", "check_ready", "core", "core_for", "delete", "dependencies", "desired",
-        "document", "find", "find_state", "from_state", "id", "key", "lifecycle", "locate", "name",
-        "observed", "owned", "owner", "reference_value", "render_cloud", "resource_id", "returned",
-        "run", "scope", "shared", "spec", "to_create",
+        "_answer_is_whole", "_attempt", "_create", "_describe", "_find_attempt", "_how_found",
+        "_mutable_changes", "_one", "_owner", "_owns", "_read_back", "_run", "_unresolved", "adopt",
+        "attempt_token", "check_changes", "check_ready", "core", "core_for", "delete", "dependencies",
+        "desired", "document", "find", "find_state", "from_state", "id", "key", "lifecycle", "locate",
+        "name", "observed", "owned", "owner", "pass_core", "reference_value", "render_cloud",
+        "resource_id", "returned", "run", "scope", "shared", "spec", "to_create",
     }
 )
 
