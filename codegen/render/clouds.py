@@ -31,9 +31,9 @@ class Cloud:
 
     def task_imports(self, view: ResourceView) -> list[Code]:
         if self.has_document:
-            return [Code("from ...runtime.gcp_task import GcpTask"), Code("from ...runtime.task import Changes, Task"),
+            return [Code("from ...runtime.gcp_task import GcpTask"),
                     Code("from .core.{} import DOCUMENT, SPEC, {}Core", view.module, view.class_name)]
-        return [Code("from ...runtime.aws_task import AwsTask"), Code("from ...runtime.task import Changes, Task"),
+        return [Code("from ...runtime.aws_task import AwsTask"),
                 Code("from .core.{} import SPEC, {}Core", view.module, view.class_name)]
 
     def reconciler_imports(self, view: ResourceView) -> list[Code]:

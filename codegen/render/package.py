@@ -186,9 +186,9 @@ def _task_imports(view: ResourceView, modules: dict[str, PythonIdentifier], clou
     lines += [
         Code("from typing import {}", _names(typing)),
         Code(""),
-        Code("from ...runtime.errors import CannotChangeFieldError"),
+        cloud.task_imports(view)[0],
         Code("from ...runtime.spec import ResourceSpec"),
-        *cloud.task_imports(view),
+        *cloud.task_imports(view)[1:],
         Code(""),
         Code("if TYPE_CHECKING:"),
         Code("    from ...runtime.context import Context"),

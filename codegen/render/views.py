@@ -282,10 +282,6 @@ class ResourceView:
         return self.resource.identity.primary[0]
 
     @property
-    def create_only_attrs(self) -> list[str]:
-        return [str(f.attr) for f in self.task_fields if f.field.mutability is not Mutability.MUTABLE]
-
-    @property
     def references(self) -> list[PythonIdentifier]:
         """Task classes this one's fields may hold, for imports."""
         return sorted({f.task_reference for f in self.task_fields if f.task_reference and f.task_reference != self.class_name})

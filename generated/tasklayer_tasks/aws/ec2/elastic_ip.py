@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.aws_task import AwsTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.elastic_ip import SPEC, ElasticIpCore
 
 if TYPE_CHECKING:
@@ -22,7 +20,8 @@ if TYPE_CHECKING:
 class ElasticIp(AwsTask):
     """The ec2 ElasticIp, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by AllocationId else by its Name tag.
+    Found by AllocationId else by its Name tag. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/elastic_ip.py``): what this class adds is its fields and its core.
     """
 
     domain: str | None = None
@@ -53,29 +52,6 @@ class ElasticIp(AwsTask):
     """The AllocationId, once the ElasticIp is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
-
-    def find(self, context: Context) -> ElasticIp | None:
-        """The ElasticIp as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [
-            attr
-            for attr in [
-                "domain",
-                "address",
-                "public_ipv4_pool",
-                "network_border_group",
-                "customer_owned_ipv4_pool",
-                "ipam_pool_id",
-            ]
-            if attr in changes
-        ]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> ElasticIpCore:
         return ElasticIpCore(

@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.aws_task import AwsTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.internet_gateway import SPEC, InternetGatewayCore
 
 if TYPE_CHECKING:
@@ -22,7 +20,8 @@ if TYPE_CHECKING:
 class InternetGateway(AwsTask):
     """The ec2 InternetGateway, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by InternetGatewayId else by its Name tag.
+    Found by InternetGatewayId else by its Name tag. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/internet_gateway.py``): what this class adds is its fields and its core.
     """
 
     tags: dict[str, str] | None = None
@@ -32,15 +31,6 @@ class InternetGateway(AwsTask):
     """The InternetGatewayId, once the InternetGateway is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
-
-    def find(self, context: Context) -> InternetGateway | None:
-        """The InternetGateway as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
 
     def core(self, context: Context) -> InternetGatewayCore:
         return InternetGatewayCore(

@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.aws_task import AwsTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.internet_gateway_attachment import SPEC, InternetGatewayAttachmentCore
 
 if TYPE_CHECKING:
@@ -24,7 +22,8 @@ if TYPE_CHECKING:
 class InternetGatewayAttachment(AwsTask):
     """The ec2 InternetGatewayAttachment, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by InternetGatewayId, VpcId, within its InternetGatewayId, VpcId.
+    Found by InternetGatewayId, VpcId, within its InternetGatewayId, VpcId. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/internet_gateway_attachment.py``): what this class adds is its fields and its core.
     """
 
     internet_gateway: InternetGateway | str | None = None
@@ -34,18 +33,6 @@ class InternetGatewayAttachment(AwsTask):
     """The ID of the VPC. Can only be set when the resource is created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
-
-    def find(self, context: Context) -> InternetGatewayAttachment | None:
-        """The InternetGatewayAttachment as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [attr for attr in ["internet_gateway", "vpc"] if attr in changes]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> InternetGatewayAttachmentCore:
         return InternetGatewayAttachmentCore(

@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.aws_task import AwsTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.nat_gateway import SPEC, NatGatewayCore
 
 if TYPE_CHECKING:
@@ -25,7 +23,8 @@ if TYPE_CHECKING:
 class NatGateway(AwsTask):
     """The ec2 NatGateway, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by NatGatewayId else by its Name tag.
+    Found by NatGatewayId else by its Name tag. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/nat_gateway.py``): what this class adds is its fields and its core.
     """
 
     availability_mode: str | None = None
@@ -65,33 +64,6 @@ class NatGateway(AwsTask):
     """The NatGatewayId, once the NatGateway is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
-
-    def find(self, context: Context) -> NatGateway | None:
-        """The NatGateway as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [
-            attr
-            for attr in [
-                "availability_mode",
-                "elastic_ip",
-                "subnet",
-                "vpc",
-                "availability_zone_addresses",
-                "connectivity_type",
-                "private_ip_address",
-                "secondary_allocation_ids",
-                "secondary_private_ip_addresses",
-                "secondary_private_ip_address_count",
-            ]
-            if attr in changes
-        ]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> NatGatewayCore:
         return NatGatewayCore(

@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.aws_task import AwsTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.route import SPEC, RouteCore
 
 if TYPE_CHECKING:
@@ -25,7 +23,8 @@ if TYPE_CHECKING:
 class Route(AwsTask):
     """The ec2 Route, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by RouteTableId, DestinationPrefixListId, DestinationCidrBlock, DestinationIpv6CidrBlock, within its RouteTableId.
+    Found by RouteTableId, DestinationPrefixListId, DestinationCidrBlock, DestinationIpv6CidrBlock, within its RouteTableId. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/route.py``): what this class adds is its fields and its core.
     """
 
     destination_prefix_list_id: str | None = None
@@ -77,27 +76,6 @@ class Route(AwsTask):
     """[IPv4 traffic only] The ID of a NAT gateway. Changed with ReplaceRoute."""
 
     spec: ClassVar[ResourceSpec] = SPEC
-
-    def find(self, context: Context) -> Route | None:
-        """The Route as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [
-            attr
-            for attr in [
-                "destination_prefix_list_id",
-                "route_table",
-                "destination_cidr_block",
-                "destination_ipv6_cidr_block",
-            ]
-            if attr in changes
-        ]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> RouteCore:
         return RouteCore(

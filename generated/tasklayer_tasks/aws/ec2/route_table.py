@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.aws_task import AwsTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.route_table import SPEC, RouteTableCore
 
 if TYPE_CHECKING:
@@ -23,7 +21,8 @@ if TYPE_CHECKING:
 class RouteTable(AwsTask):
     """The ec2 RouteTable, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by RouteTableId else by its Name tag, within its VpcId.
+    Found by RouteTableId else by its Name tag, within its VpcId. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/route_table.py``): what this class adds is its fields and its core.
     """
 
     vpc: Vpc | str | None = None
@@ -36,18 +35,6 @@ class RouteTable(AwsTask):
     """The RouteTableId, once the RouteTable is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
-
-    def find(self, context: Context) -> RouteTable | None:
-        """The RouteTable as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [attr for attr in ["vpc"] if attr in changes]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> RouteTableCore:
         return RouteTableCore(

@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.aws_task import AwsTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.route_table_association import SPEC, RouteTableAssociationCore
 
 if TYPE_CHECKING:
@@ -24,7 +22,8 @@ if TYPE_CHECKING:
 class RouteTableAssociation(AwsTask):
     """The ec2 RouteTableAssociation, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by RouteTableAssociationId, within its RouteTableId.
+    Found by RouteTableAssociationId, within its RouteTableId. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/route_table_association.py``): what this class adds is its fields and its core.
     """
 
     gateway_id: str | None = None
@@ -43,18 +42,6 @@ class RouteTableAssociation(AwsTask):
     """The RouteTableAssociationId, once the RouteTableAssociation is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
-
-    def find(self, context: Context) -> RouteTableAssociation | None:
-        """The RouteTableAssociation as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [attr for attr in ["gateway_id", "public_ipv4_pool", "subnet"] if attr in changes]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> RouteTableAssociationCore:
         return RouteTableAssociationCore(

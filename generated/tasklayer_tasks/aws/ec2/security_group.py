@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.aws_task import AwsTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.security_group import SPEC, SecurityGroupCore
 
 if TYPE_CHECKING:
@@ -23,7 +21,8 @@ if TYPE_CHECKING:
 class SecurityGroup(AwsTask):
     """The ec2 SecurityGroup, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by GroupId else by GroupName, within its VpcId.
+    Found by GroupId else by GroupName, within its VpcId. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/security_group.py``): what this class adds is its fields and its core.
     """
 
     description: str | None = None
@@ -42,18 +41,6 @@ class SecurityGroup(AwsTask):
     """The GroupId, once the SecurityGroup is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
-
-    def find(self, context: Context) -> SecurityGroup | None:
-        """The SecurityGroup as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [attr for attr in ["description", "group_name", "vpc"] if attr in changes]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> SecurityGroupCore:
         return SecurityGroupCore(

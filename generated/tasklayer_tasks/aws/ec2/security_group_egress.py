@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.aws_task import AwsTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.security_group_egress import SPEC, SecurityGroupEgressCore
 
 if TYPE_CHECKING:
@@ -23,7 +21,8 @@ if TYPE_CHECKING:
 class SecurityGroupEgress(AwsTask):
     """The ec2 SecurityGroupEgress, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by SecurityGroupRuleId else by its Name tag, within its GroupId.
+    Found by SecurityGroupRuleId else by its Name tag, within its GroupId. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/security_group_egress.py``): what this class adds is its fields and its core.
     """
 
     security_group: SecurityGroup | str | None = None
@@ -57,31 +56,6 @@ class SecurityGroupEgress(AwsTask):
     """The SecurityGroupRuleId, once the SecurityGroupEgress is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
-
-    def find(self, context: Context) -> SecurityGroupEgress | None:
-        """The SecurityGroupEgress as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [
-            attr
-            for attr in [
-                "security_group",
-                "source_security_group_name",
-                "source_security_group_owner_id",
-                "ip_protocol",
-                "from_port",
-                "to_port",
-                "cidr_ip",
-                "ip_permissions",
-            ]
-            if attr in changes
-        ]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> SecurityGroupEgressCore:
         return SecurityGroupEgressCore(

@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.aws_task import AwsTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.security_group_ingress import SPEC, SecurityGroupIngressCore
 
 if TYPE_CHECKING:
@@ -23,7 +21,8 @@ if TYPE_CHECKING:
 class SecurityGroupIngress(AwsTask):
     """The ec2 SecurityGroupIngress, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by SecurityGroupRuleId else by its Name tag, within its GroupId.
+    Found by SecurityGroupRuleId else by its Name tag, within its GroupId. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/security_group_ingress.py``): what this class adds is its fields and its core.
     """
 
     cidr_ip: str | None = None
@@ -60,32 +59,6 @@ class SecurityGroupIngress(AwsTask):
     """The SecurityGroupRuleId, once the SecurityGroupIngress is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
-
-    def find(self, context: Context) -> SecurityGroupIngress | None:
-        """The SecurityGroupIngress as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [
-            attr
-            for attr in [
-                "cidr_ip",
-                "from_port",
-                "security_group",
-                "group_name",
-                "ip_permissions",
-                "ip_protocol",
-                "source_security_group_name",
-                "source_security_group_owner_id",
-                "to_port",
-            ]
-            if attr in changes
-        ]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> SecurityGroupIngressCore:
         return SecurityGroupIngressCore(

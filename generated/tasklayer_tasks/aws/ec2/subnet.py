@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.aws_task import AwsTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.subnet import SPEC, SubnetCore
 
 if TYPE_CHECKING:
@@ -23,7 +21,8 @@ if TYPE_CHECKING:
 class Subnet(AwsTask):
     """The ec2 Subnet, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by SubnetId else by its Name tag, within its VpcId.
+    Found by SubnetId else by its Name tag, within its VpcId. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/subnet.py``): what this class adds is its fields and its core.
     """
 
     availability_zone: str | None = None
@@ -96,34 +95,6 @@ class Subnet(AwsTask):
     """The SubnetId, once the Subnet is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
-
-    def find(self, context: Context) -> Subnet | None:
-        """The Subnet as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [
-            attr
-            for attr in [
-                "availability_zone",
-                "availability_zone_id",
-                "cidr_block",
-                "ipv6_cidr_block",
-                "outpost_arn",
-                "vpc",
-                "ipv6_native",
-                "ipv4_ipam_pool_id",
-                "ipv4_netmask_length",
-                "ipv6_ipam_pool_id",
-                "ipv6_netmask_length",
-            ]
-            if attr in changes
-        ]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> SubnetCore:
         return SubnetCore(

@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.aws_task import AwsTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.vpc import SPEC, VpcCore
 
 if TYPE_CHECKING:
@@ -22,7 +20,8 @@ if TYPE_CHECKING:
 class Vpc(AwsTask):
     """The ec2 Vpc, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by VpcId else by its Name tag.
+    Found by VpcId else by its Name tag. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/vpc.py``): what this class adds is its fields and its core.
     """
 
     cidr_block: str | None = None
@@ -77,33 +76,6 @@ class Vpc(AwsTask):
     """The VpcId, once the Vpc is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
-
-    def find(self, context: Context) -> Vpc | None:
-        """The Vpc as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [
-            attr
-            for attr in [
-                "cidr_block",
-                "ipv6_pool",
-                "ipv6_cidr_block",
-                "ipv4_ipam_pool_id",
-                "ipv4_netmask_length",
-                "ipv6_ipam_pool_id",
-                "ipv6_netmask_length",
-                "ipv6_cidr_block_network_border_group",
-                "vpc_encryption_control",
-                "amazon_provided_ipv6_cidr_block",
-            ]
-            if attr in changes
-        ]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> VpcCore:
         return VpcCore(

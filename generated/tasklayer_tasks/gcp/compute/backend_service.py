@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.gcp_task import GcpTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.backend_service import DOCUMENT, SPEC, BackendServiceCore
 
 if TYPE_CHECKING:
@@ -25,7 +23,8 @@ if TYPE_CHECKING:
 class BackendService(GcpTask):
     """The compute BackendService, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name, within its project.
+    Found by name, within its project. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/backend_service.py``): what this class adds is its fields and its core.
     """
 
     affinity_cookie_ttl_sec: int | None = None
@@ -159,18 +158,6 @@ class BackendService(GcpTask):
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT
-
-    def find(self, context: Context) -> BackendService | None:
-        """The BackendService as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [attr for attr in ["ha_policy", "network"] if attr in changes]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> BackendServiceCore:
         return BackendServiceCore(

@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.gcp_task import GcpTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.disk import DOCUMENT, SPEC, DiskCore
 
 if TYPE_CHECKING:
@@ -23,7 +21,8 @@ if TYPE_CHECKING:
 class Disk(GcpTask):
     """The compute Disk, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name, within its project, zone.
+    Found by name, within its project, zone. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/disk.py``): what this class adds is its fields and its core.
     """
 
     access_mode: str | None = None
@@ -124,29 +123,6 @@ class Disk(GcpTask):
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT
-
-    def find(self, context: Context) -> Disk | None:
-        """The Disk as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [
-            attr
-            for attr in [
-                "source_disk",
-                "source_image",
-                "source_instant_snapshot",
-                "source_snapshot",
-                "storage_pool",
-                "type_",
-            ]
-            if attr in changes
-        ]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> DiskCore:
         return DiskCore(

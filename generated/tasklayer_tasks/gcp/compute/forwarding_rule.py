@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.gcp_task import GcpTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.forwarding_rule import DOCUMENT, SPEC, ForwardingRuleCore
 
 if TYPE_CHECKING:
@@ -24,7 +22,8 @@ if TYPE_CHECKING:
 class ForwardingRule(GcpTask):
     """The compute ForwardingRule, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name, within its project, region.
+    Found by name, within its project, region. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/forwarding_rule.py``): what this class adds is its fields and its core.
     """
 
     ip_address: Address | str | None = None
@@ -110,46 +109,6 @@ class ForwardingRule(GcpTask):
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT
-
-    def find(self, context: Context) -> ForwardingRule | None:
-        """The ForwardingRule as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [
-            attr
-            for attr in [
-                "ip_address",
-                "ip_addresses",
-                "ip_protocol",
-                "all_ports",
-                "allow_global_access",
-                "allow_psc_global_access",
-                "backend_service",
-                "description",
-                "external_managed_backend_bucket_migration_state",
-                "external_managed_backend_bucket_migration_testing_percentage",
-                "ip_collection",
-                "ip_version",
-                "is_mirroring_collector",
-                "load_balancing_scheme",
-                "metadata_filters",
-                "network",
-                "no_automate_dns_zone",
-                "port_range",
-                "ports",
-                "service_directory_registrations",
-                "service_label",
-                "source_ip_ranges",
-                "subnetwork",
-            ]
-            if attr in changes
-        ]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> ForwardingRuleCore:
         return ForwardingRuleCore(

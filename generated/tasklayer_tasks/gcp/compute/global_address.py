@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.gcp_task import GcpTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.global_address import DOCUMENT, SPEC, GlobalAddressCore
 
 if TYPE_CHECKING:
@@ -25,7 +23,8 @@ if TYPE_CHECKING:
 class GlobalAddress(GcpTask):
     """The compute GlobalAddress, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name, within its project.
+    Found by name, within its project. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/global_address.py``): what this class adds is its fields and its core.
     """
 
     address: str | None = None
@@ -72,36 +71,6 @@ class GlobalAddress(GcpTask):
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT
-
-    def find(self, context: Context) -> GlobalAddress | None:
-        """The GlobalAddress as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [
-            attr
-            for attr in [
-                "address",
-                "address_type",
-                "description",
-                "ip_collection",
-                "ip_version",
-                "ipv6_endpoint_type",
-                "network",
-                "network_attachment",
-                "network_tier",
-                "prefix_length",
-                "purpose",
-                "service_class_id",
-                "subnetwork",
-            ]
-            if attr in changes
-        ]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> GlobalAddressCore:
         return GlobalAddressCore(

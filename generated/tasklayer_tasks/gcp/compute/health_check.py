@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.gcp_task import GcpTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.health_check import DOCUMENT, SPEC, HealthCheckCore
 
 if TYPE_CHECKING:
@@ -23,7 +21,8 @@ if TYPE_CHECKING:
 class HealthCheck(GcpTask):
     """The compute HealthCheck, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name, within its project.
+    Found by name, within its project. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/health_check.py``): what this class adds is its fields and its core.
     """
 
     check_interval_sec: int | None = None
@@ -73,15 +72,6 @@ class HealthCheck(GcpTask):
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT
-
-    def find(self, context: Context) -> HealthCheck | None:
-        """The HealthCheck as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
 
     def core(self, context: Context) -> HealthCheckCore:
         return HealthCheckCore(

@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.gcp_task import GcpTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.instance_group_manager import DOCUMENT, SPEC, InstanceGroupManagerCore
 
 if TYPE_CHECKING:
@@ -25,7 +23,8 @@ if TYPE_CHECKING:
 class InstanceGroupManager(GcpTask):
     """The compute InstanceGroupManager, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name, within its project, zone.
+    Found by name, within its project, zone. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/instance_group_manager.py``): what this class adds is its fields and its core.
     """
 
     all_instances_config: dict[str, Any] | None = None
@@ -90,15 +89,6 @@ class InstanceGroupManager(GcpTask):
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT
-
-    def find(self, context: Context) -> InstanceGroupManager | None:
-        """The InstanceGroupManager as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
 
     def core(self, context: Context) -> InstanceGroupManagerCore:
         return InstanceGroupManagerCore(

@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.gcp_task import GcpTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.network import DOCUMENT, SPEC, NetworkCore
 
 if TYPE_CHECKING:
@@ -23,7 +21,8 @@ if TYPE_CHECKING:
 class Network(GcpTask):
     """The compute Network, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name, within its project.
+    Found by name, within its project. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/network.py``): what this class adds is its fields and its core.
     """
 
     i_pv4_range: str | None = None
@@ -58,32 +57,6 @@ class Network(GcpTask):
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT
-
-    def find(self, context: Context) -> Network | None:
-        """The Network as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [
-            attr
-            for attr in [
-                "i_pv4_range",
-                "auto_create_subnetworks",
-                "description",
-                "enable_ula_internal_ipv6",
-                "internal_ipv6_range",
-                "mtu",
-                "network_firewall_policy_enforcement_order",
-                "network_profile",
-                "params",
-            ]
-            if attr in changes
-        ]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> NetworkCore:
         return NetworkCore(

@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.gcp_task import GcpTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.router import DOCUMENT, SPEC, RouterCore
 
 if TYPE_CHECKING:
@@ -24,7 +22,8 @@ if TYPE_CHECKING:
 class Router(GcpTask):
     """The compute Router, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name, within its project, region.
+    Found by name, within its project, region. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/router.py``): what this class adds is its fields and its core.
     """
 
     bgp: dict[str, Any] | None = None
@@ -62,18 +61,6 @@ class Router(GcpTask):
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT
-
-    def find(self, context: Context) -> Router | None:
-        """The Router as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [attr for attr in ["network"] if attr in changes]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> RouterCore:
         return RouterCore(

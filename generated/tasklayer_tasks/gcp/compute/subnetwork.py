@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.gcp_task import GcpTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.subnetwork import DOCUMENT, SPEC, SubnetworkCore
 
 if TYPE_CHECKING:
@@ -24,7 +22,8 @@ if TYPE_CHECKING:
 class Subnetwork(GcpTask):
     """The compute Subnetwork, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name, within its project, region.
+    Found by name, within its project, region. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/subnetwork.py``): what this class adds is its fields and its core.
     """
 
     allow_subnet_cidr_routes_overlap: bool | None = None
@@ -89,36 +88,6 @@ class Subnetwork(GcpTask):
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT
-
-    def find(self, context: Context) -> Subnetwork | None:
-        """The Subnetwork as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [
-            attr
-            for attr in [
-                "allow_subnet_cidr_routes_overlap",
-                "description",
-                "enable_flow_logs",
-                "external_ipv6_prefix",
-                "internal_ipv6_prefix",
-                "ip_collection",
-                "ipv6_access_type",
-                "log_config",
-                "network",
-                "params",
-                "purpose",
-                "reserved_internal_range",
-                "resolve_subnet_mask",
-            ]
-            if attr in changes
-        ]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> SubnetworkCore:
         return SubnetworkCore(

@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.gcp_task import GcpTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.target_pool import DOCUMENT, SPEC, TargetPoolCore
 
 if TYPE_CHECKING:
@@ -23,7 +21,8 @@ if TYPE_CHECKING:
 class TargetPool(GcpTask):
     """The compute TargetPool, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name, within its project, region.
+    Found by name, within its project, region. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/target_pool.py``): what this class adds is its fields and its core.
     """
 
     backup_pool: str | None = None
@@ -49,18 +48,6 @@ class TargetPool(GcpTask):
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT
-
-    def find(self, context: Context) -> TargetPool | None:
-        """The TargetPool as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [attr for attr in ["description", "session_affinity"] if attr in changes]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> TargetPoolCore:
         return TargetPoolCore(

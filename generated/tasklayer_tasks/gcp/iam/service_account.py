@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.gcp_task import GcpTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.service_account import DOCUMENT, SPEC, ServiceAccountCore
 
 if TYPE_CHECKING:
@@ -23,7 +21,8 @@ if TYPE_CHECKING:
 class ServiceAccount(GcpTask):
     """The iam ServiceAccount, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name else by accountId, within its project.
+    Found by name else by accountId, within its project. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/service_account.py``): what this class adds is its fields and its core.
     """
 
     description: str | None = None
@@ -37,18 +36,6 @@ class ServiceAccount(GcpTask):
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT
-
-    def find(self, context: Context) -> ServiceAccount | None:
-        """The ServiceAccount as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [attr for attr in ["account_id"] if attr in changes]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> ServiceAccountCore:
         return ServiceAccountCore(

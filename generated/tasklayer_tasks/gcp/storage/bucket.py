@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.errors import CannotChangeFieldError
-from ...runtime.spec import ResourceSpec
 from ...runtime.gcp_task import GcpTask
-from ...runtime.task import Changes, Task
+from ...runtime.spec import ResourceSpec
 from .core.bucket import DOCUMENT, SPEC, BucketCore
 
 if TYPE_CHECKING:
@@ -23,7 +21,8 @@ if TYPE_CHECKING:
 class Bucket(GcpTask):
     """The storage Bucket, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name, within its project.
+    Found by name, within its project. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    by ``SPEC`` (``core/bucket.py``): what this class adds is its fields and its core.
     """
 
     acl: list[dict[str, Any]] | None = None
@@ -94,18 +93,6 @@ class Bucket(GcpTask):
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT
-
-    def find(self, context: Context) -> Bucket | None:
-        """The Bucket as the cloud has it, or None."""
-        return super().find(context)
-
-    def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """Refuse, before any call, to change what can only be set at creation."""
-        if actual is None:
-            return
-        fixed = [attr for attr in ["location"] if attr in changes]
-        if fixed:
-            raise CannotChangeFieldError(self.key, fixed)
 
     def core(self, context: Context) -> BucketCore:
         return BucketCore(
