@@ -36,12 +36,10 @@ def _root(crd: dict[str, Any]) -> dict[str, Any]:
 
 def expected_fixed(crd: dict[str, Any]) -> set[str]:
     """Spec keys the generated reconciler will not change once the resource exists."""
-    from tasklayer_tasks.runtime.reconciler import camel
-
     service, provider = crd["spec"]["group"].split(".")[:2]
     module = importlib.import_module(f"tasklayer_tasks.{provider}.{service}.reconcilers")
     spec = getattr(module, f"{crd['spec']['names']['kind']}Reconciler").spec
-    fixed = {camel(f.name) for f in spec.fields if f.mutability in FIXED and not f.is_tags and f.attr != "name"}
+    fixed = {f.key for f in spec.fields if f.mutability in FIXED and not f.is_tags and f.attr != "name"}
     fixed |= {"name" for f in spec.fields if f.attr == "name" and f.mutability in FIXED}  # a GCP name
     return fixed | {scope for scope in spec.parent if scope in ("region", "zone")}
 

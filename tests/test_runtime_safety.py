@@ -233,3 +233,19 @@ def test_a_gcp_reconciler_returns_a_condition_for_any_cloud_error() -> None:
     condition = result.conditions[0]
     assert (condition.status, condition.reason) == ("False", "AccessDenied")
     assert "compute.networks.get" in condition.message and result.requeue_after is not None
+
+
+def test_mutability_is_one_enum_and_the_runtime_never_spells_it_as_a_string() -> None:
+    import re
+    from pathlib import Path
+
+    from codegen.model import Mutability as ModelMutability
+    from tasklayer_tasks.runtime.spec import Mutability
+
+    assert {m.name: m.value for m in Mutability} == {m.name: m.value for m in ModelMutability}
+    runtime = Path(__file__).resolve().parent.parent / "templates" / "runtime"
+    spelled = [f"{p.name}:{n}" for p in sorted(runtime.glob("*.py")) if p.name != "spec.py"
+               for n, line in enumerate(p.read_text().splitlines(), 1)
+               if re.search(r"mutability\s*[!=]=\s*[\"']", line)]
+    assert spelled == []
+    assert FieldSpec(name="CidrBlock", attr="cidr_block", mutability="mutable").mutability is Mutability.MUTABLE

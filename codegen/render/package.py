@@ -148,7 +148,7 @@ def _owner_parent(view: ResourceView, modules: dict[str, PythonIdentifier]) -> t
 
 
 def _core_imports(view: ResourceView, cloud: Cloud, modules: dict[str, PythonIdentifier]) -> list[Code]:
-    specs = ["CallSpec", "FieldSpec", "ResourceSpec"]
+    specs = ["CallSpec", "FieldSpec", "Mutability", "ResourceSpec"]
     if view.owner_parent is not None:
         specs.append("ParentSpec")
     if view.create_arguments() is not None:

@@ -158,7 +158,7 @@ class FieldView:
         values: list[tuple[str, object]] = [
             ("name", f.name),
             ("attr", str(self.attr)),
-            ("mutability", f.mutability.value),
+            ("key", self.crd_key),
             ("in_create", self.in_create),
             ("update_operation", f.update_operation if not self.is_tags else None),
             ("update_member", f.update_name),
@@ -180,7 +180,10 @@ class FieldView:
         ]
         defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
                     "unordered": False, "is_tags": False, "update_param": False}
-        return arguments([(k, v) for k, v in values if v is not None and defaults.get(k, None) != v])
+        args = arguments([(k, v) for k, v in values if v is not None and defaults.get(k, None) != v])
+        # the runtime's own enum, by member name: no string stands for a class in generated code
+        mutability = Code("Mutability.{}", PythonIdentifier(f.mutability.name))
+        return [*args[:2], (PythonIdentifier("mutability"), mutability), *args[2:]]  # type: ignore[list-item]
 
     @property
     def crd_key(self) -> str:

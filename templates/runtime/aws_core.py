@@ -23,7 +23,7 @@ from .errors import CloudError, MalformedResponseError, NotFoundError, OutcomeUn
 from .ownership import Owner
 from .retry import RetryPolicy
 from .snapshot import Snapshots
-from .spec import FieldSpec, ResourceSpec, update_order
+from .spec import FieldSpec, Mutability, ResourceSpec, update_order
 
 READ_PREFIXES = ("Describe", "Get", "List")
 
@@ -335,7 +335,7 @@ class AwsCore:
                 f.name
                 for f in self.spec.fields
                 if f.in_create
-                and f.mutability == "create_only"
+                and f.mutability is Mutability.CREATE_ONLY
                 and f.name != parent_field
                 and desired.get(f.name) is not None
             ]

@@ -23,7 +23,7 @@ from .gcp_core import GcpCore
 from .gcp_refs import canonical_state, document_base
 from .ownership import Owner
 from .reconciler import Reconciler
-from .spec import ResourceSpec
+from .spec import Mutability, ResourceSpec
 from .task import Task
 
 
@@ -70,7 +70,7 @@ class GcpTask(Task):
         """A compute resource's name is the task's; a resource-name API's (iam) is the full path
         the server made, known once found or created."""
         primary = self.spec.field(self.spec.primary[0]) if self.spec.primary else None
-        if primary is not None and primary.mutability == "read_only":
+        if primary is not None and primary.mutability is Mutability.READ_ONLY:
             value = self.observed.get(primary.name)
             return str(value) if value else None
         return self.name

@@ -7,13 +7,24 @@ from a schema. Names are the API's own (botocore operation and member names).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
+
+
+class Mutability(str, Enum):
+    """How a field may change: the one place this fact is spelled (generated specs name the
+    members; the generator's model holds the same values, a test checks)."""
+
+    CREATE_ONLY = "create_only"  # set when the resource is created, never after
+    MUTABLE = "mutable"  # changed through its update call
+    READ_ONLY = "read_only"  # the cloud's to say
+    UNKNOWN = "unknown"  # treated as create-only: never changed blindly
 
 
 @dataclass(frozen=True)
 class FieldSpec:
     name: str  # API member name ("CidrBlock"); the key in a state dict
     attr: str  # attribute on the task ("cidr_block")
-    mutability: str  # create_only | mutable | read_only | unknown
+    mutability: Mutability
     in_create: bool = False  # sent in the create call
     update_operation: str | None = None
     update_member: str | None = None  # member in the update input, when renamed
@@ -24,18 +35,22 @@ class FieldSpec:
     value_wrapper: str | None = None  # sent as {"Value": v}
     write_only: bool = False
     sensitive: bool = False
-    sensitive_paths: tuple[
-        str, ...
-    ] = ()  # sensitive parts inside it ("LaunchTemplateData.UserData")
+    # sensitive parts inside it ("LaunchTemplateData.UserData")
+    sensitive_paths: tuple[str, ...] = ()
     server_default: bool = False
     unordered: bool = False
     references: str | None = None  # the resource this field holds the id of
-    reference_member: str | None = (
-        None  # ... or, in reads, this member of it (an Address's "address")
-    )
+    # ... or, in reads, this member of it (an Address's "address")
+    reference_member: str | None = None
     is_tags: bool = False
     filter_name: str | None = None  # name of the {Name, Values} filter that selects by it
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
+    key: str = ""  # the custom resource's key ("cidrBlock"); generated specs always give it
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mutability", Mutability(self.mutability))
+        if not self.key:  # a hand-written spec: the generator's rule, lowerCamel of the name
+            object.__setattr__(self, "key", lower_camel(self.name))
 
 
 @dataclass(frozen=True)
@@ -202,3 +217,17 @@ def update_order(spec: ResourceSpec, names: list[str]) -> list[FieldSpec]:
                 f"{spec.name}: update order has a cycle among {sorted(changing - placed)}"
             )
     return done
+
+
+def lower_camel(name: str) -> str:
+    """API member name to a custom resource key: ``CidrBlock`` -> ``cidrBlock``,
+    ``VPCZoneIdentifier`` -> ``vpcZoneIdentifier`` (the generator's rule; generated specs carry
+    its result in ``FieldSpec.key``)."""
+    upper = 0
+    while upper < len(name) and name[upper].isupper():
+        upper += 1
+    if upper <= 1:
+        return name[:1].lower() + name[1:]
+    if upper == len(name):
+        return name.lower()
+    return name[: upper - 1].lower() + name[upper - 1 :]

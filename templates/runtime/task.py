@@ -41,7 +41,7 @@ from .errors import (
 from .lifecycle import Lifecycle
 from .ownership import ATTEMPT_TAG, Owner, needs_marker
 from .redact import printable, redacted
-from .spec import ResourceSpec
+from .spec import Mutability, ResourceSpec
 
 if TYPE_CHECKING:
     from .targets import Target
@@ -151,7 +151,7 @@ class Task:
         """What the task declares, by API name; tags are the task's own (see :meth:`to_create`)."""
         state: State = {}
         for f in self.spec.fields:
-            if f.mutability == "read_only":
+            if f.mutability is Mutability.READ_ONLY:
                 continue  # the cloud's to say (an id, below, comes from what was found)
             value = getattr(self, f.attr, None)
             if isinstance(value, Task):
@@ -327,7 +327,7 @@ class Task:
         fixed = [
             self.spec.field(n).attr
             for n in changes.fields
-            if self.spec.field(n).mutability != "mutable"
+            if self.spec.field(n).mutability is not Mutability.MUTABLE
         ]
         if fixed:
             raise CannotChangeFieldError(self.key, fixed)
@@ -488,7 +488,9 @@ class Task:
         """What a create could not set (EnableDnsHostnames after CreateVpc)."""
         diff = compute_changes(self.spec, state, self.desired())
         return {
-            n: new for n, (_, new) in diff.items() if self.spec.field(n).mutability == "mutable"
+            n: new
+            for n, (_, new) in diff.items()
+            if self.spec.field(n).mutability is Mutability.MUTABLE
         }
 
     def _read_back(self, core: Core, context: Context) -> State:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .redact import REDACTED, redacted
-from .spec import ResourceSpec
+from .spec import Mutability, ResourceSpec
 
 __all__ = ["REDACTED", "compute_changes", "differs", "shown"]
 
@@ -39,7 +39,7 @@ def compute_changes(
     changes: dict[str, tuple[Any, Any]] = {}
     for f in spec.fields:
         want = desired.get(f.name)
-        if want is None or f.mutability == "read_only":
+        if want is None or f.mutability is Mutability.READ_ONLY:
             continue
         if actual is None:
             changes[f.name] = (None, want)

@@ -31,7 +31,7 @@ from .gcp_errors import translate
 from .gcp_operations import OperationWaiter, finished, is_operation, operation_params
 from .gcp_refs import as_wanted, canonical_state
 from .retry import RetryPolicy
-from .spec import CallSpec, FieldSpec, ResourceSpec
+from .spec import CallSpec, FieldSpec, Mutability, ResourceSpec
 
 READ_VERBS = ("get", "list", "aggregatedList", "wait", "getIamPolicy")
 
@@ -349,7 +349,7 @@ class GcpCore:
             body = {
                 f.name: actual[f.name]
                 for f in self.spec.fields
-                if f.name in actual and f.mutability != "read_only"
+                if f.name in actual and f.mutability is not Mutability.READ_ONLY
             }
         for f in fields:
             value = changes[f.name]

@@ -31,23 +31,10 @@ from .core import Core, State
 from .diff import compute_changes
 from .errors import CloudError, InUseError, OutcomeUnknownError, TaskError, TryAgainLater
 from .ownership import ATTEMPT_TAG, Owner, needs_marker
-from .spec import ResourceSpec
+from .spec import Mutability, ResourceSpec, lower_camel
 
 DEFAULT_REQUEUE = 15.0
 ATTEMPT = "createAttempt"  # status key: the token / marker of the create under way
-
-
-def camel(name: str) -> str:
-    """API member name to the CRD's key: ``CidrBlock`` -> ``cidrBlock``, ``VPCZoneIdentifier``
-    -> ``vpcZoneIdentifier``."""
-    upper = 0
-    while upper < len(name) and name[upper].isupper():
-        upper += 1
-    if upper <= 1:
-        return name[:1].lower() + name[1:]
-    if upper == len(name):
-        return name.lower()
-    return name[: upper - 1].lower() + name[upper - 1 :]
 
 
 @dataclass(frozen=True)
@@ -152,8 +139,8 @@ class Reconciler:
         """What the spec declares, by API name; the tags it manages are its ``additionalTags``."""
         state: State = {}
         for f in self.spec.fields:
-            if f.mutability != "read_only" and spec.get(camel(f.name)) is not None:
-                state[f.name] = spec[camel(f.name)]
+            if f.mutability is not Mutability.READ_ONLY and spec.get(f.key) is not None:
+                state[f.name] = spec[f.key]
         if len(self.spec.primary) == 1 and status.get("id"):
             state[self.spec.primary[0]] = status["id"]
         tags = self.spec.tags
@@ -178,7 +165,7 @@ class Reconciler:
     def status_of(self, state: State) -> dict[str, Any]:
         """What the cloud says: the id, the ARN, and every field reads return."""
         status: dict[str, Any] = {
-            camel(f.name): v
+            f.key: v
             for f, v in ((self.spec.field(n), v) for n, v in state.items())
             if not f.is_tags
         }
@@ -187,6 +174,14 @@ class Reconciler:
         if self.spec.tags is not None and isinstance(state.get(self.spec.tags.field), dict):
             status["tags"] = dict(state[self.spec.tags.field])
         return status
+
+    def _key(self, name: str) -> str:
+        """The custom resource's key for a field: what the generator recorded (``FieldSpec.key``)."""
+        return (
+            self.spec.field(name).key
+            if any(f.name == name for f in self.spec.fields)
+            else lower_camel(name)
+        )
 
     def _owned(self, state: State, spec: Mapping[str, Any], status: Mapping[str, Any]) -> bool:
         """Owned by this cluster: its ownership tag/label says so; a kind without tags is ours
@@ -197,7 +192,7 @@ class Reconciler:
         parent = self.spec.owner_parent
         if parent is None:
             return self._recorded(state, status)
-        parent_id = state.get(parent.field) or spec.get(camel(parent.field))
+        parent_id = state.get(parent.field) or spec.get(self._key(parent.field))
         if not parent_id:
             return False
         found = self.parent_core(spec, parent.spec).find({parent.spec.primary[0]: parent_id}, "")
@@ -208,7 +203,7 @@ class Reconciler:
         if status.get(ATTEMPT):
             return True  # our create was under way when its answer was lost
         recorded = self.status_of(state)
-        keys = ["id"] if "id" in recorded else [camel(p) for p in self.spec.primary]
+        keys = ["id"] if "id" in recorded else [self._key(p) for p in self.spec.primary]
         known = [k for k in keys if recorded.get(k) is not None]
         return bool(known) and all(status.get(k) == recorded[k] for k in known)
 
@@ -380,7 +375,9 @@ class Reconciler:
 
     def _converge(self, core: Core, state: State, desired: State) -> Result:
         changes = compute_changes(self.spec, state, desired)
-        fixed = [camel(n) for n in changes if self.spec.field(n).mutability != "mutable"]
+        fixed = [
+            self._key(n) for n in changes if self.spec.field(n).mutability is not Mutability.MUTABLE
+        ]
         if fixed:
             return self._result(
                 self.status_of(state),
@@ -415,7 +412,7 @@ class Reconciler:
                     self.status_of(state),
                     False,
                     "NotConverged",
-                    f"still differs: {', '.join(camel(n) for n in remaining)}",
+                    f"still differs: {', '.join(self._key(n) for n in remaining)}",
                     requeue=True,
                     severity="Warning",
                 )
@@ -427,7 +424,7 @@ class Reconciler:
                     self.status_of(state),
                     False,
                     "Failed",
-                    f"{camel(readiness.field)} is {value!r}",
+                    f"{self._key(readiness.field)} is {value!r}",
                     severity="Error",
                 )
             if value is not None and value != readiness.ready:
@@ -435,7 +432,7 @@ class Reconciler:
                     self.status_of(state),
                     False,
                     "Pending",
-                    f"{camel(readiness.field)} is {value!r}, waiting for {readiness.ready!r}",
+                    f"{self._key(readiness.field)} is {value!r}, waiting for {readiness.ready!r}",
                     requeue=True,
                 )
         return self._result(self.status_of(state), True, "Available")

@@ -14,7 +14,15 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ReadSpec, ResourceSpec, TagsSpec
+from ....runtime.spec import (
+    CallSpec,
+    CreateSpec,
+    FieldSpec,
+    Mutability,
+    ReadSpec,
+    ResourceSpec,
+    TagsSpec,
+)
 
 SPEC = ResourceSpec(
     service="ec2",
@@ -23,22 +31,26 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="Attachments",
             attr="attachments",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="attachments",
         ),
         FieldSpec(
             name="InternetGatewayId",
             attr="internet_gateway_id",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="internetGatewayId",
         ),
         FieldSpec(
             name="OwnerId",
             attr="owner_id",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="ownerId",
         ),
         FieldSpec(
             name="Tags",
             attr="tags",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="tags",
             unordered=True,
             is_tags=True,
         ),

@@ -13,7 +13,15 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ParentSpec, ReadSpec, ResourceSpec
+from ....runtime.spec import (
+    CallSpec,
+    CreateSpec,
+    FieldSpec,
+    Mutability,
+    ParentSpec,
+    ReadSpec,
+    ResourceSpec,
+)
 from .internet_gateway import SPEC as INTERNET_GATEWAY_SPEC
 
 SPEC = ResourceSpec(
@@ -23,7 +31,8 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="InternetGatewayId",
             attr="internet_gateway",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="internetGatewayId",
             in_create=True,
             references="InternetGateway",
             filter_name="internet-gateway-id",
@@ -31,7 +40,8 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="VpcId",
             attr="vpc",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="vpcId",
             in_create=True,
             references="Vpc",
             filter_name="vpc-id",
@@ -39,7 +49,8 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="State",
             attr="state",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="state",
         ),
     ),
     primary=("InternetGatewayId", "VpcId"),

@@ -14,7 +14,15 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ParentSpec, ReadSpec, ResourceSpec
+from ....runtime.spec import (
+    CallSpec,
+    CreateSpec,
+    FieldSpec,
+    Mutability,
+    ParentSpec,
+    ReadSpec,
+    ResourceSpec,
+)
 from .route_table import SPEC as ROUTE_TABLE_SPEC
 
 SPEC = ResourceSpec(
@@ -24,13 +32,15 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="DestinationPrefixListId",
             attr="destination_prefix_list_id",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="destinationPrefixListId",
             in_create=True,
         ),
         FieldSpec(
             name="VpcEndpointId",
             attr="vpc_endpoint_id",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="vpcEndpointId",
             in_create=True,
             update_operation="ReplaceRoute",
             write_only=True,
@@ -39,7 +49,8 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="TransitGatewayId",
             attr="transit_gateway_id",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="transitGatewayId",
             in_create=True,
             update_operation="ReplaceRoute",
             references="TransitGateway",
@@ -47,14 +58,16 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="LocalGatewayId",
             attr="local_gateway_id",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="localGatewayId",
             in_create=True,
             update_operation="ReplaceRoute",
         ),
         FieldSpec(
             name="CarrierGatewayId",
             attr="carrier_gateway_id",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="carrierGatewayId",
             in_create=True,
             update_operation="ReplaceRoute",
             references="CarrierGateway",
@@ -62,21 +75,24 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="CoreNetworkArn",
             attr="core_network_arn",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="coreNetworkArn",
             in_create=True,
             update_operation="ReplaceRoute",
         ),
         FieldSpec(
             name="OdbNetworkArn",
             attr="odb_network_arn",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="odbNetworkArn",
             in_create=True,
             update_operation="ReplaceRoute",
         ),
         FieldSpec(
             name="RouteTableId",
             attr="route_table",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="routeTableId",
             in_create=True,
             references="RouteTable",
             filter_name="route-table-id",
@@ -84,13 +100,15 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="DestinationCidrBlock",
             attr="destination_cidr_block",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="destinationCidrBlock",
             in_create=True,
         ),
         FieldSpec(
             name="GatewayId",
             attr="internet_gateway",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="gatewayId",
             in_create=True,
             update_operation="ReplaceRoute",
             references="InternetGateway",
@@ -98,13 +116,15 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="DestinationIpv6CidrBlock",
             attr="destination_ipv6_cidr_block",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="destinationIpv6CidrBlock",
             in_create=True,
         ),
         FieldSpec(
             name="EgressOnlyInternetGatewayId",
             attr="egress_only_internet_gateway_id",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="egressOnlyInternetGatewayId",
             in_create=True,
             update_operation="ReplaceRoute",
             references="EgressOnlyInternetGateway",
@@ -112,7 +132,8 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="InstanceId",
             attr="instance_id",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="instanceId",
             in_create=True,
             update_operation="ReplaceRoute",
             references="Instance",
@@ -120,7 +141,8 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="NetworkInterfaceId",
             attr="network_interface_id",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="networkInterfaceId",
             in_create=True,
             update_operation="ReplaceRoute",
             references="NetworkInterface",
@@ -128,7 +150,8 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="VpcPeeringConnectionId",
             attr="vpc_peering_connection_id",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="vpcPeeringConnectionId",
             in_create=True,
             update_operation="ReplaceRoute",
             references="VpcPeeringConnection",
@@ -136,7 +159,8 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="NatGatewayId",
             attr="nat_gateway",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="natGatewayId",
             in_create=True,
             update_operation="ReplaceRoute",
             references="NatGateway",
@@ -144,27 +168,32 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="InstanceOwnerId",
             attr="instance_owner_id",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="instanceOwnerId",
         ),
         FieldSpec(
             name="Origin",
             attr="origin",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="origin",
         ),
         FieldSpec(
             name="State",
             attr="state",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="state",
         ),
         FieldSpec(
             name="IpAddress",
             attr="ip_address",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="ipAddress",
         ),
         FieldSpec(
             name="Return",
             attr="return_",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="return",
         ),
     ),
     primary=(

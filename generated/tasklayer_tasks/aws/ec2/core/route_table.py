@@ -14,7 +14,15 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ReadSpec, ResourceSpec, TagsSpec
+from ....runtime.spec import (
+    CallSpec,
+    CreateSpec,
+    FieldSpec,
+    Mutability,
+    ReadSpec,
+    ResourceSpec,
+    TagsSpec,
+)
 
 SPEC = ResourceSpec(
     service="ec2",
@@ -23,7 +31,8 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="VpcId",
             attr="vpc",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="vpcId",
             in_create=True,
             references="Vpc",
             filter_name="vpc-id",
@@ -31,34 +40,40 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="Associations",
             attr="associations",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="associations",
         ),
         FieldSpec(
             name="PropagatingVgws",
             attr="propagating_vgws",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="propagatingVgws",
         ),
         FieldSpec(
             name="RouteTableId",
             attr="route_table_id",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="routeTableId",
         ),
         FieldSpec(
             name="Routes",
             attr="routes",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="routes",
         ),
         FieldSpec(
             name="Tags",
             attr="tags",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="tags",
             unordered=True,
             is_tags=True,
         ),
         FieldSpec(
             name="OwnerId",
             attr="owner_id",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="ownerId",
         ),
     ),
     primary=("RouteTableId",),

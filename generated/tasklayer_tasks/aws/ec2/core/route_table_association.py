@@ -14,7 +14,15 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ParentSpec, ReadSpec, ResourceSpec
+from ....runtime.spec import (
+    CallSpec,
+    CreateSpec,
+    FieldSpec,
+    Mutability,
+    ParentSpec,
+    ReadSpec,
+    ResourceSpec,
+)
 from .route_table import SPEC as ROUTE_TABLE_SPEC
 
 SPEC = ResourceSpec(
@@ -24,26 +32,30 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="GatewayId",
             attr="gateway_id",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="gatewayId",
             in_create=True,
         ),
         FieldSpec(
             name="PublicIpv4Pool",
             attr="public_ipv4_pool",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="publicIpv4Pool",
             in_create=True,
         ),
         FieldSpec(
             name="SubnetId",
             attr="subnet",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="subnetId",
             in_create=True,
             references="Subnet",
         ),
         FieldSpec(
             name="RouteTableId",
             attr="route_table",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="routeTableId",
             in_create=True,
             update_operation="ReplaceRouteTableAssociation",
             references="RouteTable",
@@ -52,17 +64,20 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="Main",
             attr="main",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="main",
         ),
         FieldSpec(
             name="RouteTableAssociationId",
             attr="route_table_association_id",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="routeTableAssociationId",
         ),
         FieldSpec(
             name="AssociationState",
             attr="association_state",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="associationState",
         ),
     ),
     primary=("RouteTableAssociationId",),

@@ -14,7 +14,15 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ReadSpec, ResourceSpec, TagsSpec
+from ....runtime.spec import (
+    CallSpec,
+    CreateSpec,
+    FieldSpec,
+    Mutability,
+    ReadSpec,
+    ResourceSpec,
+    TagsSpec,
+)
 
 SPEC = ResourceSpec(
     service="ec2",
@@ -23,20 +31,23 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="Description",
             attr="description",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="description",
             in_create=True,
         ),
         FieldSpec(
             name="GroupName",
             attr="group_name",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="groupName",
             in_create=True,
             filter_name="group-name",
         ),
         FieldSpec(
             name="VpcId",
             attr="vpc",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="vpcId",
             in_create=True,
             references="Vpc",
             filter_name="vpc-id",
@@ -44,34 +55,40 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="GroupId",
             attr="group_id",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="groupId",
         ),
         FieldSpec(
             name="IpPermissionsEgress",
             attr="ip_permissions_egress",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="ipPermissionsEgress",
         ),
         FieldSpec(
             name="Tags",
             attr="tags",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="tags",
             unordered=True,
             is_tags=True,
         ),
         FieldSpec(
             name="SecurityGroupArn",
             attr="security_group_arn",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="securityGroupArn",
         ),
         FieldSpec(
             name="OwnerId",
             attr="owner_id",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="ownerId",
         ),
         FieldSpec(
             name="IpPermissions",
             attr="ip_permissions",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="ipPermissions",
         ),
     ),
     primary=("GroupId",),

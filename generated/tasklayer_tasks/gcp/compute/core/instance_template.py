@@ -16,7 +16,7 @@ from typing import Any
 
 from ....runtime.gcp_core import GcpCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ReadSpec, ResourceSpec
+from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, Mutability, ReadSpec, ResourceSpec
 
 DOCUMENT = Path(__file__).resolve().parent.parent / "discovery.json"
 
@@ -27,56 +27,66 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="creationTimestamp",
             attr="creation_timestamp",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="creationTimestamp",
         ),
         FieldSpec(
             name="description",
             attr="description",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="description",
             in_create=True,
         ),
         FieldSpec(
             name="id",
             attr="id_",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="id",
         ),
         FieldSpec(
             name="kind",
             attr="kind",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="kind",
         ),
         FieldSpec(
             name="name",
             attr="name",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="name",
             in_create=True,
         ),
         FieldSpec(
             name="properties",
             attr="properties",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="properties",
             in_create=True,
         ),
         FieldSpec(
             name="region",
             attr="region",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="region",
         ),
         FieldSpec(
             name="selfLink",
             attr="self_link",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="selfLink",
         ),
         FieldSpec(
             name="sourceInstance",
             attr="source_instance",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="sourceInstance",
             in_create=True,
         ),
         FieldSpec(
             name="sourceInstanceParams",
             attr="source_instance_params",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="sourceInstanceParams",
             in_create=True,
         ),
     ),

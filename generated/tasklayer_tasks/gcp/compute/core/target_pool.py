@@ -21,7 +21,7 @@ from typing import Any
 
 from ....runtime.gcp_core import GcpCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ReadSpec, ResourceSpec
+from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, Mutability, ReadSpec, ResourceSpec
 
 DOCUMENT = Path(__file__).resolve().parent.parent / "discovery.json"
 
@@ -32,25 +32,29 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="backupPool",
             attr="backup_pool",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="backupPool",
             in_create=True,
             update_operation="compute.targetPools.setBackup",
         ),
         FieldSpec(
             name="creationTimestamp",
             attr="creation_timestamp",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="creationTimestamp",
         ),
         FieldSpec(
             name="description",
             attr="description",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="description",
             in_create=True,
         ),
         FieldSpec(
             name="failoverRatio",
             attr="failover_ratio",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="failoverRatio",
             in_create=True,
             update_operation="compute.targetPools.setBackup",
             update_param=True,
@@ -58,7 +62,8 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="healthChecks",
             attr="health_checks",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="healthChecks",
             in_create=True,
             update_operation="compute.targetPools.addHealthCheck",
             unordered=True,
@@ -67,12 +72,14 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="id",
             attr="id_",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="id",
         ),
         FieldSpec(
             name="instances",
             attr="instances",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="instances",
             in_create=True,
             update_operation="compute.targetPools.addInstance",
             unordered=True,
@@ -81,34 +88,40 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="kind",
             attr="kind",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="kind",
         ),
         FieldSpec(
             name="name",
             attr="name",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="name",
             in_create=True,
         ),
         FieldSpec(
             name="region",
             attr="region",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="region",
         ),
         FieldSpec(
             name="securityPolicy",
             attr="security_policy",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="securityPolicy",
             references="SecurityPolicy",
         ),
         FieldSpec(
             name="selfLink",
             attr="self_link",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="selfLink",
         ),
         FieldSpec(
             name="sessionAffinity",
             attr="session_affinity",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="sessionAffinity",
             in_create=True,
         ),
     ),

@@ -17,7 +17,7 @@ from typing import Any
 
 from ....runtime.gcp_core import GcpCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, ReadSpec, ResourceSpec
+from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, Mutability, ReadSpec, ResourceSpec
 
 DOCUMENT = Path(__file__).resolve().parent.parent / "discovery.json"
 
@@ -28,57 +28,67 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="description",
             attr="description",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="description",
             in_create=True,
             update_operation="iam.projects.serviceAccounts.patch",
         ),
         FieldSpec(
             name="disabled",
             attr="disabled",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="disabled",
         ),
         FieldSpec(
             name="displayName",
             attr="display_name",
-            mutability="mutable",
+            mutability=Mutability.MUTABLE,
+            key="displayName",
             in_create=True,
             update_operation="iam.projects.serviceAccounts.patch",
         ),
         FieldSpec(
             name="email",
             attr="email",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="email",
         ),
         FieldSpec(
             name="etag",
             attr="etag",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="etag",
             update_operation="iam.projects.serviceAccounts.patch",
         ),
         FieldSpec(
             name="name",
             attr="name",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="name",
         ),
         FieldSpec(
             name="oauth2ClientId",
             attr="oauth2_client_id",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="oauth2ClientId",
         ),
         FieldSpec(
             name="projectId",
             attr="project_id",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="projectId",
         ),
         FieldSpec(
             name="uniqueId",
             attr="unique_id",
-            mutability="read_only",
+            mutability=Mutability.READ_ONLY,
+            key="uniqueId",
         ),
         FieldSpec(
             name="accountId",
             attr="account_id",
-            mutability="create_only",
+            mutability=Mutability.CREATE_ONLY,
+            key="accountId",
             in_create=True,
             write_only=True,
         ),
