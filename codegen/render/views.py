@@ -375,11 +375,9 @@ class ResourceView:
             ("create_member", t.create_member),
             ("resource_type", t.resource_type),
             ("tag_operation", t.tag_operation),
-            ("untag_operation", t.untag_operation),
             ("selector_member", t.selector_member),
             ("selector_is_list", t.selector_is_list),
             ("selector_is_arn", t.selector_is_arn),
-            ("untag_member", t.untag_member),
         ]
         return arguments(values)
 

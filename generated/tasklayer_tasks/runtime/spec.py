@@ -116,11 +116,9 @@ class TagsSpec:
     create_member: str | None
     resource_type: str | None
     tag_operation: str | None
-    untag_operation: str | None
     selector_member: str | None
     selector_is_list: bool
     selector_is_arn: bool
-    untag_member: str | None
 
 
 @dataclass(frozen=True)

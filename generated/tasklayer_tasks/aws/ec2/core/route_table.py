@@ -108,11 +108,9 @@ SPEC = ResourceSpec(
         create_member="TagSpecifications",
         resource_type="route-table",
         tag_operation="CreateTags",
-        untag_operation="DeleteTags",
         selector_member="Resources",
         selector_is_list=True,
         selector_is_arn=False,
-        untag_member="Tags",
     ),
 )
 

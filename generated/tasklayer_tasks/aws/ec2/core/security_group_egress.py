@@ -187,11 +187,9 @@ SPEC = ResourceSpec(
         create_member="TagSpecifications",
         resource_type="security-group-rule",
         tag_operation="CreateTags",
-        untag_operation="DeleteTags",
         selector_member="Resources",
         selector_is_list=True,
         selector_is_arn=False,
-        untag_member="Tags",
     ),
 )
 
