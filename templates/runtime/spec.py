@@ -135,6 +135,12 @@ class ReadinessSpec:
 _KNOWN: list[ResourceSpec] = []
 
 
+def known_specs() -> tuple[ResourceSpec, ...]:
+    """Every ResourceSpec made so far: each imported core module's SPEC (and any hand-written
+    one); what dependents and prune look among."""
+    return tuple(_KNOWN)
+
+
 @dataclass(frozen=True)
 class ParentSpec:
     """The parent that owns a kind which cannot carry tags itself (a Route's RouteTable): the

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from .context import Context
 from .lifecycle import Lifecycle
-from .spec import _KNOWN, ResourceSpec
+from .spec import ResourceSpec, known_specs
 from .task import Task
 
 
@@ -34,7 +34,7 @@ def _alone_in_its_read(spec: ResourceSpec) -> bool:
         and other.read is not None
         and other.read.operation == read.operation
         and not other.read.nested_member
-        for other in _KNOWN
+        for other in known_specs()
     )
 
 
