@@ -357,7 +357,9 @@ class ResourceView:
             ("one_field_per_call", op.one_field_per_call),
             ("list_members", op.list_members),
         ]
-        return arguments([(k, v) for k, v in values if v not in (False, ())])
+        # identity has no default in CallSpec: a call that names nothing (an account-wide
+        # DeleteSpotDatafeedSubscription) still passes identity=()
+        return arguments([(k, v) for k, v in values if k == "identity" or v not in (False, ())])
 
     def delete_arguments(self) -> list[Argument] | None:
         op = self.resource.operations.delete

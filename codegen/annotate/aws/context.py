@@ -16,6 +16,7 @@ from botocore.waiter import WaiterModel
 
 from codegen.annotate.aws.docs import html_to_text
 from codegen.annotate.draft import ResourceDraft, ServiceDraft
+from codegen.annotate.inflect import singular
 from codegen.model import FieldType
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z][a-z0-9]*|[a-z0-9]+")
@@ -37,8 +38,9 @@ def split_operation(name: str) -> tuple[str, str]:
 
 
 def singular_candidates(noun: str) -> list[str]:
-    """Possible singular forms of a (last-word) plural noun, most specific first."""
-    out = []
+    """Possible singular forms of a (last-word) plural noun, most specific first: the inflected
+    singular, then the loose strippings a model's shape names may still match."""
+    out = [singular(noun)]
     if noun.endswith("ies"):
         out.append(noun[:-3] + "y")
     if noun.endswith("es"):
@@ -46,18 +48,7 @@ def singular_candidates(noun: str) -> list[str]:
     if noun.endswith("s") and not noun.endswith("ss"):
         out.append(noun[:-1])
     out.append(noun)
-    return out
-
-
-def singular(noun: str) -> str:
-    """A plain English singular, for nouns the model has no shape to confirm."""
-    if noun.endswith("ies"):
-        return noun[:-3] + "y"
-    if noun.endswith(("sses", "xes", "ches", "shes")):
-        return noun[:-2]
-    if noun.endswith("s") and not noun.endswith(("ss", "us", "is")):
-        return noun[:-1]
-    return noun
+    return list(dict.fromkeys(out))
 
 
 def same_noun(a: str, b: str) -> bool:
