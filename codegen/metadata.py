@@ -9,6 +9,7 @@ is a function of the inputs — no clock, no host — so regeneration stays byte
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from importlib import metadata as importlib_metadata
 
 import codegen
@@ -25,8 +26,12 @@ def black_version() -> str:
         return "unknown"
 
 
-def metadata_text(inputs: Inputs, rendered: dict[str, tuple[str, ...]]) -> str:
-    """``rendered``: "provider/service" -> the resources rendered for it (empty: none)."""
+def metadata_text(
+    inputs: Inputs, rendered: dict[str, tuple[str, ...]], not_generated: Mapping[str, Mapping[str, str]] | None = None
+) -> str:
+    """``rendered``: "provider/service" -> the resources rendered for it (empty: none);
+    ``not_generated``: "provider/service" -> {resource: why} for a ``generate: all`` service."""
+    not_generated = not_generated or {}
     doc = {
         "format": FORMAT,
         "generator": {"name": "tasklayer", "version": codegen.__version__},
@@ -39,6 +44,7 @@ def metadata_text(inputs: Inputs, rendered: dict[str, tuple[str, ...]]) -> str:
                 "api_version": s.api_version,
                 "pinned_from": f"{'botocore' if s.provider == 'aws' else 'google-api-python-client'} {s.sdk_version}",
                 "rendered": list(rendered.get(f"{s.provider}/{s.name}", ())),
+                **({"not_generated": dict(left)} if (left := not_generated.get(f"{s.provider}/{s.name}")) else {}),
             }
             for s in inputs.services
         ],

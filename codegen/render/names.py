@@ -60,6 +60,19 @@ MODULE_NAMES = frozenset(
 )
 
 
+def custom_resource_key(key: str, resource: Resource, in_spec: bool, in_status: bool) -> str:
+    """``key``, or the kind's lowerCamel name + ``Key`` when the spec or status the field is in
+    has a key of that name of its own (a HostedZone's ``Id`` is ``hostedZoneId`` beside the
+    status's ``id``; an FpgaImage's ``Name`` is ``fpgaImageName`` beside the spec's ``name``)."""
+    ident = resource.identity
+    has_id = len(ident.primary) == 1 and ident.primary[0] != "name"  # as ResourceView.has_id
+    own = {*(SPEC_KEYS if in_spec else ()), *(STATUS_KEYS if in_status else ()), *(("id",) if in_status and has_id else ())}
+    if key not in own:
+        return key
+    kind = resource.name
+    return kind[:1].lower() + kind[1:] + key[:1].upper() + key[1:]
+
+
 def task_attr(candidate: PythonIdentifier, is_name: bool) -> PythonIdentifier:
     """``candidate``, or ``candidate_`` when the runtime's tasks already use it. A field called
     ``name`` that is the resource's own name is the task's ``name`` (by design, not a clash)."""

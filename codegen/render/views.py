@@ -16,7 +16,7 @@ from botocore import xform_name
 
 from codegen.model import Field, FieldType, Mutability, Operation, Resource, Service
 from codegen.naming import Code, Docstring, PythonIdentifier, PythonLiteral, class_name, module_name, python_literal, safe_docstring
-from codegen.render.names import check_fields, task_attr
+from codegen.render.names import check_fields, custom_resource_key, task_attr
 
 Argument = tuple[PythonIdentifier, PythonLiteral]
 
@@ -118,8 +118,19 @@ class FieldView:
                 if f.references == self.field.references and f.name.endswith(("Id", "Arn", "Ids", "Arns", "ARNs"))
             ]
             base = self.field.references if len(same) == 1 else stem
-            return PythonIdentifier.from_api(base + ("s" if plural and not base.endswith("s") else ""))
+            short = PythonIdentifier.from_api(base + ("s" if plural and not base.endswith("s") else ""))
+            if short not in self._taken_by_others(same):
+                return short
         return PythonIdentifier.from_api(self.field.name)
+
+    def _taken_by_others(self, same_reference: list[Field]) -> set[str]:
+        """Names another field holds or shortens to: ``SecurityGroups`` beside ``SecurityGroupIds``,
+        ``IpamArn`` beside ``IpamId`` (the ``…Id`` field keeps the short name, the others their own)."""
+        others = {str(PythonIdentifier.from_api(f.name)) for f in self.resource.fields if f is not self.field}
+        if not self.field.name.endswith(("Id", "Ids")):
+            others |= {str(PythonIdentifier.from_api(f.name[: -len("Id")] if f.name.endswith("Id") else f.name[: -len("Ids")] + "s"))
+                       for f in same_reference if f is not self.field and f.name.endswith(("Id", "Ids"))}
+        return others
 
     @cached_property
     def annotation(self) -> Code:
@@ -187,8 +198,11 @@ class FieldView:
 
     @property
     def crd_key(self) -> str:
-        """The custom resource's key: lowerCamel of the API name (``cidrBlock``)."""
-        return camel(self.field.name)
+        """The custom resource's key: lowerCamel of the API name (``cidrBlock``); one the spec or
+        status already has for itself (``id``, ``name``, ``tags``, ``conditions``) is prefixed
+        with the kind (a HostedZone's ``Id`` is ``hostedZoneId``)."""
+        in_status = bool(self.field.in_read or self.field.read_operation) and not self.is_tags
+        return custom_resource_key(camel(self.field.name), self.resource, self.on_task and not self.is_tags, in_status)
 
     @property
     def crd_key_name(self) -> PythonIdentifier | None:
