@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Iterable, Mapping
 
 from botocore.model import OperationModel, ServiceModel, Shape, StructureShape
@@ -28,9 +28,16 @@ CONTROL_MEMBERS = frozenset(
 
 
 def words(name: str) -> list[str]:
-    return _WORD.findall(name)
+    return list(_words(name))
 
 
+@lru_cache(maxsize=None)
+def _words(name: str) -> tuple[str, ...]:
+    # rules ask for the same few thousand operation and member names over and over
+    return tuple(_WORD.findall(name))
+
+
+@lru_cache(maxsize=None)
 def split_operation(name: str) -> tuple[str, str]:
     """``ModifyVpcAttribute`` -> (``Modify``, ``VpcAttribute``)."""
     parts = words(name)
