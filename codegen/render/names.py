@@ -55,7 +55,7 @@ MODULE_NAMES = frozenset(
         "Mutability",
         "GcpTask", "Mapping", "ParentSpec", "Path", "RECONCILERS", "ReadSpec", "ReadinessSpec", "Reconciler",
         "ResourceSpec", "RetryPolicy", "SPEC", "TYPE_CHECKING", "TagsSpec", "Task", "TypedDict", "VERSION",
-        "dataclass", "datetime", "kopf", "operator", "register",
+        "dataclass", "datetime", "kopf", "operator", "register", "_MODULES", "importlib",
     }
 )
 
