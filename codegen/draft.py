@@ -17,6 +17,7 @@ from codegen.model import (
     Operation,
     Operations,
     Readiness,
+    Versioning,
     Resource,
     Service,
     TagsModel,
@@ -96,6 +97,7 @@ class ResourceDraft:
     tags: TagsModel | None = None
     waiters: builtins.list[str] = field(default_factory=builtins.list)
     readiness: Readiness | None = None
+    versioning: Versioning | None = None
     documentation: str = ""
     fields: dict[str, FieldDraft] = field(default_factory=dict)
     provenance: dict[str, str] = field(default_factory=dict)
@@ -140,6 +142,7 @@ class ResourceDraft:
             tags=self.tags,
             waiters=tuple(self.waiters),
             readiness=self.readiness,
+            versioning=self.versioning,
             documentation=self.documentation,
             provenance=dict(sorted(self.provenance.items())),
         )

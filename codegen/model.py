@@ -172,6 +172,7 @@ class TagsModel:
     selector_is_list: bool = False
     selector_is_arn: bool = False  # tag calls take the ARN rather than the primary id
     untag_member: str | None = None  # "Tags" (EC2 DeleteTags takes [{Key}]) or "TagKeys"
+    read_operation: str | None = None  # tags not in the resource's read: read by this (DescribeTags)
     source: str = ""
 
 
@@ -187,6 +188,26 @@ class Readiness:
 
 
 @dataclass(frozen=True)
+class Versioning:
+    """A resource changed by making a new version and moving its default to it, as kOps changes a
+    launch template: ``Create<R>Version`` with the versioned fields, then the resource's own
+    update setting ``default_member`` to the number the answer gave; the versioned fields are
+    read from the default version (``read_operation`` selecting ``versions_member``)."""
+
+    create_operation: str  # CreateLaunchTemplateVersion
+    answer_member: str  # LaunchTemplateVersion: the new version in the create's answer
+    number_member: str  # VersionNumber, inside it
+    read_operation: str  # DescribeLaunchTemplateVersions
+    read_output: str  # LaunchTemplateVersions
+    versions_member: str  # Versions: the input member selecting versions by number
+    default_number: str  # DefaultVersionNumber: the resource's read names its default version
+    default_operation: str | None  # ModifyLaunchTemplate
+    default_member: str | None  # DefaultVersion
+    fields: tuple[str, ...]  # the fields a version holds
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class Resource:
     name: str
     api_name: str  # the noun as the API spells it, before any overlay rename
@@ -199,6 +220,7 @@ class Resource:
     readiness: Readiness | None = None
     documentation: str = ""
     provenance: Provenance = field(default_factory=dict, compare=False)
+    versioning: Versioning | None = None
 
     def field(self, name: str) -> Field:
         for f in self.fields:

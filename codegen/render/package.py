@@ -159,6 +159,8 @@ def _core_imports(view: ResourceView, cloud: Cloud, modules: dict[str, PythonIde
         specs.append("TagsSpec")
     if view.readiness_arguments() is not None:
         specs.append("ReadinessSpec")
+    if view.versioning_arguments() is not None:
+        specs.append("VersionSpec")
     if cloud.has_document:
         head = [Code("from collections.abc import Mapping"), Code("from pathlib import Path"),
                 Code("from typing import Any"), Code(""), Code("from ....runtime.gcp_core import GcpCore")]

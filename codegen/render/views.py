@@ -379,6 +379,26 @@ class ResourceView:
             ("selector_is_list", t.selector_is_list),
             ("selector_is_arn", t.selector_is_arn),
         ]
+        if t.read_operation:
+            values.append(("read_operation", t.read_operation))
+        return arguments(values)
+
+    def versioning_arguments(self) -> list[Argument] | None:
+        v = self.resource.versioning
+        if v is None:
+            return None
+        values: list[tuple[str, object]] = [
+            ("create_operation", v.create_operation),
+            ("answer_member", v.answer_member),
+            ("number_member", v.number_member),
+            ("read_operation", v.read_operation),
+            ("read_output", v.read_output),
+            ("versions_member", v.versions_member),
+            ("default_number", v.default_number),
+            ("default_operation", v.default_operation),
+            ("default_member", v.default_member),
+            ("fields", v.fields),
+        ]
         return arguments(values)
 
     def readiness_arguments(self) -> list[Argument] | None:

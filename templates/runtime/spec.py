@@ -119,6 +119,7 @@ class TagsSpec:
     selector_member: str | None
     selector_is_list: bool
     selector_is_arn: bool
+    read_operation: str | None = None  # the read returns no tags: they are read by this, in bulk
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,26 @@ class ReadinessSpec:
     field: str
     ready: str
     failed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class VersionSpec:
+    """A resource changed by a new version made its default (a launch template): the fields a
+    version holds are sent to ``create_operation`` and read from the default version
+    (``read_operation``, selecting ``[default_number]`` by ``versions_member``); the number the
+    answer gives (``answer_member``.``number_member``) goes to ``default_operation`` as
+    ``default_member``. See :mod:`.versions`."""
+
+    create_operation: str
+    answer_member: str
+    number_member: str
+    read_operation: str
+    read_output: str
+    versions_member: str
+    default_number: str
+    default_operation: str | None
+    default_member: str | None
+    fields: tuple[str, ...]
 
 
 _KNOWN: list[ResourceSpec] = []
@@ -170,6 +191,7 @@ class ResourceSpec:
     operation_waiter: str | None = None  # GCP: the method that waits on its operations
     listing: CallSpec | None = None  # GCP: the list, to find by a natural key no path names
     owner_parent: ParentSpec | None = None  # kinds without tags: owned through this parent
+    versioning: VersionSpec | None = None  # changed by a new default version (a launch template)
 
     def __post_init__(self) -> None:
         _KNOWN.append(self)  # each generated core module's SPEC, as it is imported

@@ -13,11 +13,14 @@ from codegen.annotate.aws import (
     extras,
     fields,
     identity,
+    read_names,
     reads,
     resources,
     safety,
+    tag_reads,
     tagging,
     updates,
+    versions,
 )
 from codegen.annotate.aws.context import AwsContext
 from codegen.annotate.draft import ServiceDraft
@@ -53,6 +56,8 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         classify.read_only,
         classify.separate_reads,
         classify.write_only,
+        read_names.name_read_as_resource_name,
+        versions.versioned_resources,
         classify.sensitive,
         classify.server_default,
         classify.references,
@@ -72,6 +77,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         calls.one_attribute_per_call,
         calls.value_wrapper,
         calls.tag_selectors,
+        tag_reads.tags_read_separately,
     )
 )
 

@@ -18,12 +18,14 @@ from botocore import xform_name
 
 from .aws_errors import translate
 from .aws_listing import answer_state, find_listed, owned_states
+from .aws_tag_reads import with_tags
 from .core import State
 from .errors import CloudError, MalformedResponseError, NotFoundError, OutcomeUnknownError
 from .ownership import Owner
 from .retry import RetryPolicy
 from .snapshot import Snapshots
 from .spec import FieldSpec, Mutability, ResourceSpec, update_order
+from .versions import new_default_version, read_default_version
 
 READ_PREFIXES = ("Describe", "Get", "List")
 
@@ -97,10 +99,13 @@ class AwsCore:
                 items += self._items(page)
             return items
 
+        def tagged(**kwargs: Any) -> list[dict[str, Any]]:
+            return with_tags(self, fetch(**kwargs))  # tags the read lacks (ELBv2)
+
         retry_if = (lambda err: isinstance(err, NotFoundError)) if retry_not_found else None
         try:
             found: list[dict[str, Any]] = self.retry.call(
-                self._translated(read.operation, fetch),
+                self._translated(read.operation, tagged),
                 idempotent=True,
                 retry_if=retry_if,
                 **params,
@@ -244,6 +249,7 @@ class AwsCore:
         assert read is not None
         filters: list[dict[str, Any]] = []
         params: dict[str, Any] = {}
+        unfiltered = False
         for member in self.spec.natural:
             if member == "tag:Name":
                 if not name:
@@ -261,13 +267,17 @@ class AwsCore:
             elif member in read.required:
                 params[member] = value
             else:
-                return None
+                unfiltered = True  # matched on the client (_in_scope), if the parent narrows it
         for member in self.spec.parent:
             value, f = desired.get(member), self.spec.field(member)
             if value is not None and not _known(value):
                 return None  # a parent that does not exist yet has no children
             if value is not None and read.filters_member and f.filter_name:
                 filters.append({"Name": f.filter_name, "Values": [value]})
+            elif value is not None and member in self._read_inputs():
+                params[member] = value  # the read lists the parent's (DescribeListeners)
+        if unfiltered and not params:
+            return None
         if filters and read.filters_member and self.spec.tags is not None:
             filters += [
                 {"Name": f"tag:{k}", "Values": [v]} for k, v in sorted((match_tags or {}).items())
@@ -279,6 +289,13 @@ class AwsCore:
         if read.required and not all(m in params for m in read.required):
             return None
         return params if params else None
+
+    def _read_inputs(self) -> Any:
+        read = self.spec.read
+        assert read is not None
+        model = getattr(getattr(self.client, "meta", None), "service_model", None)
+        shape = model.operation_model(read.operation).input_shape if model else None
+        return shape.members if shape is not None else {}
 
     def _in_scope(self, state: State, desired: Mapping[str, Any], name: str) -> bool:
         """Check what the filters asked, in case a server ignored one."""
@@ -365,7 +382,9 @@ class AwsCore:
         return AwsCore(spec, self.client).state(item).get(spec.tags.field)
 
     def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None:
-        """Fields the main read does not return (DescribeVpcAttribute), read only when wanted."""
+        """Fields the main read does not return (DescribeVpcAttribute, a launch template's
+        default version), read only when wanted."""
+        read_default_version(self, state, wanted)
         for f in self.spec.fields:
             if f.read_operation is None or f.read_attribute is None or wanted.get(f.name) is None:
                 continue
@@ -430,6 +449,10 @@ class AwsCore:
         """Send each changed field through the call that carries it, in the order the field
         metadata gives (``after``); fields sharing a call go in one call, unless the call takes
         one field at a time."""
+        versioning = self.spec.versioning
+        if versioning is not None and any(n in versioning.fields for n in changes):
+            new_default_version(self, actual, changes)
+            changes = {n: v for n, v in changes.items() if n not in versioning.fields}
         groups: list[tuple[str, list[FieldSpec]]] = []
         for f in update_order(self.spec, list(changes)):
             if f.is_tags:
