@@ -36,6 +36,7 @@ TAGS_KEYS = (
     "selector_is_list",
     "selector_is_arn",
     "untag_member",
+    "read_operation",
 )
 FIELD_EXTRA_KEYS = ("add", "type")
 
