@@ -96,11 +96,27 @@ class GcpResourceView(ResourceView):
         waiter = self.resource.waiters[0] if self.resource.waiters else None
         extras = [(PythonIdentifier("api_version"), Code("{}", python_literal(self.service.api_version))),
                   (PythonIdentifier("operation_waiter"), Code("{}", python_literal(waiter)))]
-        listing = self.resource.operations.list
-        if listing is not None and listing.param_templates:  # found by listing until its name is known
-            args = Code.listing(", ", [Code("{}={}", k, v) for k, v in self.call_arguments(listing)])
-            extras.append((PythonIdentifier("listing"), Code("CallSpec({})", args)))
+        args = self.listing_arguments()
+        if args is not None:
+            extras.append((PythonIdentifier("listing"), Code("ReadSpec({})", Code.listing(", ", [
+                Code("{}={}", k, v) for k, v in args]))))
         return extras
+
+    def listing_arguments(self) -> list[Argument] | None:
+        """The collection's ``list`` in the resource's scope: a pass lists it once (by the
+        cluster's label where it takes a ``filter``), and a resource named by a path the server
+        makes is found in it by its natural key. Not ``aggregatedList``: its items are a map of
+        scopes, not the resources of one."""
+        op = self.resource.operations.list
+        if op is None or not op.name.endswith(".list") or op.output_member is None:
+            return None
+        values: list[tuple[str, object]] = [
+            ("operation", op.name), ("output_member", op.output_member), ("output_is_list", True),
+            ("id_filter", None), ("id_filter_is_list", False), ("filters_member", None),
+            ("natural_filter", op.natural_filter), ("nested_member", None),
+            ("identity", self._identity(op)),
+        ]
+        return arguments(values)
 
 
 def trimmed_document(document: Mapping[str, Any], views: list[GcpResourceView]) -> str:

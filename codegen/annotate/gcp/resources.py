@@ -153,7 +153,9 @@ def list_operation(ctx: GcpContext) -> None:
         op = Operation(
             method["id"],
             "list",
-            identity_members=tuple(ctx.path_params(method)),
+            identity_members=tuple(ctx.path_params(method)) + tuple(
+                n for n, p in ctx.query(method).items() if p.get("required") and n in SCOPE_PARAMETERS
+            ),  # storage's buckets.list names its project in the query
             output_member=_items_member(ctx, method, facts.schema),
             output_is_list=True,
             natural_filter="filter" if "filter" in params else None,
