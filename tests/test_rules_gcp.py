@@ -469,7 +469,7 @@ FIELDS = [
     row(CP, "Subnetwork", "secondaryIpRanges", M, "subnetworks.patch"),
     row(CP, "Subnetwork", "stackType", M, "subnetworks.patch"),
     row(CP, "Subnetwork", "fingerprint", R, "subnetworks.patch"),
-    row(CP, "Subnetwork", "logConfig", M, "subnetworks.patch", overlay="flow logs are patchable; the text does not say"),
+    row(CP, "Subnetwork", "logConfig", M, "subnetworks.patch"),
     row(CP, "Firewall", "name", C),
     row(CP, "Firewall", "direction", C, overlay="nothing in the text says direction is fixed"),
     row(CP, "Firewall", "network", C, overlay="'the network resource for this firewall rule' does not say fixed"),
@@ -504,8 +504,7 @@ FIELDS = [
     row(CP, "ForwardingRule", "target", M, "forwardingRules.setTarget"),
     row(CP, "ForwardingRule", "labels", M, "forwardingRules.setLabels"),
     row(CP, "ForwardingRule", "networkTier", M, "forwardingRules.patch"),
-    row(CP, "ForwardingRule", "allowGlobalAccess", M, "forwardingRules.patch",
-        overlay="patch's text says only network_tier; allowGlobalAccess is patchable"),
+    row(CP, "ForwardingRule", "allowGlobalAccess", M, "forwardingRules.patch"),
     row(CP, "TargetPool", "name", C),
     row(CP, "TargetPool", "sessionAffinity", C),
     row(CP, "TargetPool", "instances", M, "targetPools.addInstance"),
@@ -524,8 +523,7 @@ FIELDS = [
     row(CP, "BackendService", "protocol", M, "backendServices.patch"),
     row(CP, "BackendService", "fingerprint", R, "backendServices.patch"),
     row(CP, "BackendService", "haPolicy", C),
-    row(CP, "BackendService", "securityPolicy", M, "backendServices.setSecurityPolicy",
-        overlay="marked [Output Only] in the body, yet setSecurityPolicy sets it"),
+    row(CP, "BackendService", "securityPolicy", M, "backendServices.setSecurityPolicy"),
     row(CP, "InstanceTemplate", "name", C),
     row(CP, "InstanceTemplate", "properties", C),
     row(CP, "InstanceTemplate", "description", C),
@@ -547,7 +545,7 @@ FIELDS = [
     row(CP, "Disk", "sourceImage", C),
     row(CP, "Disk", "sourceSnapshot", C),
     row(CP, "Disk", "resourcePolicies", M, "disks.addResourcePolicies"),
-    row(CP, "Disk", "type", C, overlay="disks.update's text names no fields; the disk type is fixed"),
+    row(CP, "Disk", "type", C),
     row("iam", "ServiceAccount", "accountId", C),
     row("iam", "ServiceAccount", "name", R),
     row("iam", "ServiceAccount", "email", R),
@@ -706,7 +704,9 @@ def test_bodies_follow_the_request_schemas(pinned: dict[str, Service]) -> None:
     assert pool["compute.targetPools.addHealthCheck"].item_keys == (("healthChecks", "healthCheck"),)
     assert pool["compute.targetPools.removeInstance"].item_keys == (("instances", "instance"),)
     network = compute.resource("Network")
-    assert [op.fields for op in network.operations.update] == [("routingConfig",)]  # "Only routingConfig"
+    # "Only routingConfig can be modified", but enableUlaInternalIpv6's own text describes switching
+    # it on (gcp.field-doc-describes-switch): the field's text is the more specific
+    assert [op.fields for op in network.operations.update] == [("enableUlaInternalIpv6", "routingConfig")]
     ip = compute.resource("ForwardingRule").field("IPAddress")
     assert (ip.references, ip.reference_member) == ("Address", "address")
     assert ip.provenance["reference_member"] == "rule:gcp.read-returns-referenced-member"

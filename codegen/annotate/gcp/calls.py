@@ -47,6 +47,8 @@ def _tokens_sent(ctx: GcpContext, resource: ResourceDraft, facts: Facts, method:
     """The lock tokens a method sends: those its body carries by name (setLabels's
     ``labelFingerprint``, setTargetPools's ``fingerprint``), the resource-wide ones when its body
     is the resource (a patch sends ``fingerprint``), and its ``if<Field>Match`` preconditions."""
+    if method["id"] in facts.borrowed:
+        return []  # another resource's method: its lock tokens are that resource's, not ours
     locks = lock_fields(ctx, resource, facts)
     own = own_update(ctx, facts)
     if own is not None and own[1]["id"] == method["id"]:
@@ -62,7 +64,7 @@ def _tokens_sent(ctx: GcpContext, resource: ResourceDraft, facts: Facts, method:
 
 
 def _method(facts: Facts, method_id: str) -> Method:
-    method = facts.collection.method(method_id)
+    method = facts.method_by_id(method_id)
     assert method is not None, method_id  # the ids routed here were read from this collection
     return method
 
@@ -147,7 +149,7 @@ def idempotency_token(ctx: GcpContext) -> None:
 
 
 def _with_token(facts: Facts, op: Operation) -> Operation:
-    method = facts.collection.methods.get(op.name.rsplit(".", 1)[-1], {})
+    method = facts.method_by_id(op.name) or {}
     if TOKEN not in method.get("parameters", {}):
         return op
     return _refined(op, source("gcp.request-id-is-idempotency-token"), idempotency_token=TOKEN)
@@ -180,7 +182,7 @@ def required_members(ctx: GcpContext) -> None:
     rid = source("gcp.method-required-members")
     for resource, facts in ctx.resources():
         for role, op in _update_methods(resource):
-            method = facts.collection.methods.get(op.name.rsplit(".", 1)[-1])
+            method = facts.method_by_id(op.name)
             if method is None:
                 continue
             required = tuple(
@@ -199,7 +201,7 @@ def reference_objects(ctx: GcpContext) -> None:
     rid = source("gcp.reference-object-items")
     for resource, facts in ctx.resources():
         for role, op in _update_methods(resource):
-            method = facts.collection.methods.get(op.name.rsplit(".", 1)[-1])
+            method = facts.method_by_id(op.name)
             if method is None or (method.get("request") or {}).get("$ref") == facts.schema:
                 continue  # a body that is the resource holds its lists as the resource does
             keys = []

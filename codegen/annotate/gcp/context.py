@@ -57,9 +57,16 @@ class Facts:
     partners: dict[str, str] = field(default_factory=dict)  # add… -> remove…, attach… -> detach…
     # (method id, field) -> (the member that carries it, sent as a query parameter?)
     members: dict[tuple[str, str], tuple[str, bool]] = field(default_factory=dict)
+    # method id -> a method of another collection that changes this resource's field
+    # (instanceGroups.setNamedPorts for an InstanceGroupManager's namedPorts)
+    borrowed: dict[str, Method] = field(default_factory=dict)
 
     def method(self, name: str) -> Method | None:
         return self.collection.methods.get(name)
+
+    def method_by_id(self, method_id: str) -> Method | None:
+        """The collection's method with this id, or one borrowed from another collection."""
+        return self.collection.method(method_id) or self.borrowed.get(method_id)
 
     @property
     def create(self) -> Method:

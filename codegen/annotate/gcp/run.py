@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from codegen.annotate.draft import ServiceDraft
-from codegen.annotate.gcp import aip, actions, calls, classify, fields, identity, resources, updates
+from codegen.annotate.gcp import aip, actions, calls, classify, evidence, fields, identity, resources, setters, updates
 from codegen.annotate.gcp.context import GcpContext
 from codegen.annotate.rules import Rule, check_unique
 
@@ -29,9 +29,15 @@ GCP_RULES: Sequence[Rule[GcpContext]] = check_unique(
         classify.read_as_member,
         # how each field can change: actions, then the text, then the resource's own update
         actions.action_methods,
+        setters.own_setter,
+        setters.companion_setter,
         updates.field_doc_names_method,
+        evidence.input_only,
         updates.containing_resource,
+        evidence.fixed_only_when,
         updates.field_doc_create_only,
+        evidence.describes_switch,
+        evidence.masked_update,
         updates.update_carries,
         updates.create_only,
         updates.read_only_rest,

@@ -58,6 +58,11 @@ def clean(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
+def sentences(text: str | None) -> list[str]:
+    """The text's sentences, each one line."""
+    return [s for s in _SENTENCE.split(clean(text)) if s]
+
+
 @dataclass(frozen=True)
 class Behaviours:
     output_only: bool

@@ -41,7 +41,8 @@ def _takes_resource(ctx: GcpContext, facts: Facts, method: Method) -> bool:
     return any(p.get("$ref") == facts.schema for p in ctx.body(method).values())
 
 
-def _carry(facts: Facts, method_id: str, field: str) -> None:
+def carry(facts: Facts, method_id: str, field: str) -> None:
+    """Record that the method changes the field (a candidate for routing)."""
     known = facts.carriers.setdefault(method_id, [])
     if field not in known:
         known.append(field)
@@ -58,7 +59,7 @@ def field_doc_names_method(ctx: GcpContext) -> None:
         levels = {k for k, m in methods.items() if same_level(facts.get, m) and k != "get"}
         for name, f in writable(resource).items():
             for key in methods_named(f.documentation, levels):
-                _carry(facts, methods[key]["id"], name)
+                carry(facts, methods[key]["id"], name)
                 if unset(f):
                     f.set("mutability", Mutability.MUTABLE, rid)
 
@@ -106,7 +107,7 @@ def update_carries(ctx: GcpContext) -> None:
             if f.get("mutability") is Mutability.CREATE_ONLY or not f.in_read:
                 continue  # a value only the create takes (accountId) is no part of the body
             if limit is None or name in limit.fields:
-                _carry(facts, method["id"], name)
+                carry(facts, method["id"], name)
                 if unset(f):
                     f.set("mutability", Mutability.MUTABLE, rid)
             elif unset(f) and (f.in_create or f.in_read):

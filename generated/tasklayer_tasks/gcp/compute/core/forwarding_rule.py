@@ -2,7 +2,7 @@
 
     create: compute.forwardingRules.insert
     read:   compute.forwardingRules.get
-    update: compute.forwardingRules.patch (networkTier, fingerprint)
+    update: compute.forwardingRules.patch (allowGlobalAccess, networkTier, fingerprint)
     update: compute.forwardingRules.setTarget (target)
     tags:   compute.forwardingRules.setLabels
     delete: compute.forwardingRules.delete
@@ -70,9 +70,10 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="allowGlobalAccess",
             attr="allow_global_access",
-            mutability=Mutability.CREATE_ONLY,
+            mutability=Mutability.MUTABLE,
             key="allowGlobalAccess",
             in_create=True,
+            update_operation="compute.forwardingRules.patch",
         ),
         FieldSpec(
             name="allowPscGlobalAccess",

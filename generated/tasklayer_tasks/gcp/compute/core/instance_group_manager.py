@@ -4,6 +4,7 @@
     read:   compute.instanceGroupManagers.get
     update: compute.instanceGroupManagers.patch (allInstancesConfig, autoHealingPolicies, baseInstanceName, description, distributionPolicy, instanceFlexibilityPolicy, instanceLifecyclePolicy, listManagedInstancesResults, resourcePolicies, standbyPolicy, statefulPolicy, targetSizePolicy, targetStoppedSize, targetSuspendedSize, updatePolicy, versions, fingerprint)
     update: compute.instanceGroupManagers.setInstanceTemplate (instanceTemplate)
+    update: compute.instanceGroups.setNamedPorts (namedPorts)
     update: compute.instanceGroupManagers.setTargetPools (targetPools, fingerprint)
     update: compute.instanceGroupManagers.resize (targetSize)
     delete: compute.instanceGroupManagers.delete
@@ -149,8 +150,9 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="namedPorts",
             attr="named_ports",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.MUTABLE,
             key="namedPorts",
+            update_operation="compute.instanceGroups.setNamedPorts",
         ),
         FieldSpec(
             name="region",
@@ -306,6 +308,11 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="compute.instanceGroupManagers.setInstanceTemplate",
             identity=(("project", "@project"), ("zone", "@zone"), ("instanceGroupManager", "name")),
+            idempotency_token="requestId",
+        ),
+        CallSpec(
+            operation="compute.instanceGroups.setNamedPorts",
+            identity=(("project", "@project"), ("zone", "@zone"), ("instanceGroup", "name")),
             idempotency_token="requestId",
         ),
         CallSpec(
