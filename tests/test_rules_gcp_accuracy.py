@@ -1,5 +1,5 @@
 """Hand-checked accuracy of the GCP rules (rules only, no overlays) on the pinned discovery
-documents, and container v1 as googleapiclient ships it: each row's expected class is what
+documents, and container v1: each row's expected class is what
 Google's published API reference says (the page is named above each group). Rows the rules
 still get wrong are strict expected failures naming why; ``test_agreement`` prints the figure.
 
@@ -8,11 +8,9 @@ This table extends the kOps/CAPG one in ``test_rules_gcp.py`` without repeating 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-import googleapiclient
 import pytest
 
 from codegen.annotate.gcp.run import annotate_document
@@ -20,16 +18,12 @@ from codegen.model import Mutability, Service
 from codegen.sources.gcp import load_pinned
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
-BUNDLED = Path(googleapiclient.__file__).resolve().parent / "discovery_cache" / "documents"
 C, M, R = Mutability.CREATE_ONLY, Mutability.MUTABLE, Mutability.READ_ONLY
 
 
 def _document(api: str) -> tuple[dict[str, Any], str]:
-    """The pinned document, else (container, until it is pinned) googleapiclient's own."""
-    if (SCHEMAS / "gcp" / api).is_dir():
-        src = load_pinned(SCHEMAS, api)
-        return src.document, src.version
-    return json.loads((BUNDLED / f"{api}.v1.json").read_text()), "v1"
+    src = load_pinned(SCHEMAS, api)
+    return src.document, src.version
 
 
 @pytest.fixture(scope="module")
