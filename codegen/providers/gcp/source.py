@@ -24,7 +24,7 @@ from typing import Any, Mapping
 from googleapiclient import discovery_cache  # type: ignore[import-untyped]
 
 from codegen.errors import TasklayerError
-from codegen.sources.gcp_validate import check_document
+from codegen.providers.gcp.validate import check_document
 from codegen.sources.manifest import (
     manifest_path,
     read_provider_services,

@@ -13,21 +13,14 @@ from typing import Any, Mapping
 
 from codegen.model import Mutability, Operation
 from codegen.naming import Code, PythonIdentifier, python_literal
-from codegen.render.views import Argument, FieldView, ResourceView, arguments
+from codegen.providers.gcp.shapes import gcp
+from codegen.render.views import Argument, ResourceView, arguments
 
 SCOPES = ("project", "region", "zone")
 
 
-class GcpFieldView(FieldView):
-    """GCP fields refer to other resources by URL, whatever they are named (``network``)."""
-
-    REFERENCE_SUFFIXES = ()
-
-
 class GcpResourceView(ResourceView):
     """A GCP resource as the templates print it."""
-
-    field_view = GcpFieldView
 
     @property
     def scopes(self) -> list[PythonIdentifier]:
@@ -38,7 +31,7 @@ class GcpResourceView(ResourceView):
         """(parameter, source): ``@project`` from the scope, ``=projects/{project}`` a
         resource-name path, else the field holding the resource's name."""
         primary = self.resource.identity.primary[0] if self.resource.identity.primary else "name"
-        templates = dict(op.param_templates)
+        templates = dict(gcp(op).param_templates)
         out = []
         for m in op.identity_members:
             if m in templates:
@@ -69,18 +62,19 @@ class GcpResourceView(ResourceView):
         values: list[tuple[str, object]] = [
             ("operation", op.name), ("output_member", None), ("output_is_list", False), ("id_member", None),
             ("idempotency_token", op.idempotency_token), ("identity", self._identity(op)),
-            ("body_member", op.body_member), ("id_param", op.id_param), ("id_in_query", op.id_in_query),
+            ("body_member", gcp(op).body_member), ("id_param", gcp(op).id_param), ("id_in_query", gcp(op).id_in_query),
         ]
         return arguments([(k, v) for k, v in values if v not in (None, False) or k in self._required_create])
 
     _required_create = ("operation", "output_member", "output_is_list", "id_member", "idempotency_token")
 
     def call_arguments(self, op: Operation) -> list[Argument]:
+        call = gcp(op)
         values: list[tuple[str, object]] = [
             ("operation", op.name), ("identity", self._identity(op)), ("fingerprints", self._fingerprints(op)),
-            ("body_member", op.body_member), ("mask_param", op.mask_param), ("mask_in_body", op.mask_in_body),
-            ("idempotency_token", op.idempotency_token), ("required", op.required_members),
-            ("item_keys", op.item_keys),
+            ("body_member", call.body_member), ("mask_param", call.mask_param), ("mask_in_body", call.mask_in_body),
+            ("idempotency_token", op.idempotency_token), ("required", call.required_members),
+            ("item_keys", call.item_keys),
         ]
         return arguments([(k, v) for k, v in values if v not in ((), None, False)])
 
@@ -97,7 +91,7 @@ class GcpResourceView(ResourceView):
         extras = [(PythonIdentifier("api_version"), Code("{}", python_literal(self.service.api_version))),
                   (PythonIdentifier("operation_waiter"), Code("{}", python_literal(waiter)))]
         listing = self.resource.operations.list
-        if listing is not None and listing.param_templates:  # found by listing until its name is known
+        if listing is not None and gcp(listing).param_templates:  # found by listing until its name is known
             args = Code.listing(", ", [Code("{}={}", k, v) for k, v in self.call_arguments(listing)])
             extras.append((PythonIdentifier("listing"), Code("CallSpec({})", args)))
         return extras

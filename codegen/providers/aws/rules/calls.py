@@ -7,10 +7,11 @@ import dataclasses
 
 from botocore.model import Shape
 
-from codegen.annotate.aws.context import AwsContext, singular_candidates
+from codegen.providers.aws.rules.context import AwsContext, singular_candidates
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation
+from codegen.providers.aws.shapes import aws, with_aws
 
 
 def _is_filter_list(shape: Shape) -> bool:
@@ -34,15 +35,18 @@ def _read_members(ctx: AwsContext, op: Operation) -> dict[str, Shape]:
 def _shaped_read(ctx: AwsContext, resource: ResourceDraft, op: Operation, rid: str) -> Operation:
     members = _read_members(ctx, op)
     # a sub-resource read through its parent is selected by the parent's id
-    wanted = list(resource.parent) if op.nested_member else list(resource.primary)
+    wanted = list(resource.parent) if aws(op).nested_member else list(resource.primary)
     natural = [n for n in resource.natural if not n.startswith("tag:")]
     id_filter = _selector_for(members, wanted)
-    return dataclasses.replace(
+    shaped = dataclasses.replace(
         op,
         id_filter=id_filter,
+        natural_filter=_selector_for(members, natural) if natural else None,
+    )
+    return with_aws(
+        shaped,
         id_filter_is_list=id_filter is not None and members[id_filter].type_name == "list",
         filters_member=next((n for n, s in members.items() if _is_filter_list(s)), None),
-        natural_filter=_selector_for(members, natural) if natural else None,
     )
 
 
@@ -98,7 +102,7 @@ def one_attribute_per_call(ctx: AwsContext) -> None:
     rid = source("aws.attribute-update-one-per-call")
     for resource in ctx.resources():
         shaped = [
-            dataclasses.replace(op, one_field_per_call=op.name.endswith("Attribute"))
+            with_aws(op, one_field_per_call=op.name.endswith("Attribute"))
             for op in resource.update
         ]
         if shaped != resource.update:

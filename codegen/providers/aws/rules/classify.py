@@ -6,11 +6,12 @@ import re
 
 from botocore.model import Shape
 
-from codegen.annotate.aws.context import AwsContext, is_sensitive, split_operation
-from codegen.annotate.aws.resources import references_known_resource
+from codegen.providers.aws.rules.context import AwsContext, is_sensitive, split_operation
+from codegen.providers.aws.rules.resources import references_known_resource
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
+from codegen.providers.aws.shapes import aws
 
 
 def _unset(f: FieldDraft) -> bool:
@@ -108,7 +109,7 @@ def write_only(ctx: AwsContext) -> None:
     for resource in ctx.resources():
         if resource.read is None:
             continue
-        nested = resource.read.nested_member is not None
+        nested = aws(resource.read).nested_member is not None
         for f in resource.fields.values():
             # a sub-resource read through its parent knows the parent's id it was found under
             through_parent = nested and f.name in resource.parent

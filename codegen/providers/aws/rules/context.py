@@ -14,7 +14,7 @@ from typing import Any, Iterable, Mapping
 from botocore.model import OperationModel, ServiceModel, Shape, StructureShape
 from botocore.waiter import WaiterModel
 
-from codegen.annotate.aws.docs import html_to_text
+from codegen.providers.aws.rules.docs import html_to_text
 from codegen.annotate.draft import ResourceDraft, ServiceDraft
 from codegen.model import FieldType
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from codegen.annotate.aws.context import AwsContext
+from codegen.providers.aws.rules.context import AwsContext
 from codegen.annotate.rules import rule, source
 from codegen.model import Readiness
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from botocore.model import Shape
 
-from codegen.annotate.aws.context import CONTROL_MEMBERS, AwsContext, documentation_text
-from codegen.annotate.aws.identity import read_members
+from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, documentation_text
+from codegen.providers.aws.rules.identity import read_members
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import FieldType

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from codegen.annotate.aws.context import CONTROL_MEMBERS, AwsContext, singular_candidates
-from codegen.annotate.aws.resources import references_known_resource
+from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, singular_candidates
+from codegen.providers.aws.rules.resources import references_known_resource
 from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import source
+from codegen.providers.aws.shapes import with_aws
 
 
 def read_members(ctx: AwsContext, resource: ResourceDraft) -> list[str]:
@@ -84,8 +85,9 @@ def primary_identity(ctx: AwsContext) -> None:
         # a list member (SecurityGroupRuleIds) filled from one value in the state is sent as a list
         shapes = ctx.input_members(resource.delete.name)
         lists = tuple(m for m in selectors if shapes[m].type_name == "list" and pairs[m] != m)
-        delete = dataclasses.replace(
-            resource.delete, identity_members=tuple(selectors), identity_pairs=tuple(pairs.items()), list_members=lists
+        delete = with_aws(
+            dataclasses.replace(resource.delete, identity_members=tuple(selectors)),
+            identity_pairs=tuple(pairs.items()), list_members=lists,
         )
         resource.set("delete", delete, source(rid))
         resource.set("primary", tuple(pairs[m] for m in chosen), source(rid))

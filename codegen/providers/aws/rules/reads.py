@@ -6,11 +6,12 @@ import dataclasses
 
 from botocore.model import Shape
 
-from codegen.annotate.aws.context import AwsContext, same_noun, singular_candidates
+from codegen.providers.aws.rules.context import AwsContext, same_noun, singular_candidates
 from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import source
 from codegen.model import Operation
+from codegen.providers.aws.shapes import AwsCallShape, with_aws
 
 READ_VERBS = ("Get", "Describe", "List")
 
@@ -97,7 +98,7 @@ def _read_op(
         role,
         output_member=member,
         output_is_list=is_list,
-        nested_member=nested,
+        call=AwsCallShape(nested_member=nested),
         paginated=name in ctx.paginators,
         source=source(rid),
     )
@@ -146,7 +147,7 @@ def read_through_parent(ctx: AwsContext) -> None:
                 if s.type_name == "list" and s.member.name == resource.name
             ]
             if nested:
-                read = dataclasses.replace(parent.read, nested_member=nested[0], source=source(rid))
+                read = with_aws(dataclasses.replace(parent.read, source=source(rid)), nested_member=nested[0])
                 resource.set("read", read, source(rid))
                 resource.set("shape", resource.name, source(rid))
                 break

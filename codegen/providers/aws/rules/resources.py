@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codegen.annotate.aws.context import AwsContext, documentation_text, same_noun, split_operation
+from codegen.providers.aws.rules.context import AwsContext, documentation_text, same_noun, split_operation
 from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import source

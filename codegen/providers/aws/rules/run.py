@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 from botocore.model import ServiceModel
 from botocore.waiter import WaiterModel
 
-from codegen.annotate.aws import (
+from codegen.providers.aws.rules import (
     calls,
     classify,
     extras,
@@ -19,9 +19,10 @@ from codegen.annotate.aws import (
     tagging,
     updates,
 )
-from codegen.annotate.aws.context import AwsContext
+from codegen.providers.aws.rules.context import AwsContext
 from codegen.annotate.draft import ServiceDraft
 from codegen.annotate.rules import Rule, check_unique
+from codegen.providers.aws.shapes import AwsCallShape
 
 AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
     (
@@ -86,7 +87,7 @@ def annotate_model(
     source_files: tuple[str, ...] = (),
 ) -> tuple[AwsContext, ServiceDraft]:
     """Run every AWS rule over one botocore service model; overlays come after."""
-    draft = ServiceDraft("aws", service, api_version, source_files=source_files)
+    draft = ServiceDraft("aws", service, api_version, source_files=source_files, call_shape=AwsCallShape)
     ctx = AwsContext(model=model, paginators=paginators or {}, waiters=waiters, draft=draft)
     for r in AWS_RULES:
         r(ctx)

@@ -8,7 +8,7 @@ import dataclasses
 
 from botocore.model import Shape
 
-from codegen.annotate.aws.context import AwsContext, is_sensitive
+from codegen.providers.aws.rules.context import AwsContext, is_sensitive
 from codegen.annotate.rules import rule, source
 
 MAX_DEPTH = 8  # nested structures deeper than this are not searched for secrets

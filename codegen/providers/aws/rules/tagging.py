@@ -9,7 +9,7 @@ carry, then given to resources; they never become resources themselves.
 
 from __future__ import annotations
 
-from codegen.annotate.aws.context import AwsContext, split_operation, words
+from codegen.providers.aws.rules.context import AwsContext, split_operation, words
 from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import source

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 from botocore.model import Shape
 
-from codegen.annotate.aws.context import (
+from codegen.providers.aws.rules.context import (
     CONTROL_MEMBERS,
     AwsContext,
     documentation_text,
     split_operation,
 )
-from codegen.annotate.aws.fields import create_inputs
-from codegen.annotate.aws.resources import versioned_nouns
+from codegen.providers.aws.rules.fields import create_inputs
+from codegen.providers.aws.rules.resources import versioned_nouns
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability, Operation
+from codegen.providers.aws.shapes import AwsCallShape
 
 UPDATE_VERBS = (
     "Modify", "Update", "Put", "Set", "Replace", "Attach", "Detach", "Assign", "Unassign",
@@ -153,8 +154,7 @@ def _add_update(resource: ResourceDraft, op_name: str, carried: dict[str, str], 
     members = delete.identity_members if delete else tuple(resource.primary)
     op = Operation(
         op_name, "update", identity_members=members, fields=tuple(carried), source=rid,
-        identity_pairs=delete.identity_pairs if delete else tuple(zip(members, members)),
-        list_members=delete.list_members if delete else (),
+        call=AwsCallShape.selecting_like(delete, members),
     )
     resource.update.append(op)
     resource.provenance["update"] = rid

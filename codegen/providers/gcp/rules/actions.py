@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from codegen.annotate.draft import ResourceDraft
-from codegen.annotate.gcp.context import Facts, GcpContext, Method, upper_first, verb
-from codegen.annotate.gcp.resources import same_level
+from codegen.providers.gcp.rules.context import Facts, GcpContext, Method, upper_first, verb
+from codegen.providers.gcp.rules.resources import same_level
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
 

@@ -9,13 +9,13 @@ in an ``updateMask``.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from codegen.annotate.draft import ResourceDraft
-from codegen.annotate.gcp.context import Facts, GcpContext, Method
+from codegen.providers.gcp.rules.context import Facts, GcpContext, Method
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation
+from codegen.providers.gcp.shapes import with_gcp
 
 SCOPE_COLLECTIONS = {"projects": "project", "locations": "region", "regions": "region", "zones": "zone"}
 MASKS = ("updateMask", "fieldMask")
@@ -62,7 +62,7 @@ def resource_name_paths(ctx: GcpContext) -> None:
             method = _method_for(facts, op) if op is not None else None
             if op is None or method is None:
                 continue
-            shaped = dataclasses.replace(op, param_templates=_templates(ctx, method, item=role not in ("create", "list")))
+            shaped = with_gcp(op, param_templates=_templates(ctx, method, item=role not in ("create", "list")))
             if role == "create":
                 shaped = _create_shape(ctx, resource, facts, shaped, method)
             if shaped != op:
@@ -74,7 +74,7 @@ def resource_name_paths(ctx: GcpContext) -> None:
 
 def _create_shape(ctx: GcpContext, resource: ResourceDraft, facts: Facts, op: Operation, method: Method) -> Operation:
     in_query = facts.id_param is not None and facts.id_param in ctx.query(method)
-    return dataclasses.replace(op, body_member=facts.body_member, id_param=facts.id_param, id_in_query=in_query)
+    return with_gcp(op, body_member=facts.body_member, id_param=facts.id_param, id_in_query=in_query)
 
 
 def _patch_shape(ctx: GcpContext, facts: Facts, op: Operation) -> Operation:
@@ -85,7 +85,7 @@ def _patch_shape(ctx: GcpContext, facts: Facts, op: Operation) -> Operation:
     wrapper = [m for m, p in body.items() if p.get("$ref") == facts.schema]
     mask_in_body = next((m for m in MASKS if m in body), None)
     mask_in_query = next((m for m in MASKS if m in ctx.query(method)), None)
-    return dataclasses.replace(
+    return with_gcp(
         op,
         param_templates=_templates(ctx, method, item=True),
         body_member=wrapper[0] if wrapper else None,

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from codegen.annotate.draft import ResourceDraft
-from codegen.annotate.gcp.context import Facts, GcpContext, Method, singular
-from codegen.annotate.gcp.resources import scope_names
-from codegen.annotate.gcp.updates import own_update, route
+from codegen.providers.gcp.rules.context import Facts, GcpContext, Method, singular
+from codegen.providers.gcp.rules.resources import scope_names
+from codegen.providers.gcp.rules.updates import own_update, route
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability, Operation, TagsModel
+from codegen.providers.gcp.shapes import with_gcp
 
 TOKEN = "requestId"
 LABELS = "labels"
@@ -188,7 +189,7 @@ def required_members(ctx: GcpContext) -> None:
                 if op.name in (prop.get("annotations") or {}).get("required", []) and name not in op.fields
             )
             if required:
-                _set_call(resource, role, op, _refined(op, rid, required_members=required))
+                _set_call(resource, role, op, _refined(with_gcp(op, required_members=required), rid))
 
 
 @rule("gcp.reference-object-items")
@@ -208,7 +209,7 @@ def reference_objects(ctx: GcpContext) -> None:
                 if len(item) == 1 and next(iter(item.values())).get("type") == "string":
                     keys.append((name, next(iter(item))))
             if keys:
-                _set_call(resource, role, op, _refined(op, rid, item_keys=tuple(keys)))
+                _set_call(resource, role, op, _refined(with_gcp(op, item_keys=tuple(keys)), rid))
 
 
 def is_operation(ctx: GcpContext, method: Method) -> bool:

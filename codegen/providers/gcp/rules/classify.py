@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 from codegen.annotate.draft import FieldDraft, ResourceDraft
-from codegen.annotate.gcp.context import GcpContext, singular_candidates, upper_first
-from codegen.annotate.gcp.text import behaviours
+from codegen.providers.gcp.rules.context import GcpContext, singular_candidates, upper_first
+from codegen.providers.gcp.rules.text import behaviours
 from codegen.annotate.rules import rule, source
 from codegen.model import FieldType, Mutability
 

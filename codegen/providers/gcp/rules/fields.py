@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from codegen.annotate.draft import FieldDraft, ResourceDraft
-from codegen.annotate.gcp.context import Facts, GcpContext, singular
-from codegen.annotate.gcp.resources import creates_in_place
-from codegen.annotate.gcp.text import behaviours, clean
+from codegen.providers.gcp.rules.context import Facts, GcpContext, singular
+from codegen.providers.gcp.rules.resources import creates_in_place
+from codegen.providers.gcp.rules.text import behaviours, clean
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from codegen.annotate.draft import ResourceDraft
-from codegen.annotate.gcp.context import Facts, GcpContext, singular
+from codegen.providers.gcp.rules.context import Facts, GcpContext, singular
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
 

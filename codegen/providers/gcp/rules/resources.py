@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from codegen.annotate.draft import ResourceDraft
-from codegen.annotate.gcp.context import (
+from codegen.providers.gcp.rules.context import (
     Collection,
     Facts,
     GcpContext,
@@ -16,7 +16,7 @@ from codegen.annotate.gcp.context import (
     singular_candidates,
     upper_first,
 )
-from codegen.annotate.gcp.text import clean
+from codegen.providers.gcp.rules.text import clean
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation
 

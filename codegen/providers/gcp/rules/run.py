@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from codegen.annotate.draft import ServiceDraft
-from codegen.annotate.gcp import aip, actions, calls, classify, fields, identity, resources, updates
-from codegen.annotate.gcp.context import GcpContext
+from codegen.providers.gcp.rules import aip, actions, calls, classify, fields, identity, resources, updates
+from codegen.providers.gcp.rules.context import GcpContext
 from codegen.annotate.rules import Rule, check_unique
+from codegen.providers.gcp.shapes import GcpCallShape
 
 GCP_RULES: Sequence[Rule[GcpContext]] = check_unique(
     (
@@ -63,7 +64,7 @@ def annotate_document(
     source_files: tuple[str, ...] = (),
 ) -> tuple[GcpContext, ServiceDraft]:
     """Run every GCP rule over one discovery document; overlays come after."""
-    draft = ServiceDraft("gcp", service, api_version, source_files=source_files)
+    draft = ServiceDraft("gcp", service, api_version, source_files=source_files, call_shape=GcpCallShape)
     ctx = GcpContext(document=document, draft=draft)
     for r in GCP_RULES:
         r(ctx)

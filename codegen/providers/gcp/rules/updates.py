@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 
 from codegen.annotate.draft import FieldDraft, ResourceDraft
-from codegen.annotate.gcp.actions import writable
-from codegen.annotate.gcp.classify import unset
-from codegen.annotate.gcp.context import Facts, GcpContext, Method, verb
-from codegen.annotate.gcp.resources import same_level
-from codegen.annotate.gcp.text import Limit, methods_named, says_create_only, update_limit
+from codegen.providers.gcp.rules.actions import writable
+from codegen.providers.gcp.rules.classify import unset
+from codegen.providers.gcp.rules.context import Facts, GcpContext, Method, verb
+from codegen.providers.gcp.rules.resources import same_level
+from codegen.providers.gcp.rules.text import Limit, methods_named, says_create_only, update_limit
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
 
