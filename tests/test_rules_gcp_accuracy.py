@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from codegen.annotate.gcp.run import annotate_document
+from codegen.providers.gcp.rules.run import annotate_document
 from codegen.model import Mutability, Service
-from codegen.sources.gcp import load_pinned
+from codegen.providers.gcp.source import load_pinned
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 C, M, R = Mutability.CREATE_ONLY, Mutability.MUTABLE, Mutability.READ_ONLY

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from codegen.annotate.gcp.run import annotate_document
+from codegen.providers.gcp.rules.run import annotate_document
 from codegen.model import Mutability, Service
 from tests.test_rules_gcp import method, param, prop
 

@@ -45,7 +45,7 @@ SERVICE_MODULES = frozenset({"core", "reconcilers", "operator"})
 CLASS_SUFFIXES = ("", "Core", "Reconciler", "Spec", "Status")
 
 # Names the generated modules import or define beside the resources' classes (templates and
-# render/package.py, render/clouds.py); render/verify.py checks the output against shadowing
+# render/package.py, providers/<cloud>/provider.py); render/verify.py checks the output against shadowing
 # anyway, this says which input caused it. A core also imports its owner parent's SPEC as
 # ``<PARENT_MODULE>_SPEC``: all capitals with a suffix, so no class or constant here can be it.
 MODULE_NAMES = frozenset(
