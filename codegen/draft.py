@@ -19,6 +19,7 @@ from codegen.model import (
     Operations,
     Readiness,
     Versioning,
+    ChangeBatch,
     Resource,
     Service,
     TagsModel,
@@ -99,6 +100,7 @@ class ResourceDraft:
     waiters: builtins.list[str] = field(default_factory=builtins.list)
     readiness: Readiness | None = None
     versioning: Versioning | None = None
+    change_batch: ChangeBatch | None = None
     documentation: str = ""
     fields: dict[str, FieldDraft] = field(default_factory=dict)
     provenance: dict[str, str] = field(default_factory=dict)
@@ -144,6 +146,7 @@ class ResourceDraft:
             waiters=tuple(self.waiters),
             readiness=self.readiness,
             versioning=self.versioning,
+            change_batch=self.change_batch,
             documentation=self.documentation,
             provenance=dict(sorted(self.provenance.items())),
         )

@@ -193,6 +193,9 @@ class TagsModel:
     selector_is_arn: bool = False  # tag calls take the ARN rather than the primary id
     untag_member: str | None = None  # "Tags" (EC2 DeleteTags takes [{Key}]) or "TagKeys"
     read_operation: str | None = None  # tags not in the resource's read: read by this (DescribeTags)
+    read_selector: str | None = None  # ... naming the resources by this, when not selector_member ("ResourceIds")
+    type_member: str | None = None  # tag calls also name the kind here ("ResourceType": "hostedzone")
+    tags_member: str | None = None  # the tag call's member carrying the tags, when not "Tags" ("AddTags")
     source: str = ""
 
 
@@ -228,6 +231,27 @@ class Versioning:
 
 
 @dataclass(frozen=True)
+class ChangeBatch:
+    """A resource written only as one change in a batch sent to its parent: create, update and
+    delete are ``{action_member: CREATE | UPSERT | DELETE, item_member: <the resource>}`` in
+    ``batch_member``.``changes_member`` of ``operation`` (Route 53's ChangeResourceRecordSets;
+    Cloud DNS's changes.create has the same form). Found by listing the parent from a start
+    key: ``start`` pairs the list's input members with the fields they start at."""
+
+    operation: str  # ChangeResourceRecordSets
+    batch_member: str  # ChangeBatch
+    changes_member: str  # Changes
+    action_member: str  # Action
+    item_member: str  # ResourceRecordSet
+    create_action: str  # CREATE: fails when it exists (never overwrites what find did not see)
+    upsert_action: str  # UPSERT: the whole item, replaced
+    delete_action: str  # DELETE: must name the item exactly as it is
+    parent_member: str  # HostedZoneId: the operation's and the list's member naming the parent
+    start: tuple[tuple[str, str], ...] = ()  # (StartRecordName, Name), (StartRecordType, Type)
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class Resource:
     name: str
     api_name: str  # the noun as the API spells it, before any overlay rename
@@ -241,6 +265,7 @@ class Resource:
     documentation: str = ""
     provenance: Provenance = field(default_factory=dict, compare=False)
     versioning: Versioning | None = None
+    change_batch: ChangeBatch | None = None
 
     def field(self, name: str) -> Field:
         for f in self.fields:

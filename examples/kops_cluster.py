@@ -4,15 +4,17 @@ The network (VPC, per zone a public "utility" and a private subnet, internet gat
 tables and routes, the masters' and nodes' security groups and rules), IAM (a role per
 instance group, its inline policy, an instance profile), the SSH key, a launch template and
 an auto-scaling group per instance group, a network load balancer for the API with its target
-group and listener, and an etcd volume per control-plane zone. Every resource carries the
-cluster's ownership tags; one ``Executor.run`` orders them by their references.
+group and listener, an etcd volume per control-plane zone, and DNS: the cluster's hosted zone
+with ``api.<cluster>`` and ``api.internal.<cluster>`` (kOps' placeholder address until
+dns-controller writes the masters'). Every resource carries the cluster's ownership tags (record
+sets, which carry none, are the cluster's through its zone); one ``Executor.run`` orders them
+by their references.
 
     python examples/kops_cluster.py                      # starts its own moto_server, applies
     python examples/kops_cluster.py --dry-run            # the plan, as `kops update cluster` prints it
     python examples/kops_cluster.py --endpoint-url http://127.0.0.1:5000 [--delete]
 
-DNS records are not here yet: the generated Route53 tasks (hosted zone, change-batch record
-sets) are issue 13's open part.
+DNS names are fully qualified, with the final dot, as Route 53 returns them.
 """
 
 from __future__ import annotations
@@ -46,9 +48,11 @@ from tasklayer_tasks.aws.ec2 import (
 )
 from tasklayer_tasks.aws.elbv2 import Listener, LoadBalancer, TargetGroup
 from tasklayer_tasks.aws.iam import InstanceProfile, Role, RolePolicy
+from tasklayer_tasks.aws.route53 import HostedZone, ResourceRecordSet
 from tasklayer_tasks.runtime import AwsTask, CloudTarget, Context, DryRunTarget, Executor, Joined
 
 ZONES = ("us-east-1a", "us-east-1b", "us-east-1c")
+PLACEHOLDER_IP = "203.0.113.123"  # kOps' address for api records until dns-controller sets them
 IMAGE = "ami-12c6146b"  # an image moto knows; on a real account, kOps' channel picks one
 ASSUME_EC2 = json.dumps({"Version": "2012-10-17", "Statement": [
     {"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"}, "Action": "sts:AssumeRole"}]})
@@ -61,7 +65,7 @@ def _policy(*actions: str) -> str:
 
 def kops_cluster(cluster: str = "demo.example.com", zones: tuple[str, ...] = ZONES,
                  master_type: str = "t3.medium", node_type: str = "t3.large",
-                 public_key: str | None = None) -> list[AwsTask]:
+                 public_key: str | None = None, api_ip: str = PLACEHOLDER_IP) -> list[AwsTask]:
     """The cluster's tasks, in no particular order (the executor orders them)."""
     c = cluster
     vpc = Vpc(name=c, cidr_block="172.20.0.0/16", enable_dns_hostnames=True, enable_dns_support=True)
@@ -120,6 +124,11 @@ def kops_cluster(cluster: str = "demo.example.com", zones: tuple[str, ...] = ZON
         tasks.append(Volume(name=f"{zone[-1]}.etcd-main.{c}", availability_zone=zone, size=20, volume_type="gp3",
                             tags={"k8s.io/etcd/main": f"{zone[-1]}/{','.join(z[-1] for z in zones)}",
                                   "k8s.io/role/master": "1"}))
+    zone = HostedZone(name=f"{c}.")
+    tasks.append(zone)
+    for record in (f"api.{c}.", f"api.internal.{c}."):
+        tasks.append(ResourceRecordSet(name=record, hosted_zone=zone, type_="A", ttl=60,
+                                       resource_records=[{"Value": api_ip}]))  # type: ignore[list-item]
     return tasks
 
 

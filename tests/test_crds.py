@@ -26,7 +26,7 @@ def test_there_is_one_crd_per_generated_resource() -> None:
     assert {"aws/vpcs", "aws/subnets", "aws/natgateways", "aws/securitygroupingresses", "aws/elasticips"} <= names
     assert {"gcp/networks", "gcp/subnetworks", "gcp/firewalls", "gcp/instancegroupmanagers", "gcp/disks"} <= names
     assert {"aws/launchtemplates", "aws/autoscalinggroups", "aws/loadbalancers", "aws/roles"} <= names
-    assert len(CRDS) == 12 + 10 + 13 + 1 + 1  # EC2 network, kOps' cluster kinds, GCE, GCS, IAM
+    assert len(CRDS) == 12 + 10 + 2 + 13 + 1 + 1  # EC2 network, kOps' cluster kinds, its DNS, GCE, GCS, IAM
 
 
 @pytest.mark.parametrize("path", CRDS, ids=lambda p: p.stem)

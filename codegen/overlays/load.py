@@ -37,6 +37,9 @@ TAGS_KEYS = (
     "selector_is_arn",
     "untag_member",
     "read_operation",
+    "read_selector",
+    "type_member",
+    "tags_member",
 )
 FIELD_EXTRA_KEYS = ("add", "type")
 

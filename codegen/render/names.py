@@ -53,7 +53,7 @@ MODULE_NAMES = frozenset(
         "Any", "AwsCore", "AwsReconciler", "AwsTask", "CallSpec", "CannotChangeFieldError", "Changes",
         "ClassVar", "Context", "CreateSpec", "DOCUMENT", "FieldSpec", "GROUP", "GcpCore", "GcpReconciler",
         "Mutability",
-        "GcpTask", "Mapping", "ParentSpec", "Path", "RECONCILERS", "ReadSpec", "ReadinessSpec", "Reconciler", "VersionSpec",
+        "GcpTask", "Mapping", "ParentSpec", "Path", "RECONCILERS", "ReadSpec", "ReadinessSpec", "Reconciler", "VersionSpec", "ChangeBatchSpec",
         "ResourceSpec", "RetryPolicy", "SPEC", "TYPE_CHECKING", "TagsSpec", "Task", "TypedDict", "VERSION",
         "dataclass", "datetime", "kopf", "operator", "register",
     }

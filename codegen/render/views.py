@@ -244,8 +244,14 @@ class ResourceView:
 
     @property
     def status_fields(self) -> list[FieldView]:
-        """What a status reports: every field the cloud returns."""
-        return [f for f in self.fields if (f.field.in_read or f.field.read_operation) and not f.is_tags]
+        """What a status reports: every field the cloud returns; a primary id whose key is the
+        status's own ``id`` (a hosted zone's ``Id``) is reported there, once."""
+        own_id = self.id_member if self.has_id else None
+        return [
+            f for f in self.fields
+            if (f.field.in_read or f.field.read_operation) and not f.is_tags
+            and not (f.field.name == own_id and f.crd_key == "id")
+        ]
 
     @property
     def named_by_tag(self) -> bool:
@@ -328,6 +334,15 @@ class ResourceView:
     def versioning_arguments(self) -> list[Argument] | None:
         """``VersionSpec`` keyword arguments of a versioned resource; ``None`` where the provider's
         runtime has no versioned calls (each provider that has them writes its own)."""
+        return None
+
+    def listing_arguments(self) -> list[Argument] | None:
+        """``ReadSpec`` of a list the provider's runtime finds by when the read cannot; None here."""
+        return None
+
+    def change_batch_arguments(self) -> list[Argument] | None:
+        """``ChangeBatchSpec`` of a resource written as a change in its parent's batch; None where
+        the provider's runtime has no such calls."""
         return None
 
     def readiness_arguments(self) -> list[Argument] | None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from botocore import xform_name
 
+from . import aws_change_batch
 from .aws_errors import translate
 from .aws_listing import answer_state, find_listed, owned_states
 from .aws_tag_reads import with_tags
@@ -24,7 +25,7 @@ from .errors import CloudError, MalformedResponseError, NotFoundError, OutcomeUn
 from .ownership import Owner
 from .retry import RetryPolicy
 from .snapshot import Snapshots
-from .spec import FieldSpec, Mutability, ResourceSpec, update_order
+from .spec import FieldSpec, Mutability, ReadSpec, ResourceSpec, update_order
 from .versions import new_default_version, read_default_version
 
 READ_PREFIXES = ("Describe", "Get", "List")
@@ -84,19 +85,22 @@ class AwsCore:
 
         return call
 
-    def _read(self, params: Mapping[str, Any], retry_not_found: bool) -> list[dict[str, Any]]:
-        """All items a read returns, every page of it; [] when the API says NotFound (after
-        retrying it, when the resource was just created and may not be visible yet)."""
-        read = self.spec.read
+    def _read(
+        self, params: Mapping[str, Any], retry_not_found: bool, read: ReadSpec | None = None
+    ) -> list[dict[str, Any]]:
+        """All items a read (the spec's, or ``read``) returns, every page of it; [] when the API
+        says NotFound (after retrying it, when the resource was just created and may not be
+        visible yet)."""
+        read = read or self.spec.read
         assert read is not None
         method = xform_name(read.operation)
 
         def fetch(**kwargs: Any) -> list[dict[str, Any]]:
             if not self.client.can_paginate(method):
-                return self._items(getattr(self.client, method)(**kwargs))
+                return self._items(getattr(self.client, method)(**kwargs), read)
             items: list[dict[str, Any]] = []
             for page in self.client.get_paginator(method).paginate(**kwargs):
-                items += self._items(page)
+                items += self._items(page, read)
             return items
 
         def tagged(**kwargs: Any) -> list[dict[str, Any]]:
@@ -114,9 +118,9 @@ class AwsCore:
         except NotFoundError:
             return []
 
-    def _items(self, response: Any) -> list[dict[str, Any]]:
+    def _items(self, response: Any, read: ReadSpec | None = None) -> list[dict[str, Any]]:
         """The items of a read's answer, checked: a wrong shape is an error, never "none"."""
-        read = self.spec.read
+        read = read or self.spec.read
         assert read is not None
         if not isinstance(response, Mapping):
             raise MalformedResponseError(
@@ -201,18 +205,23 @@ class AwsCore:
         read = self.spec.read
         if read is None:
             return []
+        if self.spec.change_batch is not None:
+            return aws_change_batch.find(self, desired, retry_not_found)
         if read.nested_member:
             return self._find_nested(desired, retry_not_found)
         primary = {p: desired.get(p) for p in self.spec.primary}
         by_id = bool(self.spec.primary) and all(_known(v) for v in primary.values())
+        listing = self.spec.listing
+        if not by_id and listing is not None and listing.natural_filter and not read.natural_filter:
+            read = listing  # found by name through a list (ListHostedZonesByName)
         params = (
             self._id_params(primary, desired)
             if by_id
-            else self._natural_params(desired, name, match_tags)
+            else self._natural_params(desired, name, match_tags, read)
         )
         if params is None:
             return []
-        states = [self.state(item) for item in self._read(params, retry_not_found)]
+        states = [self.state(item) for item in self._read(params, retry_not_found, read)]
         if by_id:
             for state in states:  # an answer about another resource is not believed
                 if any(state.get(p) is not None and state.get(p) != v for p, v in primary.items()):
@@ -243,9 +252,13 @@ class AwsCore:
         return None
 
     def _natural_params(
-        self, desired: Mapping[str, Any], name: str, match_tags: Mapping[str, str] | None
+        self,
+        desired: Mapping[str, Any],
+        name: str,
+        match_tags: Mapping[str, str] | None,
+        read: ReadSpec | None = None,
     ) -> dict[str, Any] | None:
-        read = self.spec.read
+        read = read or self.spec.read
         assert read is not None
         filters: list[dict[str, Any]] = []
         params: dict[str, Any] = {}
@@ -263,7 +276,7 @@ class AwsCore:
             if read.filters_member and f.filter_name:
                 filters.append({"Name": f.filter_name, "Values": [value]})
             elif read.natural_filter:
-                params[read.natural_filter] = [value]
+                params[read.natural_filter] = [value] if read.natural_filter_is_list else value
             elif member in read.required:
                 params[member] = value
             else:
@@ -406,6 +419,9 @@ class AwsCore:
         by finding, never by sending it again."""
         create = self.spec.create
         assert create is not None
+        if self.spec.change_batch is not None:
+            self.answer = None
+            return aws_change_batch.create(self, desired)
         params: dict[str, Any] = {}
         for f in self.spec.fields:
             if f.in_create and not f.is_tags and desired.get(f.name) is not None:
@@ -449,6 +465,9 @@ class AwsCore:
         """Send each changed field through the call that carries it, in the order the field
         metadata gives (``after``); fields sharing a call go in one call, unless the call takes
         one field at a time."""
+        if self.spec.change_batch is not None:
+            aws_change_batch.upsert(self, actual, changes)
+            return
         versioning = self.spec.versioning
         if versioning is not None and any(n in versioning.fields for n in changes):
             new_default_version(self, actual, changes)
@@ -483,11 +502,13 @@ class AwsCore:
         if not tags:
             return
         key = self.spec.arn if spec.selector_is_arn and self.spec.arn else self.spec.primary[0]
-        selector = actual[key]
+        selector = tag_selector(actual[key])
         params = {
             spec.selector_member: [selector] if spec.selector_is_list else selector,
-            "Tags": [{"Key": k, "Value": v} for k, v in tags.items()],
+            spec.tags_member or "Tags": [{"Key": k, "Value": v} for k, v in tags.items()],
         }
+        if spec.type_member and spec.resource_type:
+            params[spec.type_member] = spec.resource_type
         # setting a tag to a value twice leaves it as once: safe to resend
         self.call(spec.tag_operation, params, idempotent=True)
 
@@ -495,6 +516,9 @@ class AwsCore:
         """Delete; gone already is fine. In use raises :class:`InUseError` for the caller."""
         call = self.spec.delete
         assert call is not None
+        if self.spec.change_batch is not None:
+            aws_change_batch.delete(self, actual)
+            return
         params = call.identity_params(dict(actual))
         if not params or not all(_known(v) for v in params.values()):
             return  # nothing identifies it: there is nothing to delete
@@ -532,6 +556,15 @@ class AwsCore:
                 ids = [str(state[p]) for p in other.primary if state.get(p) is not None]
                 found.append(f"{other.name} {'/'.join(ids) or '?'}")
         return sorted(set(found))
+
+
+def tag_selector(value: Any) -> Any:
+    """A resource's id as tag calls take it: Route 53 reads ids as paths (``/hostedzone/Z1``)
+    and its tag calls take the last part, as botocore already does for its other id members
+    (``fix_route53_ids``); an ARN or a plain id is sent as it is."""
+    if isinstance(value, str) and "/" in value and not value.startswith("arn:"):
+        return value.rsplit("/", 1)[-1]
+    return value
 
 
 def _known(value: Any) -> bool:

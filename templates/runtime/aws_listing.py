@@ -75,7 +75,9 @@ def listable(core: AwsCore) -> bool:
         return False
     if read.filters_member:
         return True
-    return bool(tags and tags.read_operation and not core.spec.parent and not read.required)
+    # ... and only when the read can be called without naming one (GetHostedZone needs its Id)
+    whole = not read.required and (read.id_filter is None or read.id_filter_is_list)
+    return bool(tags and tags.read_operation and not core.spec.parent and whole)
 
 
 def _same_identity(core: AwsCore, state: State, desired: Mapping[str, Any], name: str) -> bool:

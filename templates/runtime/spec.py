@@ -65,6 +65,7 @@ class ReadSpec:
     nested_member: str | None  # sub-resources listed inside their parent ("Routes")
     required: tuple[str, ...] = ()  # required input members (Get-style reads), filled from state
     identity: tuple[tuple[str, str], ...] = ()  # GCP: (parameter, "@scope" or state field)
+    natural_filter_is_list: bool = True  # "Names" takes a list; DNSName one value
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,9 @@ class TagsSpec:
     selector_is_list: bool
     selector_is_arn: bool
     read_operation: str | None = None  # the read returns no tags: they are read by this, in bulk
+    read_selector: str | None = None  # ... naming the resources so, when not selector_member
+    type_member: str | None = None  # tag calls name the kind here too (Route 53 "ResourceType")
+    tags_member: str | None = None  # the tag call carries the tags here, when not "Tags"
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,23 @@ class VersionSpec:
     default_operation: str | None
     default_member: str | None
     fields: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ChangeBatchSpec:
+    """A resource written as one change in its parent's batch (a Route 53 record set): see
+    :mod:`.aws_change_batch`. ``start`` pairs the list's start members with the fields."""
+
+    operation: str
+    batch_member: str
+    changes_member: str
+    action_member: str
+    item_member: str
+    create_action: str
+    upsert_action: str
+    delete_action: str
+    parent_member: str
+    start: tuple[tuple[str, str], ...] = ()
 
 
 _KNOWN: list[ResourceSpec] = []
@@ -192,6 +213,9 @@ class ResourceSpec:
     listing: ReadSpec | None = None  # GCP: the collection's list in the resource's scope
     owner_parent: ParentSpec | None = None  # kinds without tags: owned through this parent
     versioning: VersionSpec | None = None  # changed by a new default version (a launch template)
+    change_batch: ChangeBatchSpec | None = (
+        None  # written in its parent's change batch (a record set)
+    )
 
     def __post_init__(self) -> None:
         _KNOWN.append(self)  # each generated core module's SPEC, as it is imported

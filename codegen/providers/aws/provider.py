@@ -24,7 +24,7 @@ class AwsProvider:
     call_shape = AwsCallShape
     view_class = AwsResourceView
     core_template = "aws/core.py.jinja"
-    runtime_core = ("aws_core", "aws_errors", "aws_listing", "aws_task")
+    runtime_core = ("aws_core", "aws_errors", "aws_listing", "aws_task", "aws_tag_reads", "aws_change_batch")
     task_base = PythonIdentifier("AwsTask")
     reconciler_base = PythonIdentifier("AwsReconciler")
 

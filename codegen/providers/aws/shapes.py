@@ -21,6 +21,7 @@ class AwsCallShape(CallShape):
     # (input member, state field it is filled from): ("AssociationId", "RouteTableAssociationId")
     identity_pairs: tuple[tuple[str, str], ...] = ()
     list_members: tuple[str, ...] = ()  # identity members that take a list of the one value
+    natural_filter_is_list: bool = True  # "Names" takes a list; ListHostedZonesByName's DNSName one
 
     @classmethod
     def selecting_like(cls, delete: Operation | None, members: tuple[str, ...]) -> AwsCallShape:

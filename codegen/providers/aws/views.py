@@ -78,7 +78,41 @@ class AwsResourceView(ResourceView):
             ("nested_member", call.nested_member),
             ("required", tuple(self._read_required(op))),
         ]
+        if op.natural_filter and not call.natural_filter_is_list:
+            values.append(("natural_filter_is_list", False))
         return arguments(values)
+
+    def listing_arguments(self) -> list[Argument] | None:
+        """``ReadSpec`` of the list that finds by the natural key when the read selects only by
+        id (ListHostedZonesByName ``DNSName`` beside GetHostedZone ``Id``); None otherwise."""
+        read, listing = self.resource.operations.read, self.resource.operations.list
+        if read is None or listing is None or read.natural_filter or not listing.natural_filter:
+            return None
+        call = aws(listing)
+        return arguments([
+            ("operation", listing.name),
+            ("output_member", listing.output_member),
+            ("output_is_list", listing.output_is_list),
+            ("id_filter", None),
+            ("id_filter_is_list", False),
+            ("filters_member", None),
+            ("natural_filter", listing.natural_filter),
+            ("nested_member", None),
+            ("natural_filter_is_list", call.natural_filter_is_list),
+        ])
+
+    def change_batch_arguments(self) -> list[Argument] | None:
+        """``ChangeBatchSpec``: how runtime/aws_change_batch.py writes and finds an item of its
+        parent's change batch (a Route 53 record set)."""
+        b = self.resource.change_batch
+        if b is None:
+            return None
+        return arguments([
+            ("operation", b.operation), ("batch_member", b.batch_member), ("changes_member", b.changes_member),
+            ("action_member", b.action_member), ("item_member", b.item_member),
+            ("create_action", b.create_action), ("upsert_action", b.upsert_action),
+            ("delete_action", b.delete_action), ("parent_member", b.parent_member), ("start", b.start),
+        ])
 
     def _read_required(self, op: Operation) -> list[str]:
         # Get-style reads (GetRole) are called with their identity members from the state
@@ -118,7 +152,9 @@ class AwsResourceView(ResourceView):
         t = self.resource.tags
         if values is None or t is None or not t.read_operation:
             return values
-        return values + arguments([("read_operation", t.read_operation)])
+        extra = [("read_operation", t.read_operation), ("read_selector", t.read_selector),
+                 ("type_member", t.type_member), ("tags_member", t.tags_member)]
+        return values + arguments([(k, v) for k, v in extra if v is not None])
 
     def versioning_arguments(self) -> list[Argument] | None:
         """``VersionSpec``: the calls runtime/versions.py makes to change a versioned resource

@@ -13,7 +13,7 @@ from .errors import MalformedResponseError
 if TYPE_CHECKING:
     from .aws_core import AwsCore
 
-BATCH = 20  # DescribeTags' limit; the smallest of the list-taking tag reads
+BATCH = 10  # the smallest limit of the list-taking tag reads (ListTagsForResources; DescribeTags takes 20)
 
 
 def with_tags(core: AwsCore, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -21,18 +21,23 @@ def with_tags(core: AwsCore, items: list[dict[str, Any]]) -> list[dict[str, Any]
     tags = core.spec.tags
     if tags is None or tags.read_operation is None or tags.selector_member is None or not items:
         return items
+    from .aws_core import tag_selector
+
     key = core.spec.arn if tags.selector_is_arn and core.spec.arn else core.spec.primary[0]
-    wanted = [str(i[key]) for i in items if i.get(key)]
+    wanted = [str(tag_selector(i[key])) for i in items if i.get(key)]
     found: dict[str, list[Any]] = {}
-    step = BATCH if tags.selector_is_list else 1
+    listed = bool(tags.read_selector) or tags.selector_is_list  # the read takes many at once
+    step = BATCH if listed else 1
+    kind = {tags.type_member: tags.resource_type} if tags.type_member else {}
     for start in range(0, len(wanted), step):
         chunk = wanted[start : start + step]
-        selector = chunk if tags.selector_is_list else chunk[0]
-        response = core.call(tags.read_operation, {tags.selector_member: selector}, idempotent=True)
+        selector = chunk if listed else chunk[0]
+        params = {tags.read_selector or tags.selector_member: selector, **kind}
+        response = core.call(tags.read_operation, params, idempotent=True)
         found.update(_tag_sets(tags.read_operation, response, set(chunk)))
     for item in items:
-        if item.get(key) in found:
-            item[tags.field] = found[item[key]]
+        if item.get(key) and tag_selector(item[key]) in found:
+            item[tags.field] = found[tag_selector(item[key])]
     return items
 
 

@@ -142,7 +142,8 @@ def tag_selectors(ctx: AwsContext) -> None:
             continue
         members = dict(ctx.input_members(tags.tag_operation))
         payload = ("Tags", "TagKeys", "AddTags", "RemoveTagKeys", "DryRun")
-        selectors = [m for m in ctx.required_inputs(tags.tag_operation) if m not in payload]
+        kind = (tags.type_member,) if tags.type_member else ()  # ResourceType names the kind
+        selectors = [m for m in ctx.required_inputs(tags.tag_operation) if m not in (*payload, *kind)]
         selector = selectors[0] if selectors else None
         untag = None
         if tags.untag_operation:

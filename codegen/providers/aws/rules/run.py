@@ -9,16 +9,19 @@ from botocore.waiter import WaiterModel
 
 from codegen.providers.aws.rules import (
     calls,
+    change_batch,
     classify,
     extras,
     fields,
     identity,
+    name_lists,
     read_names,
     reads,
     resources,
     safety,
     tag_reads,
     tagging,
+    typed_tags,
     updates,
     versions,
 )
@@ -39,6 +42,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         reads.read_through_parent,
         reads.shape_from_create,
         tagging.tags_model,
+        typed_tags.tags_by_resource_type,
         # identity
         identity.primary_identity,
         identity.arn_member,
@@ -65,6 +69,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         classify.unordered,
         # what calls need
         extras.idempotency_token,
+        extras.caller_reference_token,
         extras.waiters,
         extras.readiness,
         # what keeps the runtime safe
@@ -74,11 +79,14 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         safety.terminal_states,
         # how calls are shaped
         calls.read_selectors,
+        name_lists.found_by_name_list,
         calls.create_id,
         calls.one_attribute_per_call,
         calls.value_wrapper,
         calls.tag_selectors,
         tag_reads.tags_read_separately,
+        # resources written as changes in their parent's batch, built whole by their rule
+        change_batch.change_batch_resources,
     )
 )
 
