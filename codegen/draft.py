@@ -43,6 +43,7 @@ FIELD_DEFAULTS: dict[str, Any] = {
     "value_wrapper": None,
     "after": (),
     "sensitive_paths": (),
+    "remove_operation": None,
 }
 
 

@@ -80,6 +80,9 @@ class Field:
     value_wrapper: str | None = None  # updates send it as {"Value": v} (AttributeBooleanValue)
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
     sensitive_paths: tuple[str, ...] = ()  # secret parts inside it ("LaunchTemplateData.UserData")
+    # a membership list: items added one per update call, removed one per this call, each named
+    # by ``update_name`` (RemoveRoleFromInstanceProfile, items compared by their "RoleName")
+    remove_operation: str | None = None
     in_create: bool = False  # the create call takes it (a fact of the schema, not a judgement)
     in_read: bool = False  # the main read returns it
     provenance: Provenance = field(default_factory=dict, compare=False)

@@ -107,7 +107,8 @@ def kops_cluster(cluster: str = "demo.example.com", zones: tuple[str, ...] = ZON
         role = Role(name=f"{role_name}.{c}", role_name=f"{role_name}.{c}", assume_role_policy_document=ASSUME_EC2)
         policy = RolePolicy(name=f"{role_name}.{c}", role_name=role, policy_name=f"{role_name}.{c}",
                             policy_document=_policy("ec2:Describe*", "autoscaling:Describe*"))
-        profile = InstanceProfile(name=f"{role_name}.{c}", instance_profile_name=f"{role_name}.{c}")
+        profile = InstanceProfile(name=f"{role_name}.{c}", instance_profile_name=f"{role_name}.{c}",
+                                  roles=[role])  # type: ignore[list-item]
         template = LaunchTemplate(name=f"{role_name}.{c}", launch_template_name=f"{role_name}.{c}",
                                   launch_template_data={"ImageId": IMAGE, "InstanceType": instance_type,
                                                         "KeyName": f"kubernetes.{c}",

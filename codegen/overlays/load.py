@@ -236,6 +236,7 @@ FIELD_VALUES: dict[str, _Check] = {
     "value_wrapper": _Reader.optional_name,
     "after": _Reader.names,
     "sensitive_paths": _Reader.names,
+    "remove_operation": _Reader.optional_name,
 }
 
 IDENTITY_VALUES: dict[str, _Check] = {

@@ -158,6 +158,7 @@ class FieldView:
             ("filter_name", self.filter_name),
             ("after", f.after or None),
             ("sensitive_paths", f.sensitive_paths or None),
+            ("remove_operation", f.remove_operation),
         ]
         defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
                     "unordered": False, "is_tags": False, "update_param": False}

@@ -85,6 +85,8 @@ def test_clean_apply_creates_each_resource_once(cloud: tuple[Context, Calls]) ->
     assert creates["CreateSubnet"] == kinds["Subnet"] and creates["CreateVpc"] == 1
     assert "CreateLaunchTemplateVersion" not in creates
     assert creates["CreateHostedZone"] == 1
+    # each instance profile holds its role (a membership: one AddRoleToInstanceProfile each)
+    assert calls.writes()["AddRoleToInstanceProfile"] == kinds["InstanceProfile"] == 2
     # record sets are created as changes in their zone's batch: one CREATE each
     actions = [c["Action"] for op, p in calls.params if op == "ChangeResourceRecordSets"
                for c in p["ChangeBatch"]["Changes"]]

@@ -183,6 +183,9 @@ class AwsCore:
             return tags
         if f.value_wrapper and isinstance(value, dict):
             return value.get(f.value_wrapper)
+        if f.remove_operation and f.update_member and isinstance(value, list):
+            # a membership list is the set of its items' names (an instance profile's RoleNames)
+            return [i.get(f.update_member) if isinstance(i, Mapping) else i for i in value]
         return value
 
     @staticmethod
@@ -474,7 +477,9 @@ class AwsCore:
             changes = {n: v for n, v in changes.items() if n not in versioning.fields}
         groups: list[tuple[str, list[FieldSpec]]] = []
         for f in update_order(self.spec, list(changes)):
-            if f.is_tags:
+            if f.remove_operation and f.update_operation:
+                self._members(actual, f, changes[f.name])
+            elif f.is_tags:
                 self._tag(actual, changes[f.name])
             elif f.update_operation:
                 call = self.spec.update_call(f.update_operation)
@@ -492,6 +497,18 @@ class AwsCore:
             for f in fields:
                 params[f.update_member or f.name] = self._to_api(f, changes[f.name])
             self.call(operation, params, idempotent=False)
+
+    def _members(self, actual: Mapping[str, Any], f: FieldSpec, wanted: Any) -> None:
+        """A membership list made what is wanted: each extra item removed, each missing one
+        added, one call each (AddRoleToInstanceProfile / RemoveRoleFromInstanceProfile)."""
+        assert f.update_operation and f.remove_operation and f.update_member
+        have, want = list(actual.get(f.name) or []), list(wanted or [])
+        selector = self.spec.update_call(f.update_operation).identity_params(dict(actual))
+        # removed first: an instance profile holds at most one role
+        for item in [i for i in have if i not in want]:
+            self.call(f.remove_operation, {**selector, f.update_member: item}, idempotent=False)
+        for item in [i for i in want if i not in have]:
+            self.call(f.update_operation, {**selector, f.update_member: item}, idempotent=False)
 
     def _tag(self, actual: Mapping[str, Any], tags: Mapping[str, str]) -> None:
         spec = self.spec.tags
@@ -522,6 +539,9 @@ class AwsCore:
         params = call.identity_params(dict(actual))
         if not params or not all(_known(v) for v in params.values()):
             return  # nothing identifies it: there is nothing to delete
+        for f in self.spec.fields:
+            if f.remove_operation and actual.get(f.name):
+                self._members(actual, f, [])  # a profile with a role in it cannot be deleted
         try:
             self.call(call.operation, params, idempotent=False)
         except NotFoundError:

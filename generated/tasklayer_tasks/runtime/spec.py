@@ -46,6 +46,9 @@ class FieldSpec:
     filter_name: str | None = None  # name of the {Name, Values} filter that selects by it
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
     key: str = ""  # the custom resource's key ("cidrBlock"); generated specs always give it
+    # a membership list (an instance profile's Roles): items added one per update_operation call
+    # and removed one per remove_operation call, each named by update_member, compared by it
+    remove_operation: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mutability", Mutability(self.mutability))
