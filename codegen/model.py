@@ -130,6 +130,9 @@ class Operation:
     paginated: bool = False
     fields: tuple[str, ...] = ()  # for updates: the resource fields this call carries
     returned_once: tuple[str, ...] = ()  # a create's answer members no read returns again (a private key)
+    # a create made by another operation when an input only it takes is set: (member, operation),
+    # ("PublicKeyMaterial", "ImportKeyPair") beside CreateKeyPair
+    alternatives: tuple[tuple[str, str], ...] = ()
     call: CallShape = CallShape()  # the provider's call-shape variant
     source: str = ""
 

@@ -91,7 +91,9 @@ def kops_cluster(cluster: str = "demo.example.com", zones: tuple[str, ...] = ZON
     for group, port in ((masters_sg, 443), (masters_sg, 22), (nodes_sg, 22)):
         tasks.append(SecurityGroupIngress(name=f"{port}.{group.name}", security_group=group, ip_protocol="tcp",
                                           from_port=port, to_port=port, cidr_ip="0.0.0.0/0"))
-    key = KeyPair(name=f"kubernetes.{c}", key_name=f"kubernetes.{c}")
+    # kOps imports the admin's public key; without one, AWS makes the key (its private half returned once)
+    key = KeyPair(name=f"kubernetes.{c}", key_name=f"kubernetes.{c}",
+                  public_key_material=public_key.encode() if public_key else None)
     tasks.append(key)
 
     target_group = TargetGroup(name="tcp-api", protocol="TCP", port=443, vpc_id=vpc, target_type="instance")

@@ -306,6 +306,12 @@ class AwsCore:
             return None
         return params if params else None
 
+    def _inputs(self, operation: str) -> Any:
+        """The members ``operation`` takes (empty when the client has no model to say)."""
+        model = getattr(getattr(self.client, "meta", None), "service_model", None)
+        shape = model.operation_model(operation).input_shape if model else None
+        return shape.members if shape is not None else {}
+
     def _read_inputs(self) -> Any:
         read = self.spec.read
         assert read is not None
@@ -425,9 +431,16 @@ class AwsCore:
         if self.spec.change_batch is not None:
             self.answer = None
             return aws_change_batch.create(self, desired)
+        operation = next(
+            (op for member, op in create.alternatives if desired.get(member) is not None),
+            create.operation,
+        )  # ImportKeyPair when a public key is given, else CreateKeyPair
+        taken = self._inputs(operation)
         params: dict[str, Any] = {}
         for f in self.spec.fields:
             if f.in_create and not f.is_tags and desired.get(f.name) is not None:
+                if taken and f.name not in taken:
+                    raise ValueError(f"{self.spec.name}: {operation} does not take {f.name}")
                 params[f.name] = desired[f.name]
         tags = self.spec.tags
         wanted_tags = desired.get(tags.field) if tags else None
@@ -443,7 +456,7 @@ class AwsCore:
         if tokened:
             params[create.idempotency_token] = token  # type: ignore[index]
         self.answer = None
-        response = self.call(create.operation, params, idempotent=tokened)
+        response = self.call(operation, params, idempotent=tokened)
         self.answer = answer_state(self, response)
         identity: State = {
             p: desired.get(p) for p in self.spec.primary if desired.get(p) is not None

@@ -128,6 +128,24 @@ def test_a_new_instance_type_is_one_new_default_launch_template_version(cloud: t
     assert calls.writes() == Counter()
 
 
+def test_a_given_public_key_is_imported_not_generated(cloud: tuple[Context, Calls], server: MotoServer) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    public = rsa.generate_private_key(public_exponent=65537, key_size=2048).public_key().public_bytes(
+        serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH).decode()
+    context, calls = cloud
+    apply(context, public_key=public)
+    assert calls.writes()["ImportKeyPair"] == 1 and "CreateKeyPair" not in calls.writes()
+    imported = [p for op, p in calls.params if op == "ImportKeyPair"][0]
+    assert imported["PublicKeyMaterial"] == public.encode() and imported["KeyName"] == f"kubernetes.{CLUSTER}"
+    keys = boto(server.url, "ec2").describe_key_pairs(KeyNames=[f"kubernetes.{CLUSTER}"])["KeyPairs"]
+    assert len(keys) == 1 and keys[0]["Tags"]  # imported with the cluster's tags in the call
+    calls.made.clear()
+    apply(context, public_key=public)
+    assert calls.writes() == Counter()
+
+
 def test_a_changed_record_is_exactly_one_upsert(cloud: tuple[Context, Calls]) -> None:
     context, calls = cloud
     apply(context)

@@ -133,6 +133,8 @@ class AwsResourceView(ResourceView):
         ]
         if op.returned_once:
             values.append(("returned_once", op.returned_once))
+        if op.alternatives:
+            values.append(("alternatives", op.alternatives))
         return arguments(values)
 
     def call_arguments(self, op: Operation) -> list[Argument]:

@@ -85,6 +85,8 @@ class CreateSpec:
     returned_once: tuple[
         str, ...
     ] = ()  # answer members the cloud hands out only here (a private key)
+    # another create operation, used when an input only it takes is set: (member, operation)
+    alternatives: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

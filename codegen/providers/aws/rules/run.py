@@ -8,6 +8,7 @@ from botocore.model import ServiceModel
 from botocore.waiter import WaiterModel
 
 from codegen.providers.aws.rules import (
+    alternatives,
     calls,
     change_batch,
     classify,
@@ -83,6 +84,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         calls.read_selectors,
         name_lists.found_by_name_list,
         calls.create_id,
+        alternatives.alternative_create_by_input,
         calls.one_attribute_per_call,
         calls.value_wrapper,
         calls.tag_selectors,
