@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.model import (
+    CallShape,
     Field,
     FieldType,
     Identity,
@@ -17,6 +18,8 @@ from codegen.model import (
     Operation,
     Operations,
     Readiness,
+    Versioning,
+    ChangeBatch,
     Resource,
     Service,
     TagsModel,
@@ -40,6 +43,7 @@ FIELD_DEFAULTS: dict[str, Any] = {
     "value_wrapper": None,
     "after": (),
     "sensitive_paths": (),
+    "remove_operation": None,
 }
 
 
@@ -96,6 +100,8 @@ class ResourceDraft:
     tags: TagsModel | None = None
     waiters: builtins.list[str] = field(default_factory=builtins.list)
     readiness: Readiness | None = None
+    versioning: Versioning | None = None
+    change_batch: ChangeBatch | None = None
     documentation: str = ""
     fields: dict[str, FieldDraft] = field(default_factory=dict)
     provenance: dict[str, str] = field(default_factory=dict)
@@ -140,6 +146,8 @@ class ResourceDraft:
             tags=self.tags,
             waiters=tuple(self.waiters),
             readiness=self.readiness,
+            versioning=self.versioning,
+            change_batch=self.change_batch,
             documentation=self.documentation,
             provenance=dict(sorted(self.provenance.items())),
         )
@@ -152,6 +160,7 @@ class ServiceDraft:
     api_version: str
     resources: dict[str, ResourceDraft] = field(default_factory=dict)
     source_files: tuple[str, ...] = ()
+    call_shape: type[CallShape] = CallShape  # the provider's variant, for calls a later stage adds
 
     def claimed_operations(self) -> set[str]:
         claimed: set[str] = set()

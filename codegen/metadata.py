@@ -14,6 +14,7 @@ from importlib import metadata as importlib_metadata
 
 import codegen
 from codegen.inputs import Inputs
+from codegen.providers import info
 
 METADATA_FILE = "tasklayer-generate-metadata.json"
 FORMAT = 1
@@ -42,7 +43,7 @@ def metadata_text(
                 "provider": s.provider,
                 "service": s.name,
                 "api_version": s.api_version,
-                "pinned_from": f"{'botocore' if s.provider == 'aws' else 'google-api-python-client'} {s.sdk_version}",
+                "pinned_from": f"{info(s.provider).distribution} {s.sdk_version}",
                 "rendered": list(rendered.get(f"{s.provider}/{s.name}", ())),
                 **({"not_generated": dict(left)} if (left := not_generated.get(f"{s.provider}/{s.name}")) else {}),
             }

@@ -8,9 +8,9 @@ or the overlay file and key that corrected it (``overlay:schemas/overlays/aws/ec
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Mapping
+from typing import Any, ClassVar, Mapping, TypeVar
 
 
 class Mutability(str, Enum):
@@ -80,6 +80,9 @@ class Field:
     value_wrapper: str | None = None  # updates send it as {"Value": v} (AttributeBooleanValue)
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
     sensitive_paths: tuple[str, ...] = ()  # secret parts inside it ("LaunchTemplateData.UserData")
+    # a membership list: items added one per update call, removed one per this call, each named
+    # by ``update_name`` (RemoveRoleFromInstanceProfile, items compared by their "RoleName")
+    remove_operation: str | None = None
     in_create: bool = False  # the create call takes it (a fact of the schema, not a judgement)
     in_read: bool = False  # the main read returns it
     provenance: Provenance = field(default_factory=dict, compare=False)
@@ -91,39 +94,62 @@ class Field:
 
 
 @dataclass(frozen=True)
+class CallShape:
+    """How one provider calls an operation, beyond the neutral facts on :class:`Operation`: a
+    tagged variant. Each provider subclasses it in its folder (``codegen/providers/aws/shapes.py``:
+    EC2's filters and attribute calls; ``gcp/shapes.py``: AIP resource-name templates, update
+    masks) and names itself in ``kind``. This base, with no facts, is what an operation carries
+    until its provider's rules record some (an overlay's new tag call carries it for good)."""
+
+    kind: ClassVar[str] = ""
+
+    @classmethod
+    def selecting_like(cls, delete: Operation | None, members: tuple[str, ...]) -> CallShape:
+        """The shape of a call an overlay adds (an update), which selects the resource by
+        ``members`` as its ``delete`` call does: by default, no facts of its own."""
+        return cls()
+
+
+S = TypeVar("S", bound=CallShape)
+
+
+@dataclass(frozen=True)
 class Operation:
-    """An API operation in a resource's life, with what the rules learned about how to call it."""
+    """An API operation in a resource's life, with what the rules learned about how to call it:
+    the facts every cloud has here, the provider's own in ``call``."""
 
     name: str  # AWS operation name or discovery method id
     role: str  # create | read | list | update | delete | tag | untag
     identity_members: tuple[str, ...] = ()  # input members that select the resource
-    output_member: str | None = None  # where the resource sits in the output ("Vpc", "Vpcs")
+    output_member: str | None = None  # where the resource sits in the output ("Vpc", "Vpcs", "items")
     output_is_list: bool = False
-    id_filter: str | None = None  # filter/member that selects by id in a list read ("VpcIds")
-    nested_member: str | None = None  # for sub-resources read through their parent ("Routes")
+    id_filter: str | None = None  # member that selects by id in a read ("VpcIds", "network")
+    natural_filter: str | None = None  # member that selects by the natural key ("Names", "filter")
+    id_member: str | None = None  # where the new resource's id is in a create's output item
     idempotency_token: str | None = None
     paginated: bool = False
     fields: tuple[str, ...] = ()  # for updates: the resource fields this call carries
-    id_filter_is_list: bool = False  # VpcIds takes a list; GetRole's RoleName one value
-    filters_member: str | None = None  # a list of {Name, Values} filters (EC2 "Filters")
-    natural_filter: str | None = None  # member that selects by the natural key ("Names")
-    one_field_per_call: bool = False  # ModifyVpcAttribute changes one attribute per call
-    id_member: str | None = None  # where the new resource's id is in a create's output item
-    # (input member, state field it is filled from): ("AssociationId", "RouteTableAssociationId")
-    identity_pairs: tuple[tuple[str, str], ...] = ()
-    list_members: tuple[str, ...] = ()  # identity members that take a list of the one value
-    # GCP resource-name paths (AIP): parameter -> template over the scope and the resource's
-    # own name ("name" -> "projects/{project}" for a create, "{name}" for a get)
-    param_templates: tuple[tuple[str, str], ...] = ()
-    body_member: str | None = None  # the body wraps the resource in this member ("serviceAccount")
-    id_param: str | None = None  # a create names the new resource with this ("accountId")
-    id_in_query: bool = False  # ... as a query parameter rather than a body member
-    mask_param: str | None = None  # a patch lists the fields it changes in this ("updateMask")
-    mask_in_body: bool = False
     returned_once: tuple[str, ...] = ()  # a create's answer members no read returns again (a private key)
-    required_members: tuple[str, ...] = ()  # body members the call requires whatever changes
-    item_keys: tuple[tuple[str, str], ...] = ()  # list members whose items go as {key: value}
+    # a create made by another operation when an input only it takes is set: (member, operation),
+    # ("PublicKeyMaterial", "ImportKeyPair") beside CreateKeyPair
+    alternatives: tuple[tuple[str, str], ...] = ()
+    call: CallShape = CallShape()  # the provider's call-shape variant
     source: str = ""
+
+    def call_as(self, shape: type[S]) -> S:
+        """The provider facts as ``shape`` (its defaults while no rule has recorded any)."""
+        if isinstance(self.call, shape):
+            return self.call
+        if type(self.call) is CallShape:
+            return shape()
+        raise TypeError(f"{self.name} carries {self.call.kind} call facts, not {shape.kind}")
+
+    def with_call(self, shape: type[CallShape], **facts: Any) -> Operation:
+        """A copy with these provider facts changed; the same operation when nothing changes, so
+        a rule that finds nothing new records nothing."""
+        current = self.call_as(shape)
+        changed = replace(current, **facts)
+        return self if changed == current else replace(self, call=changed)
 
 
 @dataclass(frozen=True)
@@ -172,6 +198,10 @@ class TagsModel:
     selector_is_list: bool = False
     selector_is_arn: bool = False  # tag calls take the ARN rather than the primary id
     untag_member: str | None = None  # "Tags" (EC2 DeleteTags takes [{Key}]) or "TagKeys"
+    read_operation: str | None = None  # tags not in the resource's read: read by this (DescribeTags)
+    read_selector: str | None = None  # ... naming the resources by this, when not selector_member ("ResourceIds")
+    type_member: str | None = None  # tag calls also name the kind here ("ResourceType": "hostedzone")
+    tags_member: str | None = None  # the tag call's member carrying the tags, when not "Tags" ("AddTags")
     source: str = ""
 
 
@@ -187,6 +217,47 @@ class Readiness:
 
 
 @dataclass(frozen=True)
+class Versioning:
+    """A resource changed by making a new version and moving its default to it, as kOps changes a
+    launch template: ``Create<R>Version`` with the versioned fields, then the resource's own
+    update setting ``default_member`` to the number the answer gave; the versioned fields are
+    read from the default version (``read_operation`` selecting ``versions_member``)."""
+
+    create_operation: str  # CreateLaunchTemplateVersion
+    answer_member: str  # LaunchTemplateVersion: the new version in the create's answer
+    number_member: str  # VersionNumber, inside it
+    read_operation: str  # DescribeLaunchTemplateVersions
+    read_output: str  # LaunchTemplateVersions
+    versions_member: str  # Versions: the input member selecting versions by number
+    default_number: str  # DefaultVersionNumber: the resource's read names its default version
+    default_operation: str | None  # ModifyLaunchTemplate
+    default_member: str | None  # DefaultVersion
+    fields: tuple[str, ...]  # the fields a version holds
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class ChangeBatch:
+    """A resource written only as one change in a batch sent to its parent: create, update and
+    delete are ``{action_member: CREATE | UPSERT | DELETE, item_member: <the resource>}`` in
+    ``batch_member``.``changes_member`` of ``operation`` (Route 53's ChangeResourceRecordSets;
+    Cloud DNS's changes.create has the same form). Found by listing the parent from a start
+    key: ``start`` pairs the list's input members with the fields they start at."""
+
+    operation: str  # ChangeResourceRecordSets
+    batch_member: str  # ChangeBatch
+    changes_member: str  # Changes
+    action_member: str  # Action
+    item_member: str  # ResourceRecordSet
+    create_action: str  # CREATE: fails when it exists (never overwrites what find did not see)
+    upsert_action: str  # UPSERT: the whole item, replaced
+    delete_action: str  # DELETE: must name the item exactly as it is
+    parent_member: str  # HostedZoneId: the operation's and the list's member naming the parent
+    start: tuple[tuple[str, str], ...] = ()  # (StartRecordName, Name), (StartRecordType, Type)
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class Resource:
     name: str
     api_name: str  # the noun as the API spells it, before any overlay rename
@@ -199,6 +270,8 @@ class Resource:
     readiness: Readiness | None = None
     documentation: str = ""
     provenance: Provenance = field(default_factory=dict, compare=False)
+    versioning: Versioning | None = None
+    change_batch: ChangeBatch | None = None
 
     def field(self, name: str) -> Field:
         for f in self.fields:
@@ -209,7 +282,7 @@ class Resource:
 
 @dataclass(frozen=True)
 class Service:
-    provider: str  # "aws" | "gcp"
+    provider: str  # the provider's name ("aws", "gcp"): a key of codegen.providers.PROVIDERS
     name: str  # "ec2", "compute"
     api_version: str
     resources: tuple[Resource, ...]

@@ -25,6 +25,7 @@ def test_there_is_one_crd_per_generated_resource() -> None:
     names = {f"{p.parent.parent.name}/{p.stem}" for p in CRDS}
     assert {"aws/vpcs", "aws/subnets", "aws/natgateways", "aws/securitygroupingresses", "aws/elasticips"} <= names
     assert {"gcp/networks", "gcp/subnetworks", "gcp/firewalls", "gcp/instancegroupmanagers", "gcp/disks"} <= names
+    assert {"aws/launchtemplates", "aws/autoscalinggroups", "aws/loadbalancers", "aws/roles"} <= names
     import json
 
     metadata = json.loads((Path(__file__).resolve().parent.parent / "generated/tasklayer-generate-metadata.json").read_text())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.annotate.aws.context import same_noun, singular_candidates
+from codegen.providers.aws.rules.context import same_noun, singular_candidates
 from codegen.annotate.inflect import singular
 
 

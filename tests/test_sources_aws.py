@@ -16,7 +16,7 @@ from botocore.loaders import Loader
 from botocore.model import ServiceModel
 
 from codegen.errors import TasklayerError
-from codegen.sources import (
+from codegen.providers.aws.source import (
     installed_services,
     load_installed,
     load_pinned,

@@ -12,7 +12,7 @@ import pytest
 from googleapiclient import discovery_cache
 
 from codegen.errors import TasklayerError
-from codegen.sources.gcp import (
+from codegen.providers.gcp.source import (
     googleapiclient_version,
     installed_documents,
     load_installed,

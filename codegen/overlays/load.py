@@ -36,6 +36,10 @@ TAGS_KEYS = (
     "selector_is_list",
     "selector_is_arn",
     "untag_member",
+    "read_operation",
+    "read_selector",
+    "type_member",
+    "tags_member",
 )
 FIELD_EXTRA_KEYS = ("add", "type")
 
@@ -249,6 +253,7 @@ FIELD_VALUES: dict[str, _Check] = {
     "value_wrapper": _Reader.optional_name,
     "after": _Reader.names,
     "sensitive_paths": _Reader.names,
+    "remove_operation": _Reader.optional_name,
 }
 
 IDENTITY_VALUES: dict[str, _Check] = {

@@ -29,7 +29,7 @@ RUNTIME_TASK_NAMES = frozenset(
         "_mutable_changes", "_one", "_owner", "_owns", "_read_back", "_run", "_unresolved", "adopt",
         "attempt_token", "check_changes", "check_ready", "core", "core_for", "delete", "dependencies",
         "desired", "document", "find", "find_state", "from_state", "id", "key", "lifecycle", "locate",
-        "name", "observed", "owned", "owner", "pass_core", "reference_value", "render_cloud",
+        "name", "observed", "owned", "owner", "pass_core", "placement", "reference_value", "render_cloud",
         "resource_id", "returned", "run", "scope", "shared", "spec", "to_create",
     }
 )
@@ -45,7 +45,7 @@ SERVICE_MODULES = frozenset({"core", "reconcilers", "operator"})
 CLASS_SUFFIXES = ("", "Core", "Reconciler", "Spec", "Status")
 
 # Names the generated modules import or define beside the resources' classes (templates and
-# render/package.py, render/clouds.py); render/verify.py checks the output against shadowing
+# render/package.py, providers/<cloud>/provider.py); render/verify.py checks the output against shadowing
 # anyway, this says which input caused it. A core also imports its owner parent's SPEC as
 # ``<PARENT_MODULE>_SPEC``: all capitals with a suffix, so no class or constant here can be it.
 MODULE_NAMES = frozenset(
@@ -53,7 +53,7 @@ MODULE_NAMES = frozenset(
         "Any", "AwsCore", "AwsReconciler", "AwsTask", "CallSpec", "CannotChangeFieldError", "Changes",
         "ClassVar", "Context", "CreateSpec", "DOCUMENT", "FieldSpec", "GROUP", "GcpCore", "GcpReconciler",
         "Mutability",
-        "GcpTask", "Mapping", "ParentSpec", "Path", "RECONCILERS", "ReadSpec", "ReadinessSpec", "Reconciler",
+        "GcpTask", "Mapping", "ParentSpec", "Path", "RECONCILERS", "ReadSpec", "ReadinessSpec", "Reconciler", "VersionSpec", "ChangeBatchSpec",
         "ResourceSpec", "RetryPolicy", "SPEC", "TYPE_CHECKING", "TagsSpec", "Task", "TypedDict", "VERSION",
         "dataclass", "datetime", "kopf", "operator", "register", "_MODULES", "importlib",
     }
@@ -126,7 +126,14 @@ def check_fields(
     spec_fixed = [(k, f"the spec's own {k!r}") for k in (*SPEC_KEYS, *scopes)]
     spec = [(f.crd_key, f.field.name) for f in fields if f.on_task and not f.is_tags]
     status_fixed = [(k, f"the status's own {k!r}") for k in (*STATUS_KEYS, *(("id",) if has_id else ()))]
-    status = [(f.crd_key, f.field.name) for f in fields if (f.field.in_read or f.field.read_operation) and not f.is_tags]
+    # a primary id whose key is ``id`` (a HostedZone's ``Id``) is the status's own id, not a clash
+    own_id = resource.identity.primary[0] if has_id else None
+    status = [
+        (f.crd_key, f.field.name)
+        for f in fields
+        if (f.field.in_read or f.field.read_operation) and not f.is_tags
+        and not (f.field.name == own_id and f.crd_key == "id")
+    ]
     for kind, pairs in (("spec", [*spec_fixed, *spec]), ("status", [*status_fixed, *status])):
         clash = _first_twice(pairs)
         if clash:

@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
 
-from botocore import xform_name
-
 from codegen.model import Field, FieldType, Mutability, Operation, Resource, Service
 from codegen.naming import Code, Docstring, PythonIdentifier, PythonLiteral, class_name, module_name, python_literal, safe_docstring
 from codegen.render.names import check_fields, custom_resource_key, task_attr
@@ -84,16 +82,12 @@ class FieldView:
     def is_tags(self) -> bool:
         return self.resource.tags is not None and self.field.name == self.resource.tags.field
 
-    REFERENCE_SUFFIXES: ClassVar[tuple[str, ...]] = ("Id", "Arn", "Ids", "Arns", "ARNs")
-
     @cached_property
     def task_reference(self) -> PythonIdentifier | None:
-        """The generated task class this field may hold (a Subnet's ``vpc``), if any: AWS
-        fields that hold ids (``VpcId``); a ``…Name`` stays a string."""
+        """The generated task class this field may hold (a Subnet's ``vpc``), if any: any field
+        that refers to a resource rendered beside it (a provider may narrow this)."""
         ref = self.field.references
-        if ref and ref in self.generated and (not self.REFERENCE_SUFFIXES or self.field.name.endswith(self.REFERENCE_SUFFIXES)):
-            return class_name(ref)
-        return None
+        return class_name(ref) if ref and ref in self.generated else None
 
     @cached_property
     def attr(self) -> PythonIdentifier:
@@ -104,33 +98,9 @@ class FieldView:
 
     @cached_property
     def _attr(self) -> PythonIdentifier:
-        if self.is_tags:
-            return PythonIdentifier.from_api(self.field.name)  # tags (AWS), labels (GCP)
-        if self.task_reference and self.REFERENCE_SUFFIXES:
-            stem = self.field.name
-            for suffix in ("Ids", "Arns", "ARNs", "Id", "Arn"):
-                if stem.endswith(suffix):
-                    stem = stem[: -len(suffix)]
-                    break
-            plural = self.field.type.kind == "list"
-            same = [
-                f for f in self.resource.fields
-                if f.references == self.field.references and f.name.endswith(("Id", "Arn", "Ids", "Arns", "ARNs"))
-            ]
-            base = self.field.references if len(same) == 1 else stem
-            short = PythonIdentifier.from_api(base + ("s" if plural and not base.endswith("s") else ""))
-            if short not in self._taken_by_others(same):
-                return short
+        """The attribute before clashes with the runtime's names are resolved: the API name,
+        snake-cased (a provider may name reference attributes after what they hold)."""
         return PythonIdentifier.from_api(self.field.name)
-
-    def _taken_by_others(self, same_reference: list[Field]) -> set[str]:
-        """Names another field holds or shortens to: ``SecurityGroups`` beside ``SecurityGroupIds``,
-        ``IpamArn`` beside ``IpamId`` (the ``…Id`` field keeps the short name, the others their own)."""
-        others = {str(PythonIdentifier.from_api(f.name)) for f in self.resource.fields if f is not self.field}
-        if not self.field.name.endswith(("Id", "Ids")):
-            others |= {str(PythonIdentifier.from_api(f.name[: -len("Id")] if f.name.endswith("Id") else f.name[: -len("Ids")] + "s"))
-                       for f in same_reference if f is not self.field and f.name.endswith(("Id", "Ids"))}
-        return others
 
     @cached_property
     def annotation(self) -> Code:
@@ -188,6 +158,7 @@ class FieldView:
             ("filter_name", self.filter_name),
             ("after", f.after or None),
             ("sensitive_paths", f.sensitive_paths or None),
+            ("remove_operation", f.remove_operation),
         ]
         defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
                     "unordered": False, "is_tags": False, "update_param": False}
@@ -226,13 +197,8 @@ class FieldView:
 
     @property
     def filter_name(self) -> str | None:
-        """EC2-style reads select by filters named like the member, kebab-cased (``vpc-id``,
-        ``group-name``); only the members a find selects by need one."""
-        ident = self.resource.identity
-        read = self.resource.operations.read
-        if read is None or read.filters_member is None or self.field.name not in (*ident.natural, *ident.parent):
-            return None
-        return xform_name(self.field.name, "-")
+        """The name a list read filters this field by, when the provider's reads take filters."""
+        return None
 
     @property
     def in_create(self) -> bool:
@@ -282,8 +248,14 @@ class ResourceView:
 
     @property
     def status_fields(self) -> list[FieldView]:
-        """What a status reports: every field the cloud returns."""
-        return [f for f in self.fields if (f.field.in_read or f.field.read_operation) and not f.is_tags]
+        """What a status reports: every field the cloud returns; a primary id whose key is the
+        status's own ``id`` (a hosted zone's ``Id``) is reported there, once."""
+        own_id = self.id_member if self.has_id else None
+        return [
+            f for f in self.fields
+            if (f.field.in_read or f.field.read_operation) and not f.is_tags
+            and not (f.field.name == own_id and f.crd_key == "id")
+        ]
 
     @property
     def named_by_tag(self) -> bool:
@@ -314,8 +286,7 @@ class ResourceView:
         if ops.create:
             out.append(f"create: {ops.create.name}")
         if ops.read:
-            how = f" (inside {ops.read.nested_member})" if ops.read.nested_member else ""
-            out.append(f"read:   {ops.read.name}{how}")
+            out.append(f"read:   {ops.read.name}{self.read_note(ops.read)}")
         for op in ops.update:
             out.append(f"update: {op.name} ({', '.join(op.fields)})")
         if ops.tag:
@@ -324,56 +295,23 @@ class ResourceView:
             out.append(f"delete: {ops.delete.name}")
         return [safe_docstring(line) for line in out]
 
+    def read_note(self, op: Operation) -> str:
+        """How the read finds the resource, when that is worth a note in the docstring."""
+        return ""
+
     # -- the spec literal -------------------------------------------------------------------------
 
     def read_arguments(self) -> list[Argument] | None:
-        op = self.resource.operations.read
-        if op is None:
-            return None
-        values: list[tuple[str, object]] = [
-            ("operation", op.name),
-            ("output_member", op.output_member),
-            ("output_is_list", op.output_is_list),
-            ("id_filter", op.id_filter),
-            ("id_filter_is_list", op.id_filter_is_list),
-            ("filters_member", op.filters_member),
-            ("natural_filter", op.natural_filter),
-            ("nested_member", op.nested_member),
-            ("required", tuple(self._read_required(op))),
-        ]
-        return arguments(values)
-
-    def _read_required(self, op: Operation) -> list[str]:
-        # Get-style reads (GetRole) are called with their identity members from the state
-        if op.id_filter and op.id_filter in self.resource.identity.primary and len(self.resource.identity.primary) > 1:
-            return list(self.resource.identity.primary)
-        return []
+        """``ReadSpec`` keyword arguments; ``None`` without a read. Each provider writes its own."""
+        raise NotImplementedError
 
     def create_arguments(self) -> list[Argument] | None:
-        op = self.resource.operations.create
-        if op is None:
-            return None
-        values: list[tuple[str, object]] = [
-            ("operation", op.name),
-            ("output_member", op.output_member),
-            ("output_is_list", op.output_is_list),
-            ("id_member", op.id_member),
-            ("idempotency_token", op.idempotency_token),
-        ]
-        if op.returned_once:
-            values.append(("returned_once", op.returned_once))
-        return arguments(values)
+        """``CreateSpec`` keyword arguments; ``None`` without a create."""
+        raise NotImplementedError
 
     def call_arguments(self, op: Operation) -> list[Argument]:
-        values: list[tuple[str, object]] = [
-            ("operation", op.name),
-            ("identity", op.identity_pairs),
-            ("one_field_per_call", op.one_field_per_call),
-            ("list_members", op.list_members),
-        ]
-        # identity has no default in CallSpec: a call that names nothing (an account-wide
-        # DeleteSpotDatafeedSubscription) still passes identity=()
-        return arguments([(k, v) for k, v in values if k == "identity" or v not in (False, ())])
+        """``CallSpec`` keyword arguments of an update, tag or delete call."""
+        raise NotImplementedError
 
     def delete_arguments(self) -> list[Argument] | None:
         op = self.resource.operations.delete
@@ -396,6 +334,20 @@ class ResourceView:
             ("selector_is_arn", t.selector_is_arn),
         ]
         return arguments(values)
+
+    def versioning_arguments(self) -> list[Argument] | None:
+        """``VersionSpec`` keyword arguments of a versioned resource; ``None`` where the provider's
+        runtime has no versioned calls (each provider that has them writes its own)."""
+        return None
+
+    def listing_arguments(self) -> list[Argument] | None:
+        """``ReadSpec`` of a list the provider's runtime finds by when the read cannot; None here."""
+        return None
+
+    def change_batch_arguments(self) -> list[Argument] | None:
+        """``ChangeBatchSpec`` of a resource written as a change in its parent's batch; None where
+        the provider's runtime has no such calls."""
+        return None
 
     def readiness_arguments(self) -> list[Argument] | None:
         r = self.resource.readiness

@@ -46,6 +46,9 @@ class FieldSpec:
     filter_name: str | None = None  # name of the {Name, Values} filter that selects by it
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
     key: str = ""  # the custom resource's key ("cidrBlock"); generated specs always give it
+    # a membership list (an instance profile's Roles): items added one per update_operation call
+    # and removed one per remove_operation call, each named by update_member, compared by it
+    remove_operation: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mutability", Mutability(self.mutability))
@@ -65,6 +68,7 @@ class ReadSpec:
     nested_member: str | None  # sub-resources listed inside their parent ("Routes")
     required: tuple[str, ...] = ()  # required input members (Get-style reads), filled from state
     identity: tuple[tuple[str, str], ...] = ()  # GCP: (parameter, "@scope" or state field)
+    natural_filter_is_list: bool = True  # "Names" takes a list; DNSName one value
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,8 @@ class CreateSpec:
     returned_once: tuple[
         str, ...
     ] = ()  # answer members the cloud hands out only here (a private key)
+    # another create operation, used when an input only it takes is set: (member, operation)
+    alternatives: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -119,6 +125,10 @@ class TagsSpec:
     selector_member: str | None
     selector_is_list: bool
     selector_is_arn: bool
+    read_operation: str | None = None  # the read returns no tags: they are read by this, in bulk
+    read_selector: str | None = None  # ... naming the resources so, when not selector_member
+    type_member: str | None = None  # tag calls name the kind here too (Route 53 "ResourceType")
+    tags_member: str | None = None  # the tag call carries the tags here, when not "Tags"
 
 
 @dataclass(frozen=True)
@@ -130,6 +140,43 @@ class ReadinessSpec:
     field: str
     ready: str
     failed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class VersionSpec:
+    """A resource changed by a new version made its default (a launch template): the fields a
+    version holds are sent to ``create_operation`` and read from the default version
+    (``read_operation``, selecting ``[default_number]`` by ``versions_member``); the number the
+    answer gives (``answer_member``.``number_member``) goes to ``default_operation`` as
+    ``default_member``. See :mod:`.versions`."""
+
+    create_operation: str
+    answer_member: str
+    number_member: str
+    read_operation: str
+    read_output: str
+    versions_member: str
+    default_number: str
+    default_operation: str | None
+    default_member: str | None
+    fields: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ChangeBatchSpec:
+    """A resource written as one change in its parent's batch (a Route 53 record set): see
+    :mod:`.aws_change_batch`. ``start`` pairs the list's start members with the fields."""
+
+    operation: str
+    batch_member: str
+    changes_member: str
+    action_member: str
+    item_member: str
+    create_action: str
+    upsert_action: str
+    delete_action: str
+    parent_member: str
+    start: tuple[tuple[str, str], ...] = ()
 
 
 _KNOWN: list[ResourceSpec] = []
@@ -168,8 +215,12 @@ class ResourceSpec:
     not_found_codes: tuple[str, ...] = ()
     api_version: str = ""  # GCP: the discovery document's version ("v1")
     operation_waiter: str | None = None  # GCP: the method that waits on its operations
-    listing: CallSpec | None = None  # GCP: the list, to find by a natural key no path names
+    listing: ReadSpec | None = None  # GCP: the collection's list in the resource's scope
     owner_parent: ParentSpec | None = None  # kinds without tags: owned through this parent
+    versioning: VersionSpec | None = None  # changed by a new default version (a launch template)
+    change_batch: ChangeBatchSpec | None = (
+        None  # written in its parent's change batch (a record set)
+    )
 
     def __post_init__(self) -> None:
         _KNOWN.append(self)  # each generated core module's SPEC, as it is imported

@@ -57,7 +57,7 @@ class Instance(AwsTask):
     monitoring: dict[str, Any] | None = None
     """Specifies whether detailed monitoring is enabled for the instance. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
-    placement: dict[str, Any] | None = None
+    placement_: dict[str, Any] | None = None
     """The placement for the instance. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     ramdisk_id: str | None = None

@@ -36,6 +36,9 @@ class KeyPair(AwsTask):
     tags: dict[str, str] | None = None
     """Any tags applied to the key pair. Changed with CreateTags."""
 
+    public_key_material: bytes | None = None
+    """The public key. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
     id: str | None = None
     """The KeyPairId, once the KeyPair is found or created."""
 

@@ -28,10 +28,10 @@ class LaunchTemplate(AwsTask):
     """A name for the launch template. Can only be set when the resource is created."""
 
     version_description: str | None = None
-    """A description for the first version of the launch template. Changed with CreateLaunchTemplateVersion. Never returned by reads, so never compared."""
+    """A description for the first version of the launch template. Changed with CreateLaunchTemplateVersion."""
 
     launch_template_data: dict[str, Any] | None = None
-    """The information for the launch template. Changed with CreateLaunchTemplateVersion. Never returned by reads, so never compared."""
+    """The information for the launch template. Changed with CreateLaunchTemplateVersion."""
 
     operator: dict[str, Any] | None = None
     """Reserved for internal use. Can only be set when the resource is created."""

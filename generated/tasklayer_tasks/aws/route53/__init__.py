@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from .hosted_zone import HostedZone
     from .key_signing_key import KeySigningKey
     from .query_logging_config import QueryLoggingConfig
+    from .resource_record_set import ResourceRecordSet
     from .reusable_delegation_set import ReusableDelegationSet
     from .traffic_policy import TrafficPolicy
     from .traffic_policy_instance import TrafficPolicyInstance
@@ -26,6 +27,7 @@ __all__ = [
     "HostedZone",
     "KeySigningKey",
     "QueryLoggingConfig",
+    "ResourceRecordSet",
     "ReusableDelegationSet",
     "TrafficPolicy",
     "TrafficPolicyInstance",
@@ -38,6 +40,7 @@ _MODULES = {
     "HostedZone": "hosted_zone",
     "KeySigningKey": "key_signing_key",
     "QueryLoggingConfig": "query_logging_config",
+    "ResourceRecordSet": "resource_record_set",
     "ReusableDelegationSet": "reusable_delegation_set",
     "TrafficPolicy": "traffic_policy",
     "TrafficPolicyInstance": "traffic_policy_instance",

@@ -33,6 +33,9 @@ class HealthCheck(AwsTask):
     health_check_version: int | None = None
     """The version of the health check. You can optionally pass this value in a call to ``UpdateHealthCheck`` to prevent overwriting another change to the health check. Changed with UpdateHealthCheck."""
 
+    tags: dict[str, str] | None = None
+    """The tags. Changed with ChangeTagsForResource."""
+
     ip_address: str | None = None
     """The IPv4 or IPv6 IP address for the endpoint that you want Amazon Route 53 to perform health checks on. If you don't specify a value for ``IPAddress``, Route 53 sends a DNS request to resolve the domain name that you specify in ``FullyQualifiedDomainName`` at the interval that you specify in ``RequestInterval``. Using an IP address that is returned by DNS, Route 53 then checks the health of the endpoint. Use one of the following formats for the value of ``IPAddress``: * **IPv4 address**: four values between 0 and 255, separated by periods (.), for example, ``192.0.2.44``. * **IPv6... Changed with UpdateHealthCheck. Never returned by reads, so never compared."""
 

@@ -36,6 +36,9 @@ class HostedZone(AwsTask):
     delegation_set_id: str | None = None
     """If you want to associate a reusable delegation set with this hosted zone, the ID that Amazon Route 53 assigned to the reusable delegation set when you created it. For more information about reusable delegation sets, see `CreateReusableDelegationSet <https://docs.aws.amazon.com/Route53/latest/APIReference/API_CreateReusableDelegationSet.html>`__. If you are using a reusable delegation set to create a public hosted zone for a subdomain, make sure that the parent hosted zone doesn't use one or more of the same name servers. If you have overlapping nameservers, the operation will cause a... Can only be set when the resource is created. Never returned by reads, so never compared."""
 
+    tags: dict[str, str] | None = None
+    """The tags. Changed with ChangeTagsForResource."""
+
     id: str | None = None
     """The Id, once the HostedZone is found or created."""
 

@@ -40,6 +40,9 @@ class BackendBucket(GcpTask):
     description: str | None = None
     """An optional textual description of the resource; provided by the client when the resource is created. Changed with compute.backendBuckets.patch."""
 
+    edge_security_policy: str | None = None
+    """[Output Only] The resource URL for the edge security policy associated with this backend bucket. Changed with compute.backendBuckets.setEdgeSecurityPolicy."""
+
     enable_cdn: bool | None = None
     """If true, enable Cloud CDN for this BackendBucket. Changed with compute.backendBuckets.patch."""
 
@@ -47,7 +50,7 @@ class BackendBucket(GcpTask):
     """The value can only be INTERNAL_MANAGED for cross-region internal layer 7 load balancer. If loadBalancingScheme is not specified, the backend bucket can be used by classic global external load balancers, or global application external load balancers, or both. Changed with compute.backendBuckets.patch."""
 
     params: dict[str, Any] | None = None
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.backendBuckets.patch. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

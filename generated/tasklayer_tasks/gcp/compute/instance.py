@@ -80,7 +80,7 @@ class Instance(GcpTask):
     """The networkPerformanceConfig of the resource. Whether it can be changed later is not known."""
 
     params: dict[str, Any] | None = None
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Whether it can be changed later is not known. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     private_ipv6_google_access: str | None = None
     """The private IPv6 google access type for the VM. If not specified, use INHERIT_FROM_SUBNETWORK as default. Whether it can be changed later is not known."""

@@ -62,7 +62,7 @@ class Interconnect(GcpTask):
     """Email address to contact the customer NOC for operations and maintenance notifications regarding this Interconnect. If specified, this will be used for notifications in addition to all other forms described, such as Cloud Monitoring logs alerting and Cloud Notifications. This field is required for users who sign up for Cloud Interconnect using workforce identity federation. Changed with compute.interconnects.patch."""
 
     params: dict[str, Any] | None = None
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.interconnects.patch. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     remote_location: str | None = None
     """Indicates that this is a Cross-Cloud Interconnect. This field specifies the location outside of Google's network that the interconnect is connected to. Changed with compute.interconnects.patch."""

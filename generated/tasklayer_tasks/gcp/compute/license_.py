@@ -47,7 +47,7 @@ class License(GcpTask):
     """If true, indicates this is an OS license. Only one OS license can be attached to a disk or image at a time. Changed with compute.licenses.update."""
 
     params: dict[str, Any] | None = None
-    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.licenses.update. Never returned by reads, so never compared."""
+    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     removable_from_disk: bool | None = None
     """If true, this license can be removed from a disk's set of licenses, with no replacement license needed. Changed with compute.licenses.update."""
@@ -56,7 +56,7 @@ class License(GcpTask):
     """Specifies the set of permissible coattached licenseCodes of licenses that satisfy the coattachment requirement of this license. At least one license from the set must be attached to the same disk or image as this license. Changed with compute.licenses.update."""
 
     resource_requirements: dict[str, Any] | None = None
-    """[Input Only] Deprecated. Changed with compute.licenses.update. Never returned by reads, so never compared."""
+    """[Input Only] Deprecated. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     sole_tenant_only: bool | None = None
     """If true, this license can only be used on VMs on sole tenant nodes. Changed with compute.licenses.update."""

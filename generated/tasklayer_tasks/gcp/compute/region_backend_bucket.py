@@ -47,7 +47,7 @@ class RegionBackendBucket(GcpTask):
     """The value can only be INTERNAL_MANAGED for cross-region internal layer 7 load balancer. If loadBalancingScheme is not specified, the backend bucket can be used by classic global external load balancers, or global application external load balancers, or both. Changed with compute.regionBackendBuckets.patch."""
 
     params: dict[str, Any] | None = None
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.regionBackendBuckets.patch. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     region: str | None = None
     """The region it lives in; the context's when not set."""

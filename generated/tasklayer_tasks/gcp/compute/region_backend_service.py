@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ...runtime.context import Context
     from .health_check import HealthCheck
     from .network import Network
+    from .security_policy import SecurityPolicy
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -121,7 +122,7 @@ class RegionBackendService(GcpTask):
     """Settings controlling the ejection of unhealthy backend endpoints from the load balancing pool of each individual proxy instance that processes the traffic for the given backend service. If not set, this feature is considered disabled. Results of the outlier detection algorithm (ejection of endpoints from the load balancing pool and returning them back to the pool) are executed independently by each proxy instance of the load balancer. In most cases, more than one proxy instance handles the traffic received by a backend service. Thus, it is possible that an unhealthy endpoint is detected... Changed with compute.regionBackendServices.patch."""
 
     params: dict[str, Any] | None = None
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.regionBackendServices.patch. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     port: int | None = None
     """Deprecated in favor of portName. The TCP port to connect on the backend. The default value is 80. For internal passthrough Network Load Balancers and external passthrough Network Load Balancers, omit port. Changed with compute.regionBackendServices.patch."""
@@ -131,6 +132,9 @@ class RegionBackendService(GcpTask):
 
     protocol: str | None = None
     """The protocol this BackendService uses to communicate with backends. Possible values are HTTP, HTTPS, HTTP2, H2C, TCP, SSL, UDP, GRPC, or UNSPECIFIED, depending on the chosen load balancer or Traffic Director configuration. Refer to Load balancing features for more information. Must be set to GRPC when the backend service is referenced by a URL map that is bound to target gRPC proxy. Changed with compute.regionBackendServices.patch."""
+
+    security_policy: SecurityPolicy | str | None = None
+    """[Output Only] The resource URL for the security policy associated with this backend service. Changed with compute.regionBackendServices.setSecurityPolicy."""
 
     security_settings: dict[str, Any] | None = None
     """This field specifies the security settings that apply to this backend service. This field is applicable to a global backend service with the load_balancing_scheme set to INTERNAL_SELF_MANAGED. Changed with compute.regionBackendServices.patch."""

@@ -53,7 +53,7 @@ class Reservation(GcpTask):
     """Indicates whether Compute Engine allows unplanned maintenance for your VMs; for example, to fix hardware errors. Changed with compute.reservations.update."""
 
     params: dict[str, Any] | None = None
-    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.reservations.update. Never returned by reads, so never compared."""
+    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     protection_tier: str | None = None
     """Protection tier for the workload which specifies the workload expectations in the event of infrastructure failures at data center (e.g. power and/or cooling failures). Changed with compute.reservations.update."""

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ...runtime.context import Context
     from .instance import Instance
     from .network import Network
+    from .security_policy import SecurityPolicy
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -38,6 +39,9 @@ class TargetInstance(GcpTask):
 
     network: Network | str | None = None
     """The URL of the network this target instance uses to forward traffic. If not specified, the traffic will be forwarded to the network that the default network interface belongs to. Can only be set when the resource is created."""
+
+    security_policy: SecurityPolicy | str | None = None
+    """[Output Only] The resource URL for the security policy associated with this target instance. Changed with compute.targetInstances.setSecurityPolicy."""
 
     zone: str | None = None
     """The zone it lives in; the context's when not set."""

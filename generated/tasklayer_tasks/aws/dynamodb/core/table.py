@@ -332,6 +332,7 @@ SPEC = ResourceSpec(
         selector_member="ResourceArn",
         selector_is_list=False,
         selector_is_arn=True,
+        read_operation="ListTagsOfResource",
     ),
 )
 

@@ -111,7 +111,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="Placement",
-            attr="placement",
+            attr="placement_",
             mutability=Mutability.CREATE_ONLY,
             key="placement",
             in_create=True,

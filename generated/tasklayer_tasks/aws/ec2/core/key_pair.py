@@ -91,6 +91,14 @@ SPEC = ResourceSpec(
             key="keyMaterial",
             sensitive=True,
         ),
+        FieldSpec(
+            name="PublicKeyMaterial",
+            attr="public_key_material",
+            mutability=Mutability.CREATE_ONLY,
+            key="publicKeyMaterial",
+            in_create=True,
+            write_only=True,
+        ),
     ),
     primary=("KeyPairId",),
     natural=("KeyName",),
@@ -103,6 +111,7 @@ SPEC = ResourceSpec(
         id_member="KeyPairId",
         idempotency_token=None,
         returned_once=("KeyMaterial",),
+        alternatives=(("PublicKeyMaterial", "ImportKeyPair"),),
     ),
     read=ReadSpec(
         operation="DescribeKeyPairs",

@@ -24,6 +24,7 @@ from ....runtime.spec import (
     ReadSpec,
     ResourceSpec,
     TagsSpec,
+    VersionSpec,
 )
 
 SPEC = ResourceSpec(
@@ -45,7 +46,6 @@ SPEC = ResourceSpec(
             key="versionDescription",
             in_create=True,
             update_operation="CreateLaunchTemplateVersion",
-            write_only=True,
         ),
         FieldSpec(
             name="LaunchTemplateData",
@@ -54,7 +54,6 @@ SPEC = ResourceSpec(
             key="launchTemplateData",
             in_create=True,
             update_operation="CreateLaunchTemplateVersion",
-            write_only=True,
             sensitive_paths=("UserData",),
         ),
         FieldSpec(
@@ -155,6 +154,18 @@ SPEC = ResourceSpec(
         selector_member="Resources",
         selector_is_list=True,
         selector_is_arn=False,
+    ),
+    versioning=VersionSpec(
+        create_operation="CreateLaunchTemplateVersion",
+        answer_member="LaunchTemplateVersion",
+        number_member="VersionNumber",
+        read_operation="DescribeLaunchTemplateVersions",
+        read_output="LaunchTemplateVersions",
+        versions_member="Versions",
+        default_number="DefaultVersionNumber",
+        default_operation="ModifyLaunchTemplate",
+        default_member="DefaultVersion",
+        fields=("VersionDescription", "LaunchTemplateData"),
     ),
 )
 

@@ -36,6 +36,9 @@ class KeyPairSpec(TypedDict, total=False):
     keyFormat: str
     """The format of the key pair. Default: ``pem`` Can only be set when the resource is created. Never returned by reads, so never compared."""
 
+    publicKeyMaterial: bytes
+    """The public key. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
 
 class KeyPairStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

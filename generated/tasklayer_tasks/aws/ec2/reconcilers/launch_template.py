@@ -31,10 +31,10 @@ class LaunchTemplateSpec(TypedDict, total=False):
     """A name for the launch template. Can only be set when the resource is created."""
 
     versionDescription: str
-    """A description for the first version of the launch template. Changed with CreateLaunchTemplateVersion. Never returned by reads, so never compared."""
+    """A description for the first version of the launch template. Changed with CreateLaunchTemplateVersion."""
 
     launchTemplateData: dict[str, Any]
-    """The information for the launch template. Changed with CreateLaunchTemplateVersion. Never returned by reads, so never compared."""
+    """The information for the launch template. Changed with CreateLaunchTemplateVersion."""
 
     operator: dict[str, Any]
     """Reserved for internal use. Can only be set when the resource is created."""

@@ -138,6 +138,7 @@ SPEC = ResourceSpec(
         selector_member="ResourceArns",
         selector_is_list=True,
         selector_is_arn=True,
+        read_operation="DescribeTags",
     ),
 )
 

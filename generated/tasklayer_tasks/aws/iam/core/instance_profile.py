@@ -69,6 +69,8 @@ SPEC = ResourceSpec(
             key="roles",
             update_operation="AddRoleToInstanceProfile",
             update_member="RoleName",
+            unordered=True,
+            remove_operation="RemoveRoleFromInstanceProfile",
         ),
         FieldSpec(
             name="Tags",

@@ -115,6 +115,7 @@ SPEC = ResourceSpec(
         selector_member="OpenIDConnectProviderArn",
         selector_is_list=False,
         selector_is_arn=True,
+        read_operation="ListOpenIDConnectProviderTags",
     ),
 )
 

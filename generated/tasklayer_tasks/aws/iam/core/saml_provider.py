@@ -134,6 +134,7 @@ SPEC = ResourceSpec(
         selector_member="SAMLProviderArn",
         selector_is_list=False,
         selector_is_arn=True,
+        read_operation="ListSAMLProviderTags",
     ),
 )
 

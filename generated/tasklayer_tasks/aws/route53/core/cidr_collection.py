@@ -76,7 +76,7 @@ SPEC = ResourceSpec(
         output_member=None,
         output_is_list=False,
         id_member=None,
-        idempotency_token=None,
+        idempotency_token="CallerReference",
     ),
     read=ReadSpec(
         operation="ListCidrCollections",

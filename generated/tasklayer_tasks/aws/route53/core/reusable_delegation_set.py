@@ -57,7 +57,7 @@ SPEC = ResourceSpec(
         output_member="DelegationSet",
         output_is_list=False,
         id_member="Id",
-        idempotency_token=None,
+        idempotency_token="CallerReference",
     ),
     read=ReadSpec(
         operation="GetReusableDelegationSet",

@@ -14,7 +14,16 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, Mutability, ReadSpec, ResourceSpec
+from ....runtime.spec import (
+    CallSpec,
+    CreateSpec,
+    FieldSpec,
+    Mutability,
+    ParentSpec,
+    ReadSpec,
+    ResourceSpec,
+)
+from .hosted_zone import SPEC as HOSTED_ZONE_SPEC
 
 SPEC = ResourceSpec(
     service="route53",
@@ -118,6 +127,7 @@ SPEC = ResourceSpec(
         identity=(("Id", "Id"),),
     ),
     tags=None,
+    owner_parent=ParentSpec(field="HostedZoneId", spec=HOSTED_ZONE_SPEC),
 )
 
 

@@ -19,6 +19,11 @@ if TYPE_CHECKING:
         QueryLoggingConfigSpec,
         QueryLoggingConfigStatus,
     )
+    from .resource_record_set import (
+        ResourceRecordSetReconciler,
+        ResourceRecordSetSpec,
+        ResourceRecordSetStatus,
+    )
     from .reusable_delegation_set import (
         ReusableDelegationSetReconciler,
         ReusableDelegationSetSpec,
@@ -52,6 +57,9 @@ __all__ = [
     "QueryLoggingConfigReconciler",
     "QueryLoggingConfigSpec",
     "QueryLoggingConfigStatus",
+    "ResourceRecordSetReconciler",
+    "ResourceRecordSetSpec",
+    "ResourceRecordSetStatus",
     "ReusableDelegationSetReconciler",
     "ReusableDelegationSetSpec",
     "ReusableDelegationSetStatus",
@@ -82,6 +90,9 @@ _MODULES = {
     "QueryLoggingConfigReconciler": "query_logging_config",
     "QueryLoggingConfigSpec": "query_logging_config",
     "QueryLoggingConfigStatus": "query_logging_config",
+    "ResourceRecordSetReconciler": "resource_record_set",
+    "ResourceRecordSetSpec": "resource_record_set",
+    "ResourceRecordSetStatus": "resource_record_set",
     "ReusableDelegationSetReconciler": "reusable_delegation_set",
     "ReusableDelegationSetSpec": "reusable_delegation_set",
     "ReusableDelegationSetStatus": "reusable_delegation_set",

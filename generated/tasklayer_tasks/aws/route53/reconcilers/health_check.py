@@ -22,6 +22,9 @@ class HealthCheckSpec(TypedDict, total=False):
     shared: bool
     """Use an existing resource without changing or deleting it."""
 
+    additionalTags: dict[str, str]
+    """Tags to set besides Name and the ownership tag."""
+
     callerReference: str
     """A unique string that identifies the request and that allows you to retry a failed ``CreateHealthCheck`` request without the risk of creating two identical health checks: * If you send a ``CreateHealthCheck`` request with the same ``CallerReference`` and settings as a previous request, and if the health check doesn't exist, Amazon Route 53 creates the health check. If the health check does exist, Route 53 returns the health check configuration in the response. * If you send a ``CreateHealthCheck`` request with the same ``CallerReference`` as a deleted health check, regardless of the... Can only be set when the resource is created."""
 

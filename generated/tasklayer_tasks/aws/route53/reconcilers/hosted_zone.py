@@ -22,6 +22,9 @@ class HostedZoneSpec(TypedDict, total=False):
     shared: bool
     """Use an existing resource without changing or deleting it."""
 
+    additionalTags: dict[str, str]
+    """Tags to set besides Name and the ownership tag."""
+
     vpc: dict[str, Any]
     """(Private hosted zones only) A complex type that contains information about the Amazon VPC that you're associating with this hosted zone. You can specify only one Amazon VPC when you create a private hosted zone. If you are associating a VPC with a hosted zone with this request, the paramaters ``VPCId`` and ``VPCRegion`` are also required. To associate additional Amazon VPCs with the hosted zone, use `AssociateVPCWithHostedZone <https://docs.aws.amazon.com/Route53/latest/APIReference/API_AssociateVPCWithHostedZone.html>`__ after you create a hosted zone. Can only be set when the resource is created. Never returned by reads, so never compared."""
 

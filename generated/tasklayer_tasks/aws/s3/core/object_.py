@@ -547,6 +547,7 @@ SPEC = ResourceSpec(
         selector_member="Bucket",
         selector_is_list=False,
         selector_is_arn=False,
+        read_operation="GetBucketTagging",
     ),
 )
 

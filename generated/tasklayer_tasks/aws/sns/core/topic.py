@@ -123,6 +123,7 @@ SPEC = ResourceSpec(
         selector_member="ResourceArn",
         selector_is_list=False,
         selector_is_arn=True,
+        read_operation="ListTagsForResource",
     ),
 )
 

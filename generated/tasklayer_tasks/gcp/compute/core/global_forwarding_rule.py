@@ -2,7 +2,7 @@
 
     create: compute.globalForwardingRules.insert
     read:   compute.globalForwardingRules.get
-    update: compute.globalForwardingRules.patch (networkTier, fingerprint)
+    update: compute.globalForwardingRules.patch (allowGlobalAccess, networkTier, fingerprint)
     update: compute.globalForwardingRules.setTarget (target)
     tags:   compute.globalForwardingRules.setLabels
     delete: compute.globalForwardingRules.delete
@@ -70,9 +70,10 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="allowGlobalAccess",
             attr="allow_global_access",
-            mutability=Mutability.CREATE_ONLY,
+            mutability=Mutability.MUTABLE,
             key="allowGlobalAccess",
             in_create=True,
+            update_operation="compute.globalForwardingRules.patch",
         ),
         FieldSpec(
             name="allowPscGlobalAccess",
@@ -387,6 +388,17 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.globalOperations.wait",
+    listing=ReadSpec(
+        operation="compute.globalForwardingRules.list",
+        output_member="items",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter="filter",
+        nested_member=None,
+        identity=(("project", "@project"),),
+    ),
 )
 
 

@@ -251,7 +251,7 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="params",
             attr="params",
-            mutability=Mutability.UNKNOWN,
+            mutability=Mutability.CREATE_ONLY,
             key="params",
             in_create=True,
             write_only=True,
@@ -504,6 +504,17 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.zoneOperations.wait",
+    listing=ReadSpec(
+        operation="compute.instances.list",
+        output_member="items",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter="filter",
+        nested_member=None,
+        identity=(("project", "@project"), ("zone", "@zone")),
+    ),
 )
 
 

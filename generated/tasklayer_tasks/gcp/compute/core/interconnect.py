@@ -2,7 +2,7 @@
 
     create: compute.interconnects.insert
     read:   compute.interconnects.get
-    update: compute.interconnects.patch (aaiEnabled, adminEnabled, applicationAwareInterconnect, customerName, description, interconnectType, linkType, location, macsec, macsecEnabled, nocContactEmail, params, remoteLocation, requestedFeatures, requestedLinkCount, subzone)
+    update: compute.interconnects.patch (aaiEnabled, adminEnabled, applicationAwareInterconnect, customerName, description, interconnectType, linkType, location, macsec, macsecEnabled, nocContactEmail, remoteLocation, requestedFeatures, requestedLinkCount, subzone)
     tags:   compute.interconnects.setLabels
     delete: compute.interconnects.delete
 
@@ -223,10 +223,9 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="params",
             attr="params",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="params",
             in_create=True,
-            update_operation="compute.interconnects.patch",
             write_only=True,
         ),
         FieldSpec(
@@ -357,6 +356,17 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.globalOperations.wait",
+    listing=ReadSpec(
+        operation="compute.interconnects.list",
+        output_member="items",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter="filter",
+        nested_member=None,
+        identity=(("project", "@project"),),
+    ),
 )
 
 

@@ -2,7 +2,7 @@
 
     create: compute.interconnectAttachments.insert
     read:   compute.interconnectAttachments.get
-    update: compute.interconnectAttachments.patch (adminEnabled, bandwidth, candidateCloudRouterIpAddress, candidateCloudRouterIpv6Address, candidateCustomerRouterIpAddress, candidateCustomerRouterIpv6Address, candidateIpv6Subnets, candidateSubnets, cloudRouterIpv6InterfaceId, customerRouterIpv6InterfaceId, description, edgeAvailabilityDomain, interconnect, ipsecInternalAddresses, l2Forwarding, mtu, pairingKey, params, partnerAsn, partnerMetadata, router, stackType, subnetLength, type, vlanTag8021q)
+    update: compute.interconnectAttachments.patch (adminEnabled, bandwidth, candidateCloudRouterIpAddress, candidateCloudRouterIpv6Address, candidateCustomerRouterIpAddress, candidateCustomerRouterIpv6Address, candidateIpv6Subnets, cloudRouterIpv6InterfaceId, customerRouterIpv6InterfaceId, description, interconnect, ipsecInternalAddresses, l2Forwarding, mtu, pairingKey, partnerAsn, partnerMetadata, router, stackType, type, vlanTag8021q)
     tags:   compute.interconnectAttachments.setLabels
     delete: compute.interconnectAttachments.delete
 
@@ -99,10 +99,9 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="candidateSubnets",
             attr="candidate_subnets",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="candidateSubnets",
             in_create=True,
-            update_operation="compute.interconnectAttachments.patch",
             write_only=True,
         ),
         FieldSpec(
@@ -174,10 +173,9 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="edgeAvailabilityDomain",
             attr="edge_availability_domain",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="edgeAvailabilityDomain",
             in_create=True,
-            update_operation="compute.interconnectAttachments.patch",
             write_only=True,
             server_default=True,
         ),
@@ -279,10 +277,9 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="params",
             attr="params",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="params",
             in_create=True,
-            update_operation="compute.interconnectAttachments.patch",
             write_only=True,
         ),
         FieldSpec(
@@ -357,10 +354,9 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="subnetLength",
             attr="subnet_length",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="subnetLength",
             in_create=True,
-            update_operation="compute.interconnectAttachments.patch",
             write_only=True,
             server_default=True,
         ),
@@ -445,6 +441,17 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.regionOperations.wait",
+    listing=ReadSpec(
+        operation="compute.interconnectAttachments.list",
+        output_member="items",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter="filter",
+        nested_member=None,
+        identity=(("project", "@project"), ("region", "@region")),
+    ),
 )
 
 

@@ -4,6 +4,7 @@
     read:   compute.regionInstanceGroupManagers.get
     update: compute.regionInstanceGroupManagers.patch (allInstancesConfig, autoHealingPolicies, baseInstanceName, description, distributionPolicy, instanceFlexibilityPolicy, instanceLifecyclePolicy, listManagedInstancesResults, resourcePolicies, standbyPolicy, statefulPolicy, targetSizePolicy, targetStoppedSize, targetSuspendedSize, updatePolicy, versions, fingerprint)
     update: compute.regionInstanceGroupManagers.setInstanceTemplate (instanceTemplate)
+    update: compute.regionInstanceGroups.setNamedPorts (namedPorts)
     update: compute.regionInstanceGroupManagers.setTargetPools (targetPools, fingerprint)
     update: compute.regionInstanceGroupManagers.resize (targetSize)
     delete: compute.regionInstanceGroupManagers.delete
@@ -149,8 +150,9 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="namedPorts",
             attr="named_ports",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.MUTABLE,
             key="namedPorts",
+            update_operation="compute.regionInstanceGroups.setNamedPorts",
         ),
         FieldSpec(
             name="region",
@@ -317,6 +319,11 @@ SPEC = ResourceSpec(
             idempotency_token="requestId",
         ),
         CallSpec(
+            operation="compute.regionInstanceGroups.setNamedPorts",
+            identity=(("project", "@project"), ("region", "@region"), ("instanceGroup", "name")),
+            idempotency_token="requestId",
+        ),
+        CallSpec(
             operation="compute.regionInstanceGroupManagers.setTargetPools",
             identity=(
                 ("project", "@project"),
@@ -344,6 +351,17 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="compute.regionOperations.wait",
+    listing=ReadSpec(
+        operation="compute.regionInstanceGroupManagers.list",
+        output_member="items",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter="filter",
+        nested_member=None,
+        identity=(("project", "@project"), ("region", "@region")),
+    ),
 )
 
 

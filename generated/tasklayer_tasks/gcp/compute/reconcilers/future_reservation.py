@@ -60,7 +60,7 @@ class FutureReservationSpec(TypedDict, total=False):
     """Name prefix for the reservations to be created at the time of delivery. The name prefix must comply with RFC1035. Maximum allowed length for name prefix is 20. Automatically created reservations name format will be -date-####. Changed with compute.futureReservations.update."""
 
     params: dict[str, Any]
-    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.futureReservations.update. Never returned by reads, so never compared."""
+    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     planningStatus: str
     """Planning state before being submitted for evaluation Changed with compute.futureReservations.update."""
@@ -142,7 +142,7 @@ class FutureReservationStatus(TypedDict, total=False):
     """Name prefix for the reservations to be created at the time of delivery. The name prefix must comply with RFC1035. Maximum allowed length for name prefix is 20. Automatically created reservations name format will be -date-####. Changed with compute.futureReservations.update."""
 
     params: dict[str, Any]
-    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.futureReservations.update. Never returned by reads, so never compared."""
+    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     planningStatus: str
     """Planning state before being submitted for evaluation Changed with compute.futureReservations.update."""

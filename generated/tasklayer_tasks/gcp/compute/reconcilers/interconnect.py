@@ -60,7 +60,7 @@ class InterconnectSpec(TypedDict, total=False):
     """Email address to contact the customer NOC for operations and maintenance notifications regarding this Interconnect. If specified, this will be used for notifications in addition to all other forms described, such as Cloud Monitoring logs alerting and Cloud Notifications. This field is required for users who sign up for Cloud Interconnect using workforce identity federation. Changed with compute.interconnects.patch."""
 
     params: dict[str, Any]
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.interconnects.patch. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     remoteLocation: str
     """Indicates that this is a Cross-Cloud Interconnect. This field specifies the location outside of Google's network that the interconnect is connected to. Changed with compute.interconnects.patch."""
@@ -154,7 +154,7 @@ class InterconnectStatus(TypedDict, total=False):
     """Output only. [Output Only] The current status of this Interconnect's functionality, which can take one of the following values: - OS_ACTIVE: A valid Interconnect, which is turned up and is ready to use. Attachments may be provisioned on this Interconnect. - OS_UNPROVISIONED: An Interconnect that has not completed turnup. No attachments may be provisioned on this Interconnect. - OS_UNDER_MAINTENANCE: An Interconnect that is undergoing internal maintenance. No attachments may be provisioned or updated on this Interconnect."""
 
     params: dict[str, Any]
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.interconnects.patch. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     peerIpAddress: str
     """Output only. [Output Only] IP address configured on the customer side of the Interconnect link. The customer should configure this IP address during turnup when prompted by Google NOC. This can be used only for ping tests."""

@@ -45,7 +45,7 @@ class LicenseSpec(TypedDict, total=False):
     """If true, indicates this is an OS license. Only one OS license can be attached to a disk or image at a time. Changed with compute.licenses.update."""
 
     params: dict[str, Any]
-    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.licenses.update. Never returned by reads, so never compared."""
+    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     removableFromDisk: bool
     """If true, this license can be removed from a disk's set of licenses, with no replacement license needed. Changed with compute.licenses.update."""
@@ -54,7 +54,7 @@ class LicenseSpec(TypedDict, total=False):
     """Specifies the set of permissible coattached licenseCodes of licenses that satisfy the coattachment requirement of this license. At least one license from the set must be attached to the same disk or image as this license. Changed with compute.licenses.update."""
 
     resourceRequirements: dict[str, Any]
-    """[Input Only] Deprecated. Changed with compute.licenses.update. Never returned by reads, so never compared."""
+    """[Input Only] Deprecated. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     soleTenantOnly: bool
     """If true, this license can only be used on VMs on sole tenant nodes. Changed with compute.licenses.update."""
@@ -106,7 +106,7 @@ class LicenseStatus(TypedDict, total=False):
     """If true, indicates this is an OS license. Only one OS license can be attached to a disk or image at a time. Changed with compute.licenses.update."""
 
     params: dict[str, Any]
-    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.licenses.update. Never returned by reads, so never compared."""
+    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     removableFromDisk: bool
     """If true, this license can be removed from a disk's set of licenses, with no replacement license needed. Changed with compute.licenses.update."""
@@ -115,7 +115,7 @@ class LicenseStatus(TypedDict, total=False):
     """Specifies the set of permissible coattached licenseCodes of licenses that satisfy the coattachment requirement of this license. At least one license from the set must be attached to the same disk or image as this license. Changed with compute.licenses.update."""
 
     resourceRequirements: dict[str, Any]
-    """[Input Only] Deprecated. Changed with compute.licenses.update. Never returned by reads, so never compared."""
+    """[Input Only] Deprecated. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     selfLink: str
     """Output only. [Output Only] Server-defined URL for the resource."""

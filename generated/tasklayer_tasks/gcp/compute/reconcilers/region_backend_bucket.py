@@ -48,7 +48,7 @@ class RegionBackendBucketSpec(TypedDict, total=False):
     """The value can only be INTERNAL_MANAGED for cross-region internal layer 7 load balancer. If loadBalancingScheme is not specified, the backend bucket can be used by classic global external load balancers, or global application external load balancers, or both. Changed with compute.regionBackendBuckets.patch."""
 
     params: dict[str, Any]
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.regionBackendBuckets.patch. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
 
 class RegionBackendBucketStatus(TypedDict, total=False):
@@ -91,7 +91,7 @@ class RegionBackendBucketStatus(TypedDict, total=False):
     """Name of the resource. Provided by the client when the resource is created. The name must be 1-63 characters long, and comply withRFC1035. Specifically, the name must be 1-63 characters long and match the regular expression `[a-z]([-a-z0-9]*[a-z0-9])?` which means the first character must be a lowercase letter, and all following characters must be a dash, lowercase letter, or digit, except the last character, which cannot be a dash. Can only be set when the resource is created."""
 
     params: dict[str, Any]
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.regionBackendBuckets.patch. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     region: str
     """Output only. [Output Only] URL of the region where the regional backend bucket resides. This field is not applicable to global backend buckets. You must specify this field as part of the HTTP request URL. It is not settable as a field in the request body."""

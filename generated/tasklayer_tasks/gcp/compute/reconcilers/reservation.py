@@ -54,7 +54,7 @@ class ReservationSpec(TypedDict, total=False):
     """Indicates whether Compute Engine allows unplanned maintenance for your VMs; for example, to fix hardware errors. Changed with compute.reservations.update."""
 
     params: dict[str, Any]
-    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.reservations.update. Never returned by reads, so never compared."""
+    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     protectionTier: str
     """Protection tier for the workload which specifies the workload expectations in the event of infrastructure failures at data center (e.g. power and/or cooling failures). Changed with compute.reservations.update."""
@@ -127,7 +127,7 @@ class ReservationStatus(TypedDict, total=False):
     """The name of the resource, provided by the client when initially creating the resource. The resource name must be 1-63 characters long, and comply withRFC1035. Specifically, the name must be 1-63 characters long and match the regular expression `[a-z]([-a-z0-9]*[a-z0-9])?` which means the first character must be a lowercase letter, and all following characters must be a dash, lowercase letter, or digit, except the last character, which cannot be a dash. Can only be set when the resource is created."""
 
     params: dict[str, Any]
-    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.reservations.update. Never returned by reads, so never compared."""
+    """Input only. Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     protectionTier: str
     """Protection tier for the workload which specifies the workload expectations in the event of infrastructure failures at data center (e.g. power and/or cooling failures). Changed with compute.reservations.update."""

@@ -38,6 +38,9 @@ class TargetInstanceSpec(TypedDict, total=False):
     network: str
     """The URL of the network this target instance uses to forward traffic. If not specified, the traffic will be forwarded to the network that the default network interface belongs to. Can only be set when the resource is created."""
 
+    securityPolicy: str
+    """[Output Only] The resource URL for the security policy associated with this target instance. Changed with compute.targetInstances.setSecurityPolicy."""
+
 
 class TargetInstanceStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
@@ -67,7 +70,7 @@ class TargetInstanceStatus(TypedDict, total=False):
     """The URL of the network this target instance uses to forward traffic. If not specified, the traffic will be forwarded to the network that the default network interface belongs to. Can only be set when the resource is created."""
 
     securityPolicy: str
-    """[Output Only] The resource URL for the security policy associated with this target instance."""
+    """[Output Only] The resource URL for the security policy associated with this target instance. Changed with compute.targetInstances.setSecurityPolicy."""
 
     selfLink: str
     """[Output Only] Server-defined URL for the resource."""

@@ -721,8 +721,15 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="container.projects.locations.operations.get",
-    listing=CallSpec(
+    listing=ReadSpec(
         operation="container.projects.locations.clusters.list",
+        output_member="clusters",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
         identity=(("parent", "=projects/{project}/locations/{region}"),),
     ),
 )

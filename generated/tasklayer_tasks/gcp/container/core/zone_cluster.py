@@ -681,6 +681,17 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="container.projects.zones.operations.get",
+    listing=ReadSpec(
+        operation="container.projects.zones.clusters.list",
+        output_member="clusters",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
+        identity=(("projectId", "name"), ("zone", "@zone")),
+    ),
 )
 
 

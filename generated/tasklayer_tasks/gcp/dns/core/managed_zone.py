@@ -205,6 +205,17 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter=None,
+    listing=ReadSpec(
+        operation="dns.managedZones.list",
+        output_member="managedZones",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
+        identity=(("project", "@project"),),
+    ),
 )
 
 

@@ -163,8 +163,15 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="dns.operations.get",
-    listing=CallSpec(
+    listing=ReadSpec(
         operation="dns.outboundEndpoints.list",
+        output_member="outboundEndpoints",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
         identity=(("parent", "=projects/{project}/locations/{region}"),),
     ),
 )

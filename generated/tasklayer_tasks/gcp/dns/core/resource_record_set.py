@@ -129,6 +129,17 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter=None,
+    listing=ReadSpec(
+        operation="dns.resourceRecordSets.list",
+        output_member="rrsets",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter="filter",
+        nested_member=None,
+        identity=(("project", "@project"), ("managedZone", "name")),
+    ),
 )
 
 

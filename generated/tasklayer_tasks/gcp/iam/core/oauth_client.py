@@ -152,8 +152,15 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter=None,
-    listing=CallSpec(
+    listing=ReadSpec(
         operation="iam.projects.locations.oauthClients.list",
+        output_member="oauthClients",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
         identity=(("parent", "=projects/{project}/locations/{region}"),),
     ),
 )

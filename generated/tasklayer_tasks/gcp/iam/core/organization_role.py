@@ -124,6 +124,17 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter=None,
+    listing=ReadSpec(
+        operation="iam.organizations.roles.list",
+        output_member="roles",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
+        identity=(("parent", "name"),),
+    ),
 )
 
 

@@ -124,8 +124,16 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter=None,
-    listing=CallSpec(
-        operation="iam.projects.roles.list", identity=(("parent", "=projects/{project}"),)
+    listing=ReadSpec(
+        operation="iam.projects.roles.list",
+        output_member="roles",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
+        identity=(("parent", "=projects/{project}"),),
     ),
 )
 

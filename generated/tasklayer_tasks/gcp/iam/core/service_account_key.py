@@ -131,6 +131,17 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter=None,
+    listing=ReadSpec(
+        operation="iam.projects.serviceAccounts.keys.list",
+        output_member="keys",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
+        identity=(("name", "name"),),
+    ),
 )
 
 

@@ -139,8 +139,15 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="iam.locations.workforcePools.operations.get",
-    listing=CallSpec(
+    listing=ReadSpec(
         operation="iam.locations.workforcePools.list",
+        output_member="workforcePools",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
         identity=(("location", "=locations/{region}"),),
     ),
 )

@@ -192,6 +192,17 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="iam.locations.workforcePools.providers.operations.get",
+    listing=ReadSpec(
+        operation="iam.locations.workforcePools.providers.list",
+        output_member="workforcePoolProviders",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
+        identity=(("parent", "name"),),
+    ),
 )
 
 

@@ -107,6 +107,17 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="iam.projects.locations.workloadIdentityPools.namespaces.managedIdentities.operations.get",
+    listing=ReadSpec(
+        operation="iam.projects.locations.workloadIdentityPools.namespaces.managedIdentities.list",
+        output_member="workloadIdentityPoolManagedIdentities",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
+        identity=(("parent", "name"),),
+    ),
 )
 
 

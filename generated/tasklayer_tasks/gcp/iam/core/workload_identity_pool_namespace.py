@@ -113,6 +113,17 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="iam.projects.locations.workloadIdentityPools.namespaces.operations.get",
+    listing=ReadSpec(
+        operation="iam.projects.locations.workloadIdentityPools.namespaces.list",
+        output_member="workloadIdentityPoolNamespaces",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
+        identity=(("parent", "name"),),
+    ),
 )
 
 

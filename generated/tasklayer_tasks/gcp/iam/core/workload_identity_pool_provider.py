@@ -173,6 +173,17 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="iam.projects.locations.workloadIdentityPools.providers.operations.get",
+    listing=ReadSpec(
+        operation="iam.projects.locations.workloadIdentityPools.providers.list",
+        output_member="workloadIdentityPoolProviders",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
+        identity=(("parent", "name"),),
+    ),
 )
 
 

@@ -98,6 +98,17 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="iam.projects.locations.workloadIdentityPools.providers.keys.operations.get",
+    listing=ReadSpec(
+        operation="iam.projects.locations.workloadIdentityPools.providers.keys.list",
+        output_member="workloadIdentityPoolProviderKeys",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
+        identity=(("parent", "name"),),
+    ),
 )
 
 

@@ -1,0 +1,112 @@
+"""The AWS rules, in the order they run, and the entry point that runs them on one service."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from botocore.model import ServiceModel
+from botocore.waiter import WaiterModel
+
+from codegen.providers.aws.rules import (
+    alternatives,
+    calls,
+    change_batch,
+    classify,
+    extras,
+    fields,
+    identity,
+    membership,
+    name_lists,
+    read_names,
+    reads,
+    resources,
+    safety,
+    tag_reads,
+    tagging,
+    typed_tags,
+    updates,
+    versions,
+)
+from codegen.providers.aws.rules.context import AwsContext
+from codegen.annotate.draft import ServiceDraft
+from codegen.annotate.rules import Rule, check_unique
+from codegen.providers.aws.shapes import AwsCallShape
+
+AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
+    (
+        # what the service's operations are for
+        tagging.tag_operations,
+        resources.lifecycle_families,
+        resources.pair_families,
+        # how each resource is read
+        reads.read_by_noun,
+        reads.read_by_shape,
+        reads.read_through_parent,
+        reads.shape_from_create,
+        tagging.tags_model,
+        typed_tags.tags_by_resource_type,
+        # identity
+        identity.primary_identity,
+        identity.arn_member,
+        identity.natural_key,
+        identity.parent_scope,
+        # fields, then how each can change
+        fields.collect_fields,
+        fields.tags_field,
+        updates.update_operations,
+        updates.versioned_updates,
+        updates.put_upsert,
+        updates.route_updates,
+        membership.membership_add_remove,
+        updates.tags_mutable,
+        classify.nested_unknown,
+        classify.create_only,
+        classify.read_only,
+        classify.separate_reads,
+        classify.write_only,
+        read_names.name_read_as_resource_name,
+        versions.versioned_resources,
+        classify.sensitive,
+        classify.server_default,
+        classify.references,
+        classify.unordered,
+        # what calls need
+        extras.idempotency_token,
+        extras.caller_reference_token,
+        extras.waiters,
+        extras.readiness,
+        # what keeps the runtime safe
+        safety.owner_parent,
+        safety.sensitive_paths,
+        safety.returned_once,
+        safety.terminal_states,
+        # how calls are shaped
+        calls.read_selectors,
+        name_lists.found_by_name_list,
+        calls.create_id,
+        alternatives.alternative_create_by_input,
+        calls.one_attribute_per_call,
+        calls.value_wrapper,
+        calls.tag_selectors,
+        tag_reads.tags_read_separately,
+        # resources written as changes in their parent's batch, built whole by their rule
+        change_batch.change_batch_resources,
+    )
+)
+
+
+def annotate_model(
+    model: ServiceModel,
+    *,
+    service: str,
+    api_version: str,
+    paginators: Mapping[str, Any] | None = None,
+    waiters: WaiterModel | None = None,
+    source_files: tuple[str, ...] = (),
+) -> tuple[AwsContext, ServiceDraft]:
+    """Run every AWS rule over one botocore service model; overlays come after."""
+    draft = ServiceDraft("aws", service, api_version, source_files=source_files, call_shape=AwsCallShape)
+    ctx = AwsContext(model=model, paginators=paginators or {}, waiters=waiters, draft=draft)
+    for r in AWS_RULES:
+        r(ctx)
+    return ctx, draft
