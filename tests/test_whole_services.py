@@ -7,14 +7,16 @@ import json
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from codegen.errors import TasklayerError
-from codegen.model import Identity, Operation, Operations, Resource, Service
+from codegen.model import Field, FieldType, Identity, Operation, Operations, Resource, Service
 from codegen.overlays import load_overlay
-from codegen.render.views import ResourceView
+from codegen.providers.aws.shapes import AwsCallShape
+from codegen.providers.aws.views import AwsResourceView
 from codegen.selection import choose, missing_parts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,8 +83,9 @@ def test_an_explicit_list_is_taken_as_it_is(tmp_path: Path) -> None:
 def test_a_delete_that_names_nothing_still_passes_identity() -> None:
     """CallSpec.identity has no default: DeleteSpotDatafeedSubscription takes no member."""
     resource = _resource("Widget")
-    view = ResourceView(resource, _service(resource), frozenset({"Widget"}))
-    args = dict((str(k), str(v)) for k, v in view.call_arguments(Operation("DeleteWidget", "delete")))
+    view = AwsResourceView(resource, _service(resource), frozenset({"Widget"}))
+    delete = Operation("DeleteWidget", "delete", call=AwsCallShape())
+    args = dict((str(k), str(v)) for k, v in view.call_arguments(delete))
     assert args == {"operation": "'DeleteWidget'", "identity": "()"}
 
 
@@ -129,3 +132,15 @@ def test_every_generated_module_imports_and_services_import_lazily() -> None:
     _, exported, imported, _ms = lines[0].split()
     assert int(exported) >= 100 and int(imported) == 0, lines[0]
     assert int(lines[1].split()[1]) > 1000 and lines[2:] in ([], [""]), proc.stdout
+
+
+def test_a_reference_keeps_its_full_name_where_the_short_one_is_taken() -> None:
+    """ELBv2's LoadBalancer: ``SecurityGroups`` is a field of its own, so the ``…Ids`` list
+    referencing SecurityGroup cannot shorten to it; a lone ``VpcId`` still becomes ``vpc``."""
+    text, strings = FieldType("string"), FieldType("list", item=FieldType("string"))
+    fields = (Field("SecurityGroupIds", strings, references="SecurityGroup"), Field("SecurityGroups", strings),
+              Field("VpcId", text, references="Vpc"))
+    balancer = replace(_resource("LoadBalancer"), fields=fields)
+    service = _service(balancer, _resource("SecurityGroup"), _resource("Vpc"))
+    view = AwsResourceView(balancer, service, frozenset({"LoadBalancer", "SecurityGroup", "Vpc"}))
+    assert [str(f.attr) for f in view.fields] == ["security_group_ids", "security_groups", "vpc"]
