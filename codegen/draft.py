@@ -40,6 +40,11 @@ FIELD_DEFAULTS: dict[str, Any] = {
     "value_wrapper": None,
     "after": (),
     "sensitive_paths": (),
+    "update_kind": None,
+    "remove_operation": None,
+    "remove_name": None,
+    "update_paths": (),
+    "create_path": None,
 }
 
 

@@ -25,6 +25,10 @@ def field_document(f: Field, detail: bool = False) -> dict[str, Any]:
             read_name=f.read_name,
             update_name=f.update_name,
             read_operation=f.read_operation,
+            update_kind=f.update_kind,
+            remove_operation=f.remove_operation,
+            update_paths=[list(p) for p in f.update_paths],
+            create_path=f.create_path,
             type=f.type.python(),
             provenance=dict(f.provenance),
         )
@@ -53,6 +57,9 @@ def resource_document(r: Resource, detail: bool = False) -> dict[str, Any]:
             "resource_type": r.tags.resource_type,
             "tag_operation": r.tags.tag_operation,
             "untag_operation": r.tags.untag_operation,
+            "selector_member": r.tags.selector_member,
+            "payload_member": r.tags.payload_member,
+            "payload_is_map": r.tags.payload_is_map,
         }
         doc["provenance"] = {**r.provenance, **{f"identity.{k}": v for k, v in r.identity.provenance.items()}}
     return doc

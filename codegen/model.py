@@ -80,6 +80,21 @@ class Field:
     value_wrapper: str | None = None  # updates send it as {"Value": v} (AttributeBooleanValue)
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
     sensitive_paths: tuple[str, ...] = ()  # secret parts inside it ("LaunchTemplateData.UserData")
+    # how its update call changes it, when not by sending the new value (None): "add_remove"
+    # (an add call and a remove call take the items that differ: AttachLoadBalancerTargetGroups /
+    # DetachLoadBalancerTargetGroups), "per_item" (one put / delete call per list item:
+    # PutLifecycleHook / DeleteLifecycleHook), "json_patch" (patchOperations on a path),
+    # "nested" / "flattened" (the call carries members of the field's structure, under their own
+    # or flattened names: UpdateHostedZoneComment, ModifySubnetAttribute), "keyed_item" (a list
+    # of {id, new value} items: ModifySecurityGroupRules)
+    update_kind: str | None = None
+    remove_operation: str | None = None  # the call that takes items away ("add_remove", "per_item")
+    remove_name: str | None = None  # the member of that call carrying them, when renamed
+    # (update input path, path inside the field) for "nested", "flattened", "keyed_item" and
+    # "json_patch" updates: ("PrivateDnsHostnameTypeOnLaunch", "HostnameType")
+    update_paths: tuple[tuple[str, str], ...] = ()
+    # the create sets it only inside another member's structure: "IpPermissions[].Ipv6Ranges[].CidrIpv6"
+    create_path: str | None = None
     in_create: bool = False  # the create call takes it (a fact of the schema, not a judgement)
     in_read: bool = False  # the main read returns it
     provenance: Provenance = field(default_factory=dict, compare=False)
@@ -172,6 +187,17 @@ class TagsModel:
     selector_is_list: bool = False
     selector_is_arn: bool = False  # tag calls take the ARN rather than the primary id
     untag_member: str | None = None  # "Tags" (EC2 DeleteTags takes [{Key}]) or "TagKeys"
+    # how the tag call carries the tags: its member ("Tags", "tags", "AddTags", "Tagging"), as a
+    # {key: value} map rather than a list of {Key, Value}, with other key / value member names
+    # (KMS: TagKey / TagValue), inside a wrapper (S3: Tagging.TagSet)
+    payload_member: str = "Tags"
+    payload_is_map: bool = False
+    payload_wrapper: str | None = None
+    key_member: str = "Key"
+    value_member: str = "Value"
+    create_is_map: bool = False  # the create's tags member is a {key: value} map (SQS, logs)
+    # fixed members the tag calls need besides the selector: route53's ("ResourceType", "hostedzone")
+    selector_extra: tuple[tuple[str, str], ...] = ()
     source: str = ""
 
 

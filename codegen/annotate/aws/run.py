@@ -16,6 +16,7 @@ from codegen.annotate.aws import (
     reads,
     resources,
     safety,
+    service_tags,
     tagging,
     updates,
 )
@@ -35,6 +36,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         reads.read_through_parent,
         reads.shape_from_create,
         tagging.tags_model,
+        service_tags.service_level_tagging,
         # identity
         identity.primary_identity,
         identity.arn_member,
