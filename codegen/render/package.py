@@ -16,6 +16,7 @@ from codegen.render import crd
 from codegen.render.names import check_resources, check_service_name
 from codegen.render.verify import check_modules
 from codegen.render.env import make_environment, render_template
+from codegen.render.capability import runtime_service
 from codegen.render.clouds import CLOUDS, Cloud
 from codegen.render.gcp_views import trimmed_document
 from codegen.render.views import ResourceView
@@ -83,7 +84,7 @@ def _runtime(templates_dir: Path) -> dict[str, str]:
 
 
 def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
-    service = selection.service
+    service = runtime_service(selection.service)
     pinned_from = safe_docstring(f" ({selection.pinned_from})" if selection.pinned_from else "")
     cloud = CLOUDS[service.provider]
     check_service_name(service)

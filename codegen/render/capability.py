@@ -1,0 +1,46 @@
+"""What the runtime can do with the model's update kinds, applied before anything is rendered.
+
+The model records every way a field can change (``Field.update_kind``: add/remove pairs,
+per-item puts, JSON patches, nested and flattened members, keyed items). The runtime sends a
+field's new value through its update call and nothing else yet, so a field changed only in one
+of the other ways is rendered as the runtime can honour it: set at creation and refused after
+(create-only) when the create takes it, the cloud's to say (read-only) otherwise. A change is
+then refused before any call, never sent in a shape the API would reject.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from codegen.model import Field, Mutability, Resource, Service
+
+# update kinds the runtime performs: None is "send the new value through the update call"
+RUNTIME_UPDATE_KINDS: frozenset[str | None] = frozenset({None})
+
+
+def as_performed(f: Field) -> Field:
+    if f.mutability is not Mutability.MUTABLE or f.update_kind in RUNTIME_UPDATE_KINDS:
+        return f
+    fallback = Mutability.CREATE_ONLY if f.in_create else Mutability.READ_ONLY
+    return dataclasses.replace(
+        f, mutability=fallback, update_operation=None, update_name=None, update_kind=None,
+        remove_operation=None, remove_name=None, update_paths=(),
+    )
+
+
+def runtime_resource(r: Resource) -> Resource:
+    fields = tuple(as_performed(f) for f in r.fields)
+    if fields == r.fields:
+        return r
+    used = {f.update_operation for f in fields if f.update_operation}
+    dropped = {
+        name for before, after in zip(r.fields, fields) if after is not before
+        for name in (before.update_operation, before.remove_operation) if name and name not in used
+    }
+    updates = tuple(op for op in r.operations.update if op.name not in dropped)
+    return dataclasses.replace(r, fields=fields, operations=dataclasses.replace(r.operations, update=updates))
+
+
+def runtime_service(service: Service) -> Service:
+    """The service as the runtime can act on it (see the module docstring)."""
+    return dataclasses.replace(service, resources=tuple(runtime_resource(r) for r in service.resources))
