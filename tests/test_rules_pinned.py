@@ -58,9 +58,10 @@ FIELDS = [
     ("ec2", "SecurityGroup", "VpcId", C, None),
     ("ec2", "SecurityGroup", "GroupId", R, None),
     ("ec2", "SecurityGroup", "IpPermissions", R, None),
-    ("ec2", "SecurityGroupIngress", "IpProtocol", C, None),
-    ("ec2", "SecurityGroupIngress", "FromPort", C, None),
-    ("ec2", "SecurityGroupEgress", "ToPort", C, None),
+    # ModifySecurityGroupRules takes new values for the rules it names by id (SecurityGroupRuleRequest)
+    ("ec2", "SecurityGroupIngress", "IpProtocol", M, "ModifySecurityGroupRules"),
+    ("ec2", "SecurityGroupIngress", "FromPort", M, "ModifySecurityGroupRules"),
+    ("ec2", "SecurityGroupEgress", "ToPort", M, "ModifySecurityGroupRules"),
     ("ec2", "Address", "Domain", C, None),
     ("ec2", "Address", "PublicIp", R, None),
     ("ec2", "Address", "AllocationId", R, None),

@@ -37,7 +37,11 @@ def runtime_resource(r: Resource) -> Resource:
         name for before, after in zip(r.fields, fields) if after is not before
         for name in (before.update_operation, before.remove_operation) if name and name not in used
     }
-    updates = tuple(op for op in r.operations.update if op.name not in dropped)
+    degraded = {after.name for before, after in zip(r.fields, fields) if after is not before}
+    updates = tuple(
+        dataclasses.replace(op, fields=tuple(n for n in op.fields if n not in degraded))
+        for op in r.operations.update if op.name not in dropped
+    )
     return dataclasses.replace(r, fields=fields, operations=dataclasses.replace(r.operations, update=updates))
 
 
