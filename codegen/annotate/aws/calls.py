@@ -8,7 +8,7 @@ import dataclasses
 from botocore.model import Shape
 
 from codegen.annotate.aws.context import AwsContext, singular_candidates
-from codegen.annotate.aws.tagging import member_named, tag_selectors_of
+from codegen.annotate.aws.tagging import member_named, spells, tag_selectors_of
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation
@@ -194,6 +194,6 @@ def _fixed_type(ctx: AwsContext, resource: ResourceDraft, op_name: str) -> tuple
     members = ctx.input_members(op_name)
     for name in ctx.required_inputs(op_name):
         for value in getattr(members[name], "enum", None) or []:
-            if value.replace("-", "").replace("_", "").lower() in (resource.name.lower(), resource.api_name.lower()):
+            if spells(value, resource):
                 return ((name, str(value)),)
     return ()

@@ -159,6 +159,8 @@ def _decided(f: FieldDraft) -> bool:
 def _item_shape(f: FieldDraft, ctx: AwsContext) -> Shape | None:
     if f.type.kind != "list" or f.type.item is None or f.type.item.kind != "structure":
         return None
+    if f.type.item.name not in ctx.shape_names:
+        return None  # a tag list made up for a service without a Tag shape
     return ctx.model.shape_for(f.type.item.name)
 
 

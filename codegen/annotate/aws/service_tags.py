@@ -11,7 +11,7 @@ GetBucketTagging).
 from __future__ import annotations
 
 from codegen.annotate.aws.context import AwsContext
-from codegen.annotate.aws.tagging import _pick, _specific_noun
+from codegen.annotate.aws.tagging import _pick, _specific_noun, spells
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation, TagsModel
@@ -24,11 +24,11 @@ def _names_resource(ctx: AwsContext, resource: ResourceDraft, op_name: str) -> b
     if _specific_noun(op_name) in own:
         return True
     members = ctx.input_members(op_name)
-    for name in ctx.required_inputs(op_name):
-        for value in getattr(members[name], "enum", None) or []:
-            if value.replace("-", "").replace("_", "").lower() in {n.lower() for n in own}:
-                return True
-    return False
+    return any(
+        spells(value, resource)
+        for name in ctx.required_inputs(op_name)
+        for value in getattr(members[name], "enum", None) or []
+    )
 
 
 @rule("aws.service-level-tagging")

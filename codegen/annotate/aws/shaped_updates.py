@@ -55,7 +55,8 @@ def _payload(ctx: AwsContext, op_name: str, selectors: tuple[tuple[str, str], ..
 
 
 def _update_candidates(ctx: AwsContext, resource: ResourceDraft) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
-    """Operations with an update verb that select the resource, with how they select it."""
+    """Operations with an update verb that select the resource and require nothing else, with
+    how they select it."""
     from codegen.annotate.aws.updates import UPDATE_VERBS
     from codegen.annotate.aws.context import split_operation
 
@@ -65,7 +66,8 @@ def _update_candidates(ctx: AwsContext, resource: ResourceDraft) -> list[tuple[s
         if split_operation(name)[0] not in UPDATE_VERBS or name in claimed or name in ctx.tag_operations:
             continue
         selectors = selector_pairs(ctx, resource, name)
-        if selectors is not None:
+        # it selects this resource and nothing more (UpdateAuthorizer also names an authorizer)
+        if selectors is not None and set(ctx.required_inputs(name)) <= {m for m, _ in selectors}:
             out.append((name, selectors))
     return out
 
@@ -78,8 +80,9 @@ def _is_patch_list(shape: Shape) -> bool:
 @rule("aws.json-patch-update")
 def json_patch(ctx: AwsContext) -> None:
     """An update that selects the resource and takes a list of {op, path, value} patch
-    operations (API Gateway's ``patchOperations``) changes each field the create took and reads
-    return, at ``/<field>``: those fields are mutable through it (``update_kind`` ``json_patch``)."""
+    operations (API Gateway's ``patchOperations``) changes each field the create took, at
+    ``/<field>``: those fields are mutable through it (``update_kind`` ``json_patch``); the
+    patch list itself is no field."""
     rid = source("aws.json-patch-update")
     for resource in ctx.resources():
         for op_name, selectors in _update_candidates(ctx, resource):
@@ -87,8 +90,16 @@ def json_patch(ctx: AwsContext) -> None:
             if len(patch) != 1:
                 continue
             chosen = {m for _, m in selectors}
+            made_up = resource.fields.get(patch[0])
+            if made_up is not None and not made_up.in_create and not made_up.in_read:
+                # the patch list is how the call speaks, not a field of the resource
+                del resource.fields[patch[0]]
+                resource.update = [
+                    dataclasses.replace(op, fields=tuple(n for n in op.fields if n != patch[0]))
+                    for op in resource.update
+                ]
             for f in resource.fields.values():
-                if f.in_create and f.in_read and _undecided(f) and f.name not in chosen:
+                if f.in_create and _undecided(f) and f.name not in chosen:
                     _mark(resource, f, op_name, "json_patch", ((patch[0], "/" + f.name),), selectors, rid)
 
 

@@ -68,6 +68,19 @@ def tag_selectors_of(ctx: AwsContext, op_name: str) -> list[str]:
     return [m for m in ctx.required_inputs(op_name) if m.lower() not in payload]
 
 
+def spells(value: str, resource: ResourceDraft) -> bool:
+    """An enum value naming the resource: ``hostedzone`` for HostedZone."""
+    return value.replace("-", "").replace("_", "").lower() in (resource.name.lower(), resource.api_name.lower())
+
+
+def _fits(ctx: AwsContext, op_name: str, resource: ResourceDraft) -> bool:
+    """A required enum member of the call (ChangeTagsForResource's ResourceType) has a value
+    for this resource, or the call has none."""
+    members = ctx.input_members(op_name)
+    enums = [getattr(members[m], "enum", None) for m in ctx.required_inputs(op_name)]
+    return all(any(spells(v, resource) for v in e) for e in enums if e)
+
+
 def _generic(ctx: AwsContext, op_name: str) -> bool:
     """A tag call for any resource of the service: it names what it tags by a resource ARN, id
     or type (TagResource, AddTagsToResource, ChangeTagsForResource, CreateTags' Resources), or
@@ -81,7 +94,11 @@ def _pick(ctx: AwsContext, resource: ResourceDraft, role: str) -> str | None:
     """The resource's own tag call (TagRole, PutBucketTagging), else one that selects it by its
     identity (a service-linked role is tagged by TagRole's RoleName), else the service's generic
     one (TagResource). TagMFADevice, selecting by SerialNumber, is nobody else's."""
-    ops = sorted(n for n, r in ctx.tag_operations.items() if r == role)
+    if role == "untag":  # ChangeTagsForResource adds and removes in one call
+        tag = _pick(ctx, resource, "tag")
+        if tag and member_named(ctx.input_members(tag), ("RemoveTagKeys",)):
+            return tag
+    ops = sorted(n for n, r in ctx.tag_operations.items() if r == role and _fits(ctx, n, resource))
     own = {resource.name, resource.api_name}
     # identity rules run later: what the delete requires selects the resource as well
     deletes = ctx.required_inputs(resource.delete.name) if resource.delete else []
@@ -94,10 +111,6 @@ def _pick(ctx: AwsContext, resource: ResourceDraft, role: str) -> str | None:
         found = [n for n in ops if matches(n)]
         if found:
             return found[0]
-    if role == "untag":  # ChangeTagsForResource adds and removes in one call
-        tag = _pick(ctx, resource, "tag")
-        if tag and member_named(ctx.input_members(tag), ("RemoveTagKeys",)):
-            return tag
     return None
 
 
