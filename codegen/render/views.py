@@ -379,7 +379,16 @@ class ResourceView:
             ("selector_is_list", t.selector_is_list),
             ("selector_is_arn", t.selector_is_arn),
         ]
-        return arguments(values)
+        # the tag call's shape, where it is not EC2's list of {Key, Value} under Tags
+        shape: list[tuple[str, object]] = [
+            ("payload_member", t.payload_member), ("payload_is_map", t.payload_is_map),
+            ("payload_wrapper", t.payload_wrapper), ("key_member", t.key_member),
+            ("value_member", t.value_member), ("selector_extra", t.selector_extra),
+            ("create_is_map", t.create_is_map),
+        ]
+        defaults = {"payload_member": "Tags", "payload_is_map": False, "payload_wrapper": None,
+                    "key_member": "Key", "value_member": "Value", "selector_extra": (), "create_is_map": False}
+        return arguments(values + [(k, v) for k, v in shape if defaults[k] != v])
 
     def readiness_arguments(self) -> list[Argument] | None:
         r = self.resource.readiness

@@ -395,7 +395,9 @@ class AwsCore:
         wanted_tags = desired.get(tags.field) if tags else None
         if tags and tags.create_member and wanted_tags:
             tag_list = [{"Key": k, "Value": v} for k, v in wanted_tags.items()]
-            if tags.create_member == "TagSpecifications":
+            if tags.create_is_map:
+                params[tags.create_member] = dict(wanted_tags)
+            elif tags.create_member == "TagSpecifications":
                 params["TagSpecifications"] = [
                     {"ResourceType": tags.resource_type, "Tags": tag_list}
                 ]
@@ -459,11 +461,14 @@ class AwsCore:
         tags = {k: v for k, v in tags.items() if have.get(k) != v}  # only what differs
         if not tags:
             return
+        if spec.payload_wrapper:  # a Put…Tagging call replaces the whole set: keep the others
+            tags = {**have, **tags}
         key = self.spec.arn if spec.selector_is_arn and self.spec.arn else self.spec.primary[0]
         selector = actual[key]
         params = {
             spec.selector_member: [selector] if spec.selector_is_list else selector,
-            "Tags": [{"Key": k, "Value": v} for k, v in tags.items()],
+            **dict(spec.selector_extra),
+            spec.payload_member: spec.payload(dict(tags)),
         }
         # setting a tag to a value twice leaves it as once: safe to resend
         self.call(spec.tag_operation, params, idempotent=True)

@@ -119,6 +119,24 @@ class TagsSpec:
     selector_member: str | None
     selector_is_list: bool
     selector_is_arn: bool
+    # how the tag call carries tags: its member, a {key: value} map (SQS TagQueue, logs) or a
+    # list of {key_member, value_member} (KMS TagKey / TagValue), inside a wrapper that replaces
+    # the whole set (S3 Tagging.TagSet); fixed members beside the selector (route53's
+    # ResourceType); the create's member as a map (CreateQueue's ``tags``)
+    payload_member: str = "Tags"
+    payload_is_map: bool = False
+    payload_wrapper: str | None = None
+    key_member: str = "Key"
+    value_member: str = "Value"
+    selector_extra: tuple[tuple[str, str], ...] = ()
+    create_is_map: bool = False
+
+    def payload(self, tags: dict[str, str]) -> object:
+        """The tags as the tag call takes them."""
+        if self.payload_is_map:
+            return dict(tags)
+        items = [{self.key_member: k, self.value_member: v} for k, v in tags.items()]
+        return {self.payload_wrapper: items} if self.payload_wrapper else items
 
 
 @dataclass(frozen=True)
