@@ -137,7 +137,7 @@ def tags_model(ctx: AwsContext) -> None:
         resource.set(
             "tags",
             TagsModel(
-                field=read or "Tags",
+                field="Tags",
                 create_member=create,
                 resource_type=_resource_type(ctx, resource, create),
                 tag_operation=tag,
