@@ -91,7 +91,10 @@ def service_table(service: Service) -> str:
                                      ("unordered", f.unordered)) if on]
             if f.references:
                 flags.append(f"-> {f.references}")
-            rows.append((f.name, f.mutability.value, f.update_operation or "", ",".join(flags), f.source))
+            if f.update_kind:  # add/remove pairs, patches, nested or flattened members, keyed items
+                flags.append(f.update_kind)
+            via = " / ".join(op for op in (f.update_operation, f.remove_operation) if op)
+            rows.append((f.name, f.mutability.value, via, ",".join(flags), f.source))
         widths = [max(len(row[i]) for row in rows) for i in range(4)]
         for row in rows:
             out.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[4])

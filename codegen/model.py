@@ -20,6 +20,9 @@ class Mutability(str, Enum):
     UNKNOWN = "unknown"
 
 
+# how an update call changes a field when it does not take the new value itself (Field.update_kind)
+UPDATE_KINDS = ("add_remove", "per_item", "json_patch", "nested", "flattened", "keyed_item")
+
 Provenance = Mapping[str, str]
 """Annotated attribute name -> where its value came from (``rule:<id>`` or ``overlay:<file>#<key>``)."""
 

@@ -115,6 +115,18 @@ BAD = [
         id="identity-not-a-list",
     ),
     pytest.param(
+        "resources: {Vpc: {fields: {CidrBlock: {update_kind: add-remove}}}}",
+        "resources.Vpc.fields.CidrBlock.update_kind",
+        "update_kind must be null or one of add_remove",
+        id="unknown-update-kind",
+    ),
+    pytest.param(
+        "resources: {Vpc: {fields: {CidrBlock: {update_paths: [[Comment]]}}}}",
+        "resources.Vpc.fields.CidrBlock.update_paths",
+        "expected a list of [name, name] pairs",
+        id="update-paths-not-pairs",
+    ),
+    pytest.param(
         "resources: {Vpc: {fields: {CidrBlock: {required: 'yes'}}}}",
         "resources.Vpc.fields.CidrBlock.required",
         "expected true or false",

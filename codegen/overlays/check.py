@@ -130,7 +130,7 @@ def _check_field(
             f"resource {resource.name!r} has no field {fo.name!r}{hint}",
             ["a field the rules cannot see is added with add: true and a type"],
         )
-    for attr in ("update_operation", "read_operation"):
+    for attr in ("update_operation", "read_operation", "remove_operation"):
         op = fo.settings.get(attr)
         if op is not None and op not in operation_names:
             raise overlay.error(
