@@ -16,6 +16,7 @@ from pathlib import Path
 from codegen.cache import DEFAULT_DIR, Cache, tree_key
 from codegen.errors import TasklayerError
 from codegen.inputs import Inputs, collect_inputs
+from codegen.providers import NAMES
 from codegen.metadata import black_version
 from codegen.writer import WriteResult, write_tree
 
@@ -120,7 +121,7 @@ def _resolve_services(inputs: Inputs, names: list[str] | None) -> set[tuple[str,
 
 def _service_of(path: str) -> tuple[str, str] | None:
     parts = path.split("/")
-    if len(parts) > 3 and parts[0] == PACKAGE and parts[1] in ("aws", "gcp"):
+    if len(parts) > 3 and parts[0] == PACKAGE and parts[1] in NAMES:
         return parts[1], parts[2]
     if len(parts) > 3 and parts[0] == "crds":
         return parts[1], parts[2]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
 from codegen.errors import TasklayerError
+from codegen.providers import NAMES
 
 EXIT_BAD_INPUT = 2
 EXIT_CLOSED_PIPE = 141  # what a shell reports for a writer killed by SIGPIPE
@@ -58,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     schemas_sub = schemas.add_subparsers(dest="schemas_command", required=True, parser_class=_Parser)
     pin = schemas_sub.add_parser("pin", parents=[flags],
                                  help="copy the newest API version of services from the SDK into schemas/")
-    pin.add_argument("provider", choices=["aws", "gcp"])
+    pin.add_argument("provider", choices=list(NAMES))
     pin.add_argument("services", nargs="*", help="botocore service names; GCP API names, optionally with a version "
                      "(dns.v1); default with --check: every pinned one")
     pin.add_argument("--check", action="store_true", help="write nothing; say which pins the SDK has newer versions of")
@@ -67,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
     schemas_sub.add_parser("list", parents=[flags], help="pinned services and versions vs what the installed SDKs have")
 
     ann = sub.add_parser("annotations", help="print what the annotator decided", parents=[flags])
-    ann.add_argument("--provider", choices=["aws", "gcp"], default="aws")
+    ann.add_argument("--provider", choices=list(NAMES), default="aws")
     ann.add_argument("--service", action="append", help="service to annotate (repeatable; default: every pinned one)")
     ann.add_argument("--json", action="store_true",
                      help="JSON: one object for one --service, else one array of per-service objects")

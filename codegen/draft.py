@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.model import (
+    CallShape,
     Field,
     FieldType,
     Identity,
@@ -157,6 +158,7 @@ class ServiceDraft:
     api_version: str
     resources: dict[str, ResourceDraft] = field(default_factory=dict)
     source_files: tuple[str, ...] = ()
+    call_shape: type[CallShape] = CallShape  # the provider's variant, for calls a later stage adds
 
     def claimed_operations(self) -> set[str]:
         claimed: set[str] = set()

@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import TasklayerError
+from codegen.providers import NAMES, info
 from codegen.sources.manifest import MANIFEST_NAME, read_manifest, read_provider_services
 
-PROVIDERS = ("aws", "gcp")
-SDK_VERSION_KEYS = {"aws": "botocore_version", "gcp": "googleapiclient_version"}
-SDK_NAMES = {"aws": "botocore", "gcp": "google-api-python-client"}
+PROVIDERS = NAMES
+SDK_VERSION_KEYS = {name: info(name).manifest_key for name in NAMES}
+SDK_NAMES = {name: info(name).distribution for name in NAMES}
 OVERLAYS = "overlays"
 RUNTIME = "runtime"
 

@@ -13,6 +13,7 @@ from importlib import metadata as importlib_metadata
 
 import codegen
 from codegen.inputs import Inputs
+from codegen.providers import info
 
 METADATA_FILE = "tasklayer-generate-metadata.json"
 FORMAT = 1
@@ -37,7 +38,7 @@ def metadata_text(inputs: Inputs, rendered: dict[str, tuple[str, ...]]) -> str:
                 "provider": s.provider,
                 "service": s.name,
                 "api_version": s.api_version,
-                "pinned_from": f"{'botocore' if s.provider == 'aws' else 'google-api-python-client'} {s.sdk_version}",
+                "pinned_from": f"{info(s.provider).distribution} {s.sdk_version}",
                 "rendered": list(rendered.get(f"{s.provider}/{s.name}", ())),
             }
             for s in inputs.services

@@ -8,9 +8,9 @@ or the overlay file and key that corrected it (``overlay:schemas/overlays/aws/ec
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Mapping
+from typing import Any, ClassVar, Mapping, TypeVar
 
 
 class Mutability(str, Enum):
@@ -109,39 +109,59 @@ class Field:
 
 
 @dataclass(frozen=True)
+class CallShape:
+    """How one provider calls an operation, beyond the neutral facts on :class:`Operation`: a
+    tagged variant. Each provider subclasses it in its folder (``codegen/providers/aws/shapes.py``:
+    EC2's filters and attribute calls; ``gcp/shapes.py``: AIP resource-name templates, update
+    masks) and names itself in ``kind``. This base, with no facts, is what an operation carries
+    until its provider's rules record some (an overlay's new tag call carries it for good)."""
+
+    kind: ClassVar[str] = ""
+
+    @classmethod
+    def selecting_like(cls, delete: Operation | None, members: tuple[str, ...]) -> CallShape:
+        """The shape of a call an overlay adds (an update), which selects the resource by
+        ``members`` as its ``delete`` call does: by default, no facts of its own."""
+        return cls()
+
+
+S = TypeVar("S", bound=CallShape)
+
+
+@dataclass(frozen=True)
 class Operation:
-    """An API operation in a resource's life, with what the rules learned about how to call it."""
+    """An API operation in a resource's life, with what the rules learned about how to call it:
+    the facts every cloud has here, the provider's own in ``call``."""
 
     name: str  # AWS operation name or discovery method id
     role: str  # create | read | list | update | delete | tag | untag
     identity_members: tuple[str, ...] = ()  # input members that select the resource
-    output_member: str | None = None  # where the resource sits in the output ("Vpc", "Vpcs")
+    output_member: str | None = None  # where the resource sits in the output ("Vpc", "Vpcs", "items")
     output_is_list: bool = False
-    id_filter: str | None = None  # filter/member that selects by id in a list read ("VpcIds")
-    nested_member: str | None = None  # for sub-resources read through their parent ("Routes")
+    id_filter: str | None = None  # member that selects by id in a read ("VpcIds", "network")
+    natural_filter: str | None = None  # member that selects by the natural key ("Names", "filter")
+    id_member: str | None = None  # where the new resource's id is in a create's output item
     idempotency_token: str | None = None
     paginated: bool = False
     fields: tuple[str, ...] = ()  # for updates: the resource fields this call carries
-    id_filter_is_list: bool = False  # VpcIds takes a list; GetRole's RoleName one value
-    filters_member: str | None = None  # a list of {Name, Values} filters (EC2 "Filters")
-    natural_filter: str | None = None  # member that selects by the natural key ("Names")
-    one_field_per_call: bool = False  # ModifyVpcAttribute changes one attribute per call
-    id_member: str | None = None  # where the new resource's id is in a create's output item
-    # (input member, state field it is filled from): ("AssociationId", "RouteTableAssociationId")
-    identity_pairs: tuple[tuple[str, str], ...] = ()
-    list_members: tuple[str, ...] = ()  # identity members that take a list of the one value
-    # GCP resource-name paths (AIP): parameter -> template over the scope and the resource's
-    # own name ("name" -> "projects/{project}" for a create, "{name}" for a get)
-    param_templates: tuple[tuple[str, str], ...] = ()
-    body_member: str | None = None  # the body wraps the resource in this member ("serviceAccount")
-    id_param: str | None = None  # a create names the new resource with this ("accountId")
-    id_in_query: bool = False  # ... as a query parameter rather than a body member
-    mask_param: str | None = None  # a patch lists the fields it changes in this ("updateMask")
-    mask_in_body: bool = False
     returned_once: tuple[str, ...] = ()  # a create's answer members no read returns again (a private key)
-    required_members: tuple[str, ...] = ()  # body members the call requires whatever changes
-    item_keys: tuple[tuple[str, str], ...] = ()  # list members whose items go as {key: value}
+    call: CallShape = CallShape()  # the provider's call-shape variant
     source: str = ""
+
+    def call_as(self, shape: type[S]) -> S:
+        """The provider facts as ``shape`` (its defaults while no rule has recorded any)."""
+        if isinstance(self.call, shape):
+            return self.call
+        if type(self.call) is CallShape:
+            return shape()
+        raise TypeError(f"{self.name} carries {self.call.kind} call facts, not {shape.kind}")
+
+    def with_call(self, shape: type[CallShape], **facts: Any) -> Operation:
+        """A copy with these provider facts changed; the same operation when nothing changes, so
+        a rule that finds nothing new records nothing."""
+        current = self.call_as(shape)
+        changed = replace(current, **facts)
+        return self if changed == current else replace(self, call=changed)
 
 
 @dataclass(frozen=True)
@@ -238,7 +258,7 @@ class Resource:
 
 @dataclass(frozen=True)
 class Service:
-    provider: str  # "aws" | "gcp"
+    provider: str  # the provider's name ("aws", "gcp"): a key of codegen.providers.PROVIDERS
     name: str  # "ec2", "compute"
     api_version: str
     resources: tuple[Resource, ...]

@@ -3,7 +3,8 @@
 Each stage takes what the one before handed it and hands data forward; none reaches back.
 A service's overlay is read once and used twice (corrections for the draft, ``generate`` for
 what to render); what render needs from the source beyond the model (a discovery document
-to trim and ship) travels with the selection as data, not as a path to read again.
+to trim and ship) travels with the selection as data, not as a path to read again. Which
+cloud a service is in decides only which provider object (``codegen.providers``) is asked.
 
 Every pinned service is loaded and annotated (its files checked, its overlay checked against
 its model) whether or not anything of it is rendered: a broken input fails every run, not only
@@ -13,77 +14,48 @@ included; ``codegen.build`` adds the cache, the lock and the summary around it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
-from codegen.annotate.aws.run import annotate_model
-from codegen.annotate.gcp.run import annotate_document
 from codegen.draft import ServiceDraft
 from codegen.inputs import Inputs, collect_inputs
 from codegen.metadata import metadata_text
 from codegen.model import Service
 from codegen.overlays import Overlay, apply_overlay, find_overlay
+from codegen.providers.base import Annotated
+from codegen.providers import registry
 from codegen.render.formatting import format_python
 from codegen.render.package import METADATA_FILE, Selection, render_package
-from codegen.sources import aws, gcp
 from codegen.writer import WriteResult, write_tree
 
 Progress = Callable[[str], None]  # called with the name of the step just finished
 Formatter = Callable[[dict[str, str]], dict[str, str]]
 
-_SDK = {"aws": "botocore", "gcp": "googleapiclient"}
 
-
-def _corrected(draft: ServiceDraft, overlay: Overlay | None, operation_names: list[str]) -> Service:
+def _corrected(draft: ServiceDraft, overlay: Overlay | None, operation_names: Collection[str]) -> Service:
     """The overlay stage (when the service has an overlay), then the frozen model."""
     return (apply_overlay(draft, overlay, operation_names) if overlay is not None else draft).freeze()
 
 
-def _overlay(schemas_dir: Path | None, provider: str, service: str) -> Overlay | None:
-    return find_overlay(schemas_dir, provider, service) if schemas_dir is not None else None
-
-
-def annotate_aws(source: aws.AwsSource, schemas_dir: Path | None = None, overlay: Overlay | None = None) -> Service:
-    """One AWS service through the rules and, with ``schemas_dir`` (or an ``overlay`` already
-    read), its overlay."""
-    ctx, draft = annotate_model(
-        source.model,
-        service=source.service,
-        api_version=source.api_version,
-        paginators=source.paginators,
-        waiters=source.waiters,
-        source_files=tuple(str(p) for p in source.files),
-    )
-    overlay = overlay or _overlay(schemas_dir, "aws", source.service)
-    return _corrected(draft, overlay, ctx.operation_names)
-
-
-def annotate_gcp(source: gcp.GcpSource, schemas_dir: Path | None = None, overlay: Overlay | None = None) -> Service:
-    """One discovery document through the GCP rules and its overlay (operations an overlay
-    names are discovery method ids)."""
-    ctx, draft = annotate_document(
-        source.document,
-        service=source.api,
-        api_version=source.version,
-        source_files=tuple(str(p) for p in source.files),
-    )
-    overlay = overlay or _overlay(schemas_dir, "gcp", source.api)
-    return _corrected(draft, overlay, ctx.operation_names)
+def annotate(provider_name: str, source: Any, schemas_dir: Path | None = None, overlay: Overlay | None = None) -> Service:
+    """One loaded service (``provider(...).load_pinned(...)``) through its provider's rules and,
+    with ``schemas_dir`` (or an ``overlay`` already read), its overlay."""
+    found = registry.provider(provider_name).annotate(source)
+    if overlay is None and schemas_dir is not None:
+        overlay = find_overlay(schemas_dir, provider_name, found.draft.name)
+    return _corrected(found.draft, overlay, found.operation_names)
 
 
 def _wanted(overlay: Overlay | None) -> tuple[str, ...]:
     return tuple(overlay.generate) if overlay is not None and overlay.generate else ()
 
 
-def _pinned(
-    schemas_dir: Path, provider: str, name: str, overlay: Overlay | None
-) -> tuple[Service, Mapping[str, Any] | None]:
-    """One pinned service annotated with ``overlay``, and the document render ships (GCP)."""
-    if provider == "gcp":
-        source = gcp.load_pinned(schemas_dir, name)
-        return annotate_gcp(source, overlay=overlay), source.document
-    return annotate_aws(aws.load_pinned(schemas_dir, name), overlay=overlay), None
+def _pinned(schemas_dir: Path, provider_name: str, name: str, overlay: Overlay | None) -> tuple[Service, Annotated]:
+    """One pinned service: sources -> rules -> ``overlay`` -> model, and what the rules saw."""
+    cloud = registry.provider(provider_name)
+    found = cloud.annotate(cloud.load_pinned(schemas_dir, name))
+    return _corrected(found.draft, overlay, found.operation_names), found
 
 
 def annotated(schemas_dir: Path, provider: str, name: str) -> Service:
@@ -103,9 +75,9 @@ def selections(schemas_dir: Path, inputs: Inputs | None = None, progress: Progre
     out = []
     for pinned in inputs.services:
         overlay = find_overlay(schemas_dir, pinned.provider, pinned.name)
-        service, document = _pinned(schemas_dir, pinned.provider, pinned.name, overlay)
-        pinned_from = f"{_SDK[pinned.provider]} {pinned.sdk_version}"
-        out.append(Selection(service, _wanted(overlay), pinned_from, document))
+        service, found = _pinned(schemas_dir, pinned.provider, pinned.name, overlay)
+        pinned_from = f"{registry.provider(pinned.provider).info.sdk} {pinned.sdk_version}"
+        out.append(Selection(service, _wanted(overlay), pinned_from, found.shipped))
         if progress:
             progress(f"{pinned.provider}/{pinned.name}")
     return out

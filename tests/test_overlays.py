@@ -459,7 +459,7 @@ def test_overlay_keys_follow_the_model() -> None:
 def test_smoke_on_real_ec2_draft(tmp_path: Path) -> None:
     """Built from whatever the rules decide today, so it holds while they are tuned."""
     botocore_session = pytest.importorskip("botocore.session")
-    from codegen.annotate.aws.run import annotate_model
+    from codegen.providers.aws.rules.run import annotate_model
 
     model = botocore_session.get_session().get_service_model("ec2")
     ctx, draft = annotate_model(model, service="ec2", api_version=model.api_version)

@@ -6,16 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from codegen.pipeline import annotate_aws
+from codegen.pipeline import annotate
 from codegen.model import Mutability, Service
-from codegen.sources.aws import load_pinned
+from codegen.providers.aws.source import load_pinned
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
 
 @pytest.fixture(scope="module")
 def services() -> dict[str, Service]:
-    return {n: annotate_aws(load_pinned(SCHEMAS, n), SCHEMAS) for n in ("ec2", "elbv2", "iam", "autoscaling", "route53")}
+    return {n: annotate("aws", load_pinned(SCHEMAS, n), SCHEMAS) for n in ("ec2", "elbv2", "iam", "autoscaling", "route53")}
 
 
 def test_address_is_renamed_and_references_follow(services: dict[str, Service]) -> None:

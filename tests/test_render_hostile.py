@@ -8,7 +8,7 @@ import copy
 import dataclasses
 from pathlib import Path
 
-from codegen.annotate.aws.run import annotate_model
+from codegen.providers.aws.rules.run import annotate_model
 from codegen.render.formatting import format_python
 from codegen.render.package import Selection, render_package
 from tests.toy_model import TOY

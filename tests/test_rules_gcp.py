@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from codegen.annotate.gcp.run import GCP_RULES, annotate_document
-from codegen.annotate.gcp.text import behaviours, methods_named, says_create_only, update_limit
+from codegen.providers.gcp.rules.run import GCP_RULES, annotate_document
+from codegen.providers.gcp.rules.text import behaviours, methods_named, says_create_only, update_limit
 from codegen.model import Mutability, Service
-from codegen.sources.gcp import load_pinned
+from codegen.providers.gcp.shapes import gcp
+from codegen.providers.gcp.source import load_pinned
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 C, M, R, U = Mutability.CREATE_ONLY, Mutability.MUTABLE, Mutability.READ_ONLY, Mutability.UNKNOWN
@@ -469,7 +470,7 @@ FIELDS = [
     row(CP, "Subnetwork", "secondaryIpRanges", M, "subnetworks.patch"),
     row(CP, "Subnetwork", "stackType", M, "subnetworks.patch"),
     row(CP, "Subnetwork", "fingerprint", R, "subnetworks.patch"),
-    row(CP, "Subnetwork", "logConfig", M, "subnetworks.patch", overlay="flow logs are patchable; the text does not say"),
+    row(CP, "Subnetwork", "logConfig", M, "subnetworks.patch"),
     row(CP, "Firewall", "name", C),
     row(CP, "Firewall", "direction", C, overlay="nothing in the text says direction is fixed"),
     row(CP, "Firewall", "network", C, overlay="'the network resource for this firewall rule' does not say fixed"),
@@ -504,8 +505,7 @@ FIELDS = [
     row(CP, "ForwardingRule", "target", M, "forwardingRules.setTarget"),
     row(CP, "ForwardingRule", "labels", M, "forwardingRules.setLabels"),
     row(CP, "ForwardingRule", "networkTier", M, "forwardingRules.patch"),
-    row(CP, "ForwardingRule", "allowGlobalAccess", M, "forwardingRules.patch",
-        overlay="patch's text says only network_tier; allowGlobalAccess is patchable"),
+    row(CP, "ForwardingRule", "allowGlobalAccess", M, "forwardingRules.patch"),
     row(CP, "TargetPool", "name", C),
     row(CP, "TargetPool", "sessionAffinity", C),
     row(CP, "TargetPool", "instances", M, "targetPools.addInstance"),
@@ -524,8 +524,7 @@ FIELDS = [
     row(CP, "BackendService", "protocol", M, "backendServices.patch"),
     row(CP, "BackendService", "fingerprint", R, "backendServices.patch"),
     row(CP, "BackendService", "haPolicy", C),
-    row(CP, "BackendService", "securityPolicy", M, "backendServices.setSecurityPolicy",
-        overlay="marked [Output Only] in the body, yet setSecurityPolicy sets it"),
+    row(CP, "BackendService", "securityPolicy", M, "backendServices.setSecurityPolicy"),
     row(CP, "InstanceTemplate", "name", C),
     row(CP, "InstanceTemplate", "properties", C),
     row(CP, "InstanceTemplate", "description", C),
@@ -547,7 +546,7 @@ FIELDS = [
     row(CP, "Disk", "sourceImage", C),
     row(CP, "Disk", "sourceSnapshot", C),
     row(CP, "Disk", "resourcePolicies", M, "disks.addResourcePolicies"),
-    row(CP, "Disk", "type", C, overlay="disks.update's text names no fields; the disk type is fixed"),
+    row(CP, "Disk", "type", C),
     row("iam", "ServiceAccount", "accountId", C),
     row("iam", "ServiceAccount", "name", R),
     row("iam", "ServiceAccount", "email", R),
@@ -617,7 +616,7 @@ def test_pinned_references_and_tags(pinned: dict[str, Service]) -> None:
 
 
 def test_overlay_corrects_gcp_rules_with_method_ids(tmp_path: Path) -> None:
-    from codegen.pipeline import annotate_gcp
+    from codegen.pipeline import annotate
 
     overlays = tmp_path / "schemas" / "overlays" / "gcp"
     overlays.mkdir(parents=True)
@@ -630,7 +629,7 @@ def test_overlay_corrects_gcp_rules_with_method_ids(tmp_path: Path) -> None:
         "    fields:\n"
         "      mtu: {mutability: mutable, update_operation: compute.networks.patch}\n"
     )
-    compute = annotate_gcp(load_pinned(SCHEMAS, "compute"), tmp_path / "schemas")
+    compute = annotate("gcp", load_pinned(SCHEMAS, "compute"), tmp_path / "schemas")
     direction = compute.resource("Firewall").field("direction")
     assert (direction.mutability, direction.update_operation) == (C, None)
     assert direction.source == "overlay:schemas/overlays/gcp/compute.yaml#resources.Firewall.fields.direction.mutability"
@@ -639,7 +638,7 @@ def test_overlay_corrects_gcp_rules_with_method_ids(tmp_path: Path) -> None:
 
 
 def test_overlay_naming_an_unknown_method_is_an_error(tmp_path: Path) -> None:
-    from codegen.pipeline import annotate_gcp
+    from codegen.pipeline import annotate
     from codegen.errors import TasklayerError
 
     overlays = tmp_path / "schemas" / "overlays" / "gcp"
@@ -648,7 +647,7 @@ def test_overlay_naming_an_unknown_method_is_an_error(tmp_path: Path) -> None:
         "resources:\n  Network:\n    fields:\n      mtu: {mutability: mutable, update_operation: compute.networks.pach}\n"
     )
     with pytest.raises(TasklayerError) as info:
-        annotate_gcp(load_pinned(SCHEMAS, "compute"), tmp_path / "schemas")
+        annotate("gcp", load_pinned(SCHEMAS, "compute"), tmp_path / "schemas")
     assert "compute.networks.pach" in str(info.value)
 
 
@@ -657,18 +656,18 @@ def test_resource_name_paths_for_aip_calls() -> None:
     their parent's, the rest the account's own name; the create wraps and names it."""
     from pathlib import Path
 
-    from codegen.pipeline import annotate_gcp
-    from codegen.sources.gcp import load_pinned
+    from codegen.pipeline import annotate
+    from codegen.providers.gcp.source import load_pinned
 
     schemas = Path(__file__).resolve().parent.parent / "schemas"
-    ops = annotate_gcp(load_pinned(schemas, "iam"), schemas).resource("ServiceAccount").operations
-    assert ops.create is not None and ops.create.param_templates == (("name", "projects/{project}"),)
-    assert (ops.create.body_member, ops.create.id_param, ops.create.id_in_query) == ("serviceAccount", "accountId", False)
-    assert ops.read is not None and ops.read.param_templates == (("name", "{name}"),)
+    ops = annotate("gcp", load_pinned(schemas, "iam"), schemas).resource("ServiceAccount").operations
+    assert ops.create is not None and gcp(ops.create).param_templates == (("name", "projects/{project}"),)
+    assert (gcp(ops.create).body_member, gcp(ops.create).id_param, gcp(ops.create).id_in_query) == ("serviceAccount", "accountId", False)
+    assert ops.read is not None and gcp(ops.read).param_templates == (("name", "{name}"),)
     patch = ops.update[0]
-    assert (patch.body_member, patch.mask_param, patch.mask_in_body) == ("serviceAccount", "updateMask", True)
-    compute = annotate_gcp(load_pinned(schemas, "compute"), schemas).resource("Network").operations
-    assert compute.read is not None and compute.read.param_templates == ()  # plain {network} segments
+    assert (gcp(patch).body_member, gcp(patch).mask_param, gcp(patch).mask_in_body) == ("serviceAccount", "updateMask", True)
+    compute = annotate("gcp", load_pinned(schemas, "compute"), schemas).resource("Network").operations
+    assert compute.read is not None and gcp(compute.read).param_templates == ()  # plain {network} segments
 
 
 # --- what each call sends, by rule -------------------------------------------------------------
@@ -700,13 +699,15 @@ def test_every_mutating_call_that_declares_request_id_carries_it(pinned: dict[st
 def test_bodies_follow_the_request_schemas(pinned: dict[str, Service]) -> None:
     compute = pinned["compute"]
     firewall = {op.name: op for op in compute.resource("Firewall").operations.update}
-    assert firewall["compute.firewalls.patch"].required_members == ("name",)  # annotations.required
+    assert gcp(firewall["compute.firewalls.patch"]).required_members == ("name",)  # annotations.required
     assert "rule:gcp.method-required-members" in firewall["compute.firewalls.patch"].source
     pool = {op.name: op for op in compute.resource("TargetPool").operations.update}
-    assert pool["compute.targetPools.addHealthCheck"].item_keys == (("healthChecks", "healthCheck"),)
-    assert pool["compute.targetPools.removeInstance"].item_keys == (("instances", "instance"),)
+    assert gcp(pool["compute.targetPools.addHealthCheck"]).item_keys == (("healthChecks", "healthCheck"),)
+    assert gcp(pool["compute.targetPools.removeInstance"]).item_keys == (("instances", "instance"),)
     network = compute.resource("Network")
-    assert [op.fields for op in network.operations.update] == [("routingConfig",)]  # "Only routingConfig"
+    # "Only routingConfig can be modified", but enableUlaInternalIpv6's own text describes switching
+    # it on (gcp.field-doc-describes-switch): the field's text is the more specific
+    assert [op.fields for op in network.operations.update] == [("enableUlaInternalIpv6", "routingConfig")]
     ip = compute.resource("ForwardingRule").field("IPAddress")
     assert (ip.references, ip.reference_member) == ("Address", "address")
     assert ip.provenance["reference_member"] == "rule:gcp.read-returns-referenced-member"

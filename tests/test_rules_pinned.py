@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen.annotate.aws.run import annotate_model
+from codegen.providers.aws.rules.run import annotate_model
 from codegen.model import Mutability, Service
-from codegen.sources.aws import load_pinned
+from codegen.providers.aws.source import load_pinned
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 C, M, R = Mutability.CREATE_ONLY, Mutability.MUTABLE, Mutability.READ_ONLY

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.annotate.aws.run import AWS_RULES, annotate_model
+from codegen.providers.aws.rules.run import AWS_RULES, annotate_model
+from codegen.providers.aws.shapes import aws
 from codegen.model import Mutability, Service
 from tests.toy_model import toy_model, toy_model_more
 
@@ -80,7 +81,7 @@ def test_associate_returning_an_id_makes_a_sub_resource(toy: Service) -> None:
     assert a.operations.create is not None and a.operations.create.name == "AssociateWidget"
     assert a.operations.delete is not None and a.operations.delete.name == "DisassociateWidget"
     # read through the parent that lists it; its id is named as the read names it
-    assert a.operations.read is not None and a.operations.read.nested_member == "Associations"
+    assert a.operations.read is not None and aws(a.operations.read).nested_member == "Associations"
     assert a.identity.primary == ("WidgetAssociationId",)
     # and the association does not make anything on the Widget mutable
     assert "AssociateWidget" not in toy.resource("Widget").operations.names()["update"]
@@ -143,7 +144,7 @@ def test_membership_pair_records_both_calls(more: Service) -> None:
     assert peers.update_name == "Peer" and peers.source == "rule:aws.add-remove-pair-updates"
     ops = {op.name: op for op in more.resource("Zone").operations.update}
     # the calls name the zone as ZoneId; its state calls it Id
-    assert ops["AssociatePeerWithZone"].identity_pairs == (("ZoneId", "Id"),)
+    assert aws(ops["AssociatePeerWithZone"]).identity_pairs == (("ZoneId", "Id"),)
 
 
 def test_put_delete_per_item(more: Service) -> None:

@@ -16,7 +16,7 @@ from botocore.loaders import Loader
 from botocore.model import ServiceModel
 
 from codegen.errors import TasklayerError
-from codegen.sources import (
+from codegen.providers.aws.source import (
     installed_services,
     load_installed,
     load_pinned,
@@ -179,11 +179,8 @@ def test_load_pinned_ec2_from_the_committed_schemas() -> None:
 
 def test_pinned_services_lists_the_committed_pins() -> None:
     assert pinned_services(REPO_SCHEMAS) == [
-        "autoscaling",
-        "ec2",
-        "elbv2",
-        "iam",
-        "route53",
+        "autoscaling", "dynamodb", "ec2", "ecr", "elbv2", "iam", "kms", "logs",
+        "route53", "s3", "secretsmanager", "sns", "sqs", "ssm",
     ]
 
 

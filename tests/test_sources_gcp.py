@@ -12,7 +12,7 @@ import pytest
 from googleapiclient import discovery_cache
 
 from codegen.errors import TasklayerError
-from codegen.sources.gcp import (
+from codegen.providers.gcp.source import (
     googleapiclient_version,
     installed_documents,
     load_installed,
@@ -123,7 +123,7 @@ def test_pin_unknown_api_suggests_names(tmp_path: Path) -> None:
 
 
 def test_repo_pins_are_the_four_apis_and_load() -> None:
-    assert pinned_services(REPO_SCHEMAS) == ["compute", "dns", "iam", "storage"]
+    assert pinned_services(REPO_SCHEMAS) == ["compute", "container", "dns", "iam", "storage"]
     for api in pinned_services(REPO_SCHEMAS):
         source = load_pinned(REPO_SCHEMAS, api)
         assert (source.api, source.version) == (api, "v1")

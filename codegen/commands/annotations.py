@@ -8,6 +8,7 @@ from pathlib import Path
 from codegen.cli import print_json
 from codegen.console import Console
 from codegen.names import unknown_name_error
+from codegen.providers import info
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -22,7 +23,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if not args.all:
         print("\n\n".join(service_table(s) for s in services))
         print()
-    noun = "discovery documents" if args.all and args.provider == "gcp" else "services"
+    noun = info(args.provider).corpus_noun if args.all else "services"
     print(summary_line(corpus_summary(services), noun))
     return 0
 
@@ -38,9 +39,9 @@ def _pinned(provider: str, schemas: Path, names: list[str] | None) -> list:
 
 
 def _pinned_names(provider: str, schemas: Path) -> list[str]:
-    from codegen.sources import aws, gcp
+    from codegen.providers.registry import PROVIDERS
 
-    return (gcp if provider == "gcp" else aws).pinned_services(schemas)
+    return PROVIDERS[provider].pinned_services(schemas)
 
 
 def _not_pinned(provider: str, name: str, pinned: list[str]) -> Exception:
@@ -57,32 +58,21 @@ def _not_pinned(provider: str, name: str, pinned: list[str]) -> Exception:
 
 
 def installed_names(provider: str) -> list[str]:
-    if provider == "gcp":
-        from codegen.sources.gcp import installed_documents
+    from codegen.providers.registry import PROVIDERS
 
-        stems = installed_documents()
-        return list(dict.fromkeys([s.split(".", 1)[0] for s in stems] + stems))
-    from codegen.sources.aws import installed_services
-
-    return installed_services()
+    return PROVIDERS[provider].installed_names()
 
 
 def _corpus(args: argparse.Namespace, console: Console) -> list:
     """Every installed service (``--service`` narrows): a crash here is a rule bug worth a report."""
-    from codegen.pipeline import annotate_aws, annotate_gcp
-    from codegen.sources import aws, gcp
+    from codegen.pipeline import annotate
+    from codegen.providers.registry import PROVIDERS
 
-    if args.provider == "gcp":
-        stems = gcp.installed_documents()
-        wanted = args.service or []
-        if wanted:
-            stems = [s for w in wanted for s in stems if s == w or s.split(".", 1)[0] == w] or wanted
-        names, load, annotate = stems, gcp.load_installed, annotate_gcp
-    else:
-        names, load, annotate = args.service or aws.installed_services(), aws.load_installed, annotate_aws
+    cloud = PROVIDERS[args.provider]
+    names = cloud.corpus(args.service or [])
     services = []
     for i, name in enumerate(names, 1):
-        services.append(annotate(load(name)))
+        services.append(annotate(args.provider, cloud.load_installed(name)))
         console.progress("annotating", i, len(names), name)
     return services
 

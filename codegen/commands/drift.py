@@ -13,9 +13,9 @@ from pathlib import Path
 from codegen.cli import print_json
 from codegen.console import Console
 from codegen.errors import TasklayerError
+from codegen.providers import NAMES, info
 from codegen.sources.manifest import read_manifest
 
-_SDK = {"aws": ("botocore", "botocore_version"), "gcp": ("google-api-python-client", "googleapiclient_version")}
 
 
 def run(args: argparse.Namespace, console: Console, root: Path) -> int:
@@ -59,7 +59,7 @@ def _annotated(schemas: Path, only: list[str] | None, console: Console, label: s
     from codegen.pipeline import annotated, generate_list
 
     manifest = read_manifest(schemas)
-    wanted = [(p, n) for p in ("aws", "gcp") for n in sorted(manifest.get(p, {}).get("services", {}))
+    wanted = [(p, n) for p in NAMES for n in sorted(manifest.get(p, {}).get("services", {}))
               if not only or n in only or f"{p}/{n}" in only]
     out = []
     for i, (provider, name) in enumerate(wanted, 1):
@@ -71,7 +71,8 @@ def _annotated(schemas: Path, only: list[str] | None, console: Console, label: s
 def _labels(schemas: Path) -> dict[str, str]:
     manifest = read_manifest(schemas)
     labels = {}
-    for provider, (sdk, key) in _SDK.items():
+    for provider in NAMES:
+        sdk, key = info(provider).distribution, info(provider).manifest_key
         section = manifest.get(provider, {})
         for name, entry in section.get("services", {}).items():
             revision = f" rev {entry['revision']}" if "revision" in entry else ""

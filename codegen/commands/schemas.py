@@ -10,10 +10,9 @@ from typing import Any
 from codegen.cli import print_json
 from codegen.console import Console
 from codegen.errors import TasklayerError
-from codegen.sources.manifest import read_manifest, sha256_hex
+from codegen.providers import NAMES, info
+from codegen.sources.manifest import read_manifest
 
-_SDK_KEY = {"aws": "botocore_version", "gcp": "googleapiclient_version"}
-_SDK_NAME = {"aws": "botocore", "gcp": "google-api-python-client"}
 _ORDER = ["new", "updated", "removed", "unchanged"]
 
 
@@ -29,16 +28,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 def _pin(args: argparse.Namespace, console: Console) -> int:
     before = _pinned_files(args.schemas, args.provider)
-    if args.provider == "gcp":
-        if args.sdk_data is not None:
-            raise TasklayerError("--from is for aws (a botocore data folder); gcp pins from the installed googleapiclient")
-        from codegen.sources import gcp
+    from codegen.providers.registry import PROVIDERS
 
-        gcp.pin(args.services, args.schemas)
-    else:
-        from codegen.sources import aws
-
-        aws.pin(args.services, args.schemas, args.sdk_data)
+    PROVIDERS[args.provider].pin(args.services, args.schemas, args.sdk_data)
     after = _pinned_files(args.schemas, args.provider)
     touched = {path for path in after if path.split("/")[1] in {n.replace(":", ".").split(".")[0] for n in args.services}}
     before = {p: v for p, v in before.items() if p in touched or p.split("/")[1] in {t.split("/")[1] for t in touched}}
@@ -56,9 +48,10 @@ def _pinned_files(schemas: Path, provider: str) -> dict[str, tuple[str, str]]:
     section = read_manifest(schemas).get(provider, {})
     out = {}
     for name, entry in section.get("services", {}).items():
-        sdk = entry.get(_SDK_KEY[provider], section.get(_SDK_KEY[provider], "?"))
+        key = info(provider).manifest_key
+        sdk = entry.get(key, section.get(key, "?"))
         for file, sha in entry.get("files", {}).items():
-            out[f"{provider}/{name}/{file}"] = (sha, f"{entry.get('api_version')} from {_SDK_NAME[provider]} {sdk}")
+            out[f"{provider}/{name}/{file}"] = (sha, f"{entry.get('api_version')} from {info(provider).distribution} {sdk}")
     return out
 
 
@@ -92,30 +85,21 @@ def _check(args: argparse.Namespace, console: Console) -> int:
 
 
 def _compare_with_sdk(schemas: Path, provider: str, services: list[str] | None, sdk_data: Path | None) -> list[dict[str, Any]]:
+    from codegen.providers.registry import PROVIDERS
+
     section = read_manifest(schemas).get(provider, {})
     pinned = section.get("services", {})
+    facts = info(provider)
     rows = []
     for name in services or sorted(pinned):
         entry = pinned.get(name)
-        if provider == "aws":
-            from codegen.sources.aws import sdk_data_root, sdk_files
-
-            root, version = sdk_data_root(sdk_data)
-            api_version, payloads = sdk_files(name, root)
-            digests = {f: sha256_hex(p) for f, p in payloads.items()}
-            sdk = f"{api_version} in botocore {version}"
-        else:
-            from codegen.sources.gcp import googleapiclient_version, sdk_document
-
-            _, doc, payload = sdk_document(name)
-            digests = {"discovery.json": sha256_hex(payload)}
-            sdk = f"{doc['version']} rev {doc.get('revision')} in google-api-python-client {googleapiclient_version()}"
+        digests, sdk = PROVIDERS[provider].sdk_files(name, sdk_data)
         if entry is None:
             state, where = "unpinned", "-"
         else:
-            sdk_of_pin = entry.get(_SDK_KEY[provider], section.get(_SDK_KEY[provider], "?"))
+            sdk_of_pin = entry.get(facts.manifest_key, section.get(facts.manifest_key, "?"))
             where = (f"{entry['api_version']}{' rev ' + entry['revision'] if 'revision' in entry else ''}"
-                     f" from {_SDK_NAME[provider]} {sdk_of_pin}")
+                     f" from {facts.distribution} {sdk_of_pin}")
             state = "current" if digests == entry.get("files") else _direction(sdk_of_pin, sdk.rsplit(" ", 1)[1])
         rows.append({"service": name, "state": state, "pinned": where, "sdk": sdk})
     return rows
@@ -139,7 +123,7 @@ def _list(schemas: Path) -> int:
     from codegen.commands.annotations import installed_names
 
     manifest = read_manifest(schemas)
-    for provider in ("aws", "gcp"):
+    for provider in NAMES:
         pinned = manifest.get(provider, {}).get("services", {})
         available = [n for n in installed_names(provider) if "." not in n]
         print(f"{provider}: {len(pinned)} pinned, {len(available)} available in the installed SDK")

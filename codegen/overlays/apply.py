@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Collection
 
 from codegen.draft import FieldDraft, ResourceDraft, ServiceDraft
-from codegen.model import Mutability, Operation, TagsModel
+from codegen.model import CallShape, Mutability, Operation, TagsModel
 from codegen.overlays.check import Names, check_overlay
 from codegen.overlays.schema import ADDED_TYPES, FieldOverlay, Overlay, ResourceOverlay
 
@@ -32,7 +32,7 @@ def apply_overlay(given: ServiceDraft, overlay: Overlay, operation_names: Collec
         _apply_identity(overlay, resource, entry)
         _apply_tags(overlay, resource, entry)
         for fo in entry.fields:
-            _apply_field(overlay, resource, fo)
+            _apply_field(overlay, resource, fo, draft.call_shape)
     _drop(draft, overlay, names)
     return draft
 
@@ -86,7 +86,7 @@ def _apply_tags(overlay: Overlay, resource: ResourceDraft, entry: ResourceOverla
             resource.set(role, Operation(op, role, source=src) if op else None, src)
 
 
-def _apply_field(overlay: Overlay, resource: ResourceDraft, fo: FieldOverlay) -> None:
+def _apply_field(overlay: Overlay, resource: ResourceDraft, fo: FieldOverlay, call_shape: type[CallShape]) -> None:
     if fo.add:
         assert fo.type is not None  # load guarantees it
         added = FieldDraft(fo.name, ADDED_TYPES[fo.type])
@@ -101,10 +101,12 @@ def _apply_field(overlay: Overlay, resource: ResourceDraft, fo: FieldOverlay) ->
         # a field the overlay says cannot change keeps no update operation from the rules
         f.set("update_operation", None, overlay.source(f"{fo.key}.mutability"))
     if f.get("update_operation") != previous:
-        _reroute(resource, fo.name, previous, f.get("update_operation"), f.provenance["update_operation"])
+        _reroute(resource, fo.name, previous, f.get("update_operation"), f.provenance["update_operation"], call_shape)
 
 
-def _reroute(resource: ResourceDraft, field: str, old: str | None, new: str | None, src: str) -> None:
+def _reroute(
+    resource: ResourceDraft, field: str, old: str | None, new: str | None, src: str, call_shape: type[CallShape]
+) -> None:
     """Keep the resource's update calls in step with the field: it leaves the call that carried
     it (a call left carrying nothing is dropped) and joins ``new``, made if the rules had none."""
     calls: list[Operation] = []
@@ -119,9 +121,8 @@ def _reroute(resource: ResourceDraft, field: str, old: str | None, new: str | No
         if at is None:
             delete = resource.delete  # a new update call selects the resource as its delete does
             members = delete.identity_members if delete else tuple(resource.primary)
-            pairs = delete.identity_pairs if delete else tuple(zip(members, members))
-            calls.append(Operation(new, "update", identity_members=members, identity_pairs=pairs,
-                                   list_members=delete.list_members if delete else (), fields=(field,), source=src))
+            call = call_shape.selecting_like(delete, members)
+            calls.append(Operation(new, "update", identity_members=members, call=call, fields=(field,), source=src))
         elif field not in calls[at].fields:
             calls[at] = replace(calls[at], fields=(*calls[at].fields, field))
     resource.set("update", calls, src)

@@ -13,6 +13,7 @@ from typing import Collection
 
 from codegen.draft import FIELD_DEFAULTS, ResourceDraft, ServiceDraft
 from codegen.model import Mutability
+from codegen.providers import info
 from codegen.overlays.schema import FieldOverlay, Overlay, ResourceOverlay, suggest
 
 
@@ -52,15 +53,13 @@ def _as_list(value: object) -> list[str]:
     return [value] if isinstance(value, str) else list(value)  # type: ignore[call-overload]
 
 
-# Scope parameters a GCP identity may name besides fields (they are call parameters).
-_SCOPES = {"gcp": ("project", "region", "zone")}
 
 
 def _check_identity(overlay: Overlay, resource: ResourceDraft, entry: ResourceOverlay, provider: str) -> None:
     """Identity names a field (an added one too), ``tag:<key>`` for a natural key, a scope, or
     what the rules already had there: a name that is none of these selects by nothing."""
     added = {fo.name for fo in entry.fields if fo.add}
-    known = set(resource.fields) | added | set(_SCOPES.get(provider, ()))
+    known = set(resource.fields) | added | set(info(provider).scope_parameters)  # call parameters, not fields
     for attr, values in entry.identity.items():
         had, listed = (_as_list(v) for v in (getattr(resource, attr), values))
         for value in listed:

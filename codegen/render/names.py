@@ -29,7 +29,7 @@ RUNTIME_TASK_NAMES = frozenset(
         "_mutable_changes", "_one", "_owner", "_owns", "_read_back", "_run", "_unresolved", "adopt",
         "attempt_token", "check_changes", "check_ready", "core", "core_for", "delete", "dependencies",
         "desired", "document", "find", "find_state", "from_state", "id", "key", "lifecycle", "locate",
-        "name", "observed", "owned", "owner", "pass_core", "reference_value", "render_cloud",
+        "name", "observed", "owned", "owner", "pass_core", "placement", "reference_value", "render_cloud",
         "resource_id", "returned", "run", "scope", "shared", "spec", "to_create",
     }
 )
@@ -45,7 +45,7 @@ SERVICE_MODULES = frozenset({"core", "reconcilers", "operator"})
 CLASS_SUFFIXES = ("", "Core", "Reconciler", "Spec", "Status")
 
 # Names the generated modules import or define beside the resources' classes (templates and
-# render/package.py, render/clouds.py); render/verify.py checks the output against shadowing
+# render/package.py, providers/<cloud>/provider.py); render/verify.py checks the output against shadowing
 # anyway, this says which input caused it. A core also imports its owner parent's SPEC as
 # ``<PARENT_MODULE>_SPEC``: all capitals with a suffix, so no class or constant here can be it.
 MODULE_NAMES = frozenset(

@@ -17,8 +17,8 @@ from codegen.render.names import check_resources, check_service_name
 from codegen.render.verify import check_modules
 from codegen.render.env import make_environment, render_template
 from codegen.render.capability import runtime_service
-from codegen.render.clouds import CLOUDS, Cloud
-from codegen.render.gcp_views import trimmed_document
+from codegen.providers.base import Provider
+from codegen.providers.registry import PROVIDERS
 from codegen.render.views import ResourceView
 
 PACKAGE = "tasklayer_tasks"
@@ -36,7 +36,7 @@ class Selection:
     service: Service
     resources: tuple[str, ...]
     pinned_from: str = ""
-    document: Mapping[str, Any] | None = None  # the discovery document, shipped trimmed (GCP)
+    shipped: Mapping[str, Any] | None = None  # what the provider ships beside the code (GCP: its document)
 
     @property
     def label(self) -> str:
@@ -86,7 +86,7 @@ def _runtime(templates_dir: Path) -> dict[str, str]:
 def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
     service = runtime_service(selection.service)
     pinned_from = safe_docstring(f" ({selection.pinned_from})" if selection.pinned_from else "")
-    cloud = CLOUDS[service.provider]
+    cloud = PROVIDERS[service.provider]
     check_service_name(service)
     check_resources(service, selection.resources)
     generated = frozenset(selection.resources)
@@ -103,8 +103,7 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
             exported=sorted(f"{v.class_name}{suffix}" for v in views for suffix in ("Reconciler", "Spec", "Status")),
         ),
     }
-    if cloud.has_document and selection.document is not None:
-        files[f"{base}/discovery.json"] = trimmed_document(selection.document, views)  # type: ignore[arg-type]
+    files.update({f"{base}/{name}": text for name, text in cloud.shipped_files(selection.shipped, views).items()})
     if views:
         files[f"{base}/operator.py"] = render_template(
             env, "operator.py.jinja", service=service, views=views, package=PythonIdentifier(PACKAGE),
@@ -148,7 +147,7 @@ def _owner_parent(view: ResourceView, modules: dict[str, PythonIdentifier]) -> t
     return python_literal(member), _parent_spec(modules[resource])
 
 
-def _core_imports(view: ResourceView, cloud: Cloud, modules: dict[str, PythonIdentifier]) -> list[Code]:
+def _core_imports(view: ResourceView, cloud: Provider, modules: dict[str, PythonIdentifier]) -> list[Code]:
     specs = ["CallSpec", "FieldSpec", "Mutability", "ResourceSpec"]
     if view.owner_parent is not None:
         specs.append("ParentSpec")
@@ -160,12 +159,7 @@ def _core_imports(view: ResourceView, cloud: Cloud, modules: dict[str, PythonIde
         specs.append("TagsSpec")
     if view.readiness_arguments() is not None:
         specs.append("ReadinessSpec")
-    if cloud.has_document:
-        head = [Code("from collections.abc import Mapping"), Code("from pathlib import Path"),
-                Code("from typing import Any"), Code(""), Code("from ....runtime.gcp_core import GcpCore")]
-    else:
-        head = [Code("from typing import Any"), Code(""), Code("from ....runtime.aws_core import AwsCore")]
-    lines = head + [
+    lines = cloud.core_imports(view) + [
         Code("from ....runtime.retry import RetryPolicy"),
         Code("from ....runtime.spec import {}", _names(specs)),
     ]
@@ -175,21 +169,20 @@ def _core_imports(view: ResourceView, cloud: Cloud, modules: dict[str, PythonIde
     return lines
 
 
-def _task_imports(view: ResourceView, modules: dict[str, PythonIdentifier], cloud: Cloud) -> list[Code]:
+def _task_imports(view: ResourceView, modules: dict[str, PythonIdentifier], cloud: Provider) -> list[Code]:
     annotations = " ".join(f.annotation for f in view.task_fields)
     typing = ["TYPE_CHECKING", "ClassVar"] + (["Any"] if "Any" in annotations else [])
+    standard, runtime, own = cloud.task_imports(view)
     lines = []
     if "datetime." in annotations:
         lines += [Code("import datetime")]
-    lines += [Code("from dataclasses import dataclass")]
-    if cloud.has_document:
-        lines += [Code("from pathlib import Path")]
+    lines += [Code("from dataclasses import dataclass"), *standard]
     lines += [
         Code("from typing import {}", _names(typing)),
         Code(""),
-        cloud.task_imports(view)[0],
+        *runtime,
         Code("from ...runtime.spec import ResourceSpec"),
-        *cloud.task_imports(view)[1:],
+        *own,
         Code(""),
         Code("if TYPE_CHECKING:"),
         Code("    from ...runtime.context import Context"),
@@ -200,18 +193,18 @@ def _task_imports(view: ResourceView, modules: dict[str, PythonIdentifier], clou
     return lines
 
 
-def _reconciler_imports(view: ResourceView, cloud: Cloud) -> list[Code]:
+def _reconciler_imports(view: ResourceView, cloud: Provider) -> list[Code]:
     annotations = " ".join(f.plain_type for f in view.fields)
     typing = ["ClassVar", "TypedDict"] + (["Any"] if "Any" in annotations else [])
+    standard, runtime, own = cloud.reconciler_imports(view)
     lines = [Code("import datetime"), Code("")] if "datetime." in annotations else []
-    if cloud.has_document:
-        lines += [Code("from pathlib import Path")]
     return lines + [
+        *standard,
         Code("from typing import {}", _names(typing)),
         Code(""),
-        *cloud.reconciler_imports(view)[:1],
+        *runtime,
         Code("from ....runtime.spec import ResourceSpec"),
-        *cloud.reconciler_imports(view)[1:],
+        *own,
     ]
 
 

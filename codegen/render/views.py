@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
 
-from botocore import xform_name
-
 from codegen.model import Field, FieldType, Mutability, Operation, Resource, Service
 from codegen.naming import Code, Docstring, PythonIdentifier, PythonLiteral, class_name, module_name, python_literal, safe_docstring
 from codegen.render.names import check_fields, task_attr
@@ -84,16 +82,12 @@ class FieldView:
     def is_tags(self) -> bool:
         return self.resource.tags is not None and self.field.name == self.resource.tags.field
 
-    REFERENCE_SUFFIXES: ClassVar[tuple[str, ...]] = ("Id", "Arn", "Ids", "Arns", "ARNs")
-
     @cached_property
     def task_reference(self) -> PythonIdentifier | None:
-        """The generated task class this field may hold (a Subnet's ``vpc``), if any: AWS
-        fields that hold ids (``VpcId``); a ``…Name`` stays a string."""
+        """The generated task class this field may hold (a Subnet's ``vpc``), if any: any field
+        that refers to a resource rendered beside it (a provider may narrow this)."""
         ref = self.field.references
-        if ref and ref in self.generated and (not self.REFERENCE_SUFFIXES or self.field.name.endswith(self.REFERENCE_SUFFIXES)):
-            return class_name(ref)
-        return None
+        return class_name(ref) if ref and ref in self.generated else None
 
     @cached_property
     def attr(self) -> PythonIdentifier:
@@ -104,21 +98,8 @@ class FieldView:
 
     @cached_property
     def _attr(self) -> PythonIdentifier:
-        if self.is_tags:
-            return PythonIdentifier.from_api(self.field.name)  # tags (AWS), labels (GCP)
-        if self.task_reference and self.REFERENCE_SUFFIXES:
-            stem = self.field.name
-            for suffix in ("Ids", "Arns", "ARNs", "Id", "Arn"):
-                if stem.endswith(suffix):
-                    stem = stem[: -len(suffix)]
-                    break
-            plural = self.field.type.kind == "list"
-            same = [
-                f for f in self.resource.fields
-                if f.references == self.field.references and f.name.endswith(("Id", "Arn", "Ids", "Arns", "ARNs"))
-            ]
-            base = self.field.references if len(same) == 1 else stem
-            return PythonIdentifier.from_api(base + ("s" if plural and not base.endswith("s") else ""))
+        """The attribute before clashes with the runtime's names are resolved: the API name,
+        snake-cased (a provider may name reference attributes after what they hold)."""
         return PythonIdentifier.from_api(self.field.name)
 
     @cached_property
@@ -212,13 +193,8 @@ class FieldView:
 
     @property
     def filter_name(self) -> str | None:
-        """EC2-style reads select by filters named like the member, kebab-cased (``vpc-id``,
-        ``group-name``); only the members a find selects by need one."""
-        ident = self.resource.identity
-        read = self.resource.operations.read
-        if read is None or read.filters_member is None or self.field.name not in (*ident.natural, *ident.parent):
-            return None
-        return xform_name(self.field.name, "-")
+        """The name a list read filters this field by, when the provider's reads take filters."""
+        return None
 
     @property
     def in_create(self) -> bool:
@@ -300,8 +276,7 @@ class ResourceView:
         if ops.create:
             out.append(f"create: {ops.create.name}")
         if ops.read:
-            how = f" (inside {ops.read.nested_member})" if ops.read.nested_member else ""
-            out.append(f"read:   {ops.read.name}{how}")
+            out.append(f"read:   {ops.read.name}{self.read_note(ops.read)}")
         for op in ops.update:
             out.append(f"update: {op.name} ({', '.join(op.fields)})")
         if ops.tag:
@@ -310,54 +285,23 @@ class ResourceView:
             out.append(f"delete: {ops.delete.name}")
         return [safe_docstring(line) for line in out]
 
+    def read_note(self, op: Operation) -> str:
+        """How the read finds the resource, when that is worth a note in the docstring."""
+        return ""
+
     # -- the spec literal -------------------------------------------------------------------------
 
     def read_arguments(self) -> list[Argument] | None:
-        op = self.resource.operations.read
-        if op is None:
-            return None
-        values: list[tuple[str, object]] = [
-            ("operation", op.name),
-            ("output_member", op.output_member),
-            ("output_is_list", op.output_is_list),
-            ("id_filter", op.id_filter),
-            ("id_filter_is_list", op.id_filter_is_list),
-            ("filters_member", op.filters_member),
-            ("natural_filter", op.natural_filter),
-            ("nested_member", op.nested_member),
-            ("required", tuple(self._read_required(op))),
-        ]
-        return arguments(values)
-
-    def _read_required(self, op: Operation) -> list[str]:
-        # Get-style reads (GetRole) are called with their identity members from the state
-        if op.id_filter and op.id_filter in self.resource.identity.primary and len(self.resource.identity.primary) > 1:
-            return list(self.resource.identity.primary)
-        return []
+        """``ReadSpec`` keyword arguments; ``None`` without a read. Each provider writes its own."""
+        raise NotImplementedError
 
     def create_arguments(self) -> list[Argument] | None:
-        op = self.resource.operations.create
-        if op is None:
-            return None
-        values: list[tuple[str, object]] = [
-            ("operation", op.name),
-            ("output_member", op.output_member),
-            ("output_is_list", op.output_is_list),
-            ("id_member", op.id_member),
-            ("idempotency_token", op.idempotency_token),
-        ]
-        if op.returned_once:
-            values.append(("returned_once", op.returned_once))
-        return arguments(values)
+        """``CreateSpec`` keyword arguments; ``None`` without a create."""
+        raise NotImplementedError
 
     def call_arguments(self, op: Operation) -> list[Argument]:
-        values: list[tuple[str, object]] = [
-            ("operation", op.name),
-            ("identity", op.identity_pairs),
-            ("one_field_per_call", op.one_field_per_call),
-            ("list_members", op.list_members),
-        ]
-        return arguments([(k, v) for k, v in values if v not in (False, ())])
+        """``CallSpec`` keyword arguments of an update, tag or delete call."""
+        raise NotImplementedError
 
     def delete_arguments(self) -> list[Argument] | None:
         op = self.resource.operations.delete

@@ -1,24 +1,6 @@
-"""Sources: load cloud API schemas with the libraries made for them, from pinned copies.
+"""Sources: what every provider's loader shares.
 
-``aws`` pins botocore service models into ``schemas/aws`` and loads them back through
-botocore's own Loader / ServiceModel / WaiterModel; ``manifest`` records what is pinned and
-its sha256; ``validate`` turns malformed schemas into errors with a file and JSON pointer.
+``manifest`` records what is pinned and its sha256; ``validate`` decodes JSON strictly and
+turns malformed botocore models into errors with a file and JSON pointer. Each provider's own
+loader is ``codegen/providers/<provider>/source.py``.
 """
-
-from codegen.sources.aws import (
-    AwsSource,
-    installed_services,
-    load_installed,
-    load_pinned,
-    pin,
-    pinned_services,
-)
-
-__all__ = [
-    "AwsSource",
-    "installed_services",
-    "load_installed",
-    "load_pinned",
-    "pin",
-    "pinned_services",
-]

@@ -186,7 +186,7 @@ class ResourceSpec:
     not_found_codes: tuple[str, ...] = ()
     api_version: str = ""  # GCP: the discovery document's version ("v1")
     operation_waiter: str | None = None  # GCP: the method that waits on its operations
-    listing: CallSpec | None = None  # GCP: the list, to find by a natural key no path names
+    listing: ReadSpec | None = None  # GCP: the collection's list in the resource's scope
     owner_parent: ParentSpec | None = None  # kinds without tags: owned through this parent
 
     def __post_init__(self) -> None:

@@ -96,3 +96,53 @@ def gce_stack(cluster: str = "demo") -> GceStack:
                                    target_size=2, target_pools=[pool]),
         etcd=Disk(name=f"{cluster}-etcd", size_gb="20", labels={"role": "etcd"}),
     )
+
+
+# kOps' GCE firewall rules for a cluster (pkg/model/gcemodel/firewall.go), by their role
+FIREWALLS = {
+    "ssh-external-to-master": (["0.0.0.0/0"], "tcp", ["22"]),
+    "ssh-external-to-node": (["0.0.0.0/0"], "tcp", ["22"]),
+    "https-api": (["0.0.0.0/0"], "tcp", ["443"]),
+    "node-to-node": (["10.0.0.0/20"], "tcp", ["1-65535"]),
+    "node-to-master": (["10.0.0.0/20"], "tcp", ["443", "4194"]),
+    "master-to-node": (["10.0.0.0/20"], "tcp", ["1-65535"]),
+    "master-to-master": (["10.0.0.0/20"], "tcp", ["2380-2381", "4001-4002"]),
+    "nodeport-external-to-node": (["0.0.0.0/0"], "tcp", ["30000-32767"]),
+    "pod-cidrs-to-node": (["100.96.0.0/11"], "tcp", ["1-65535"]),
+}
+
+
+def gce_cluster(cluster: str = "demo", zones: tuple[str, ...] = ("us-central1-a", "us-central1-b", "us-central1-c")) -> list[Task]:
+    """A kOps-like GCE cluster over three zones: the network, its subnet and NAT, kOps' firewall
+    rules, the API's address, health check, pool and forwarding rule; per zone a control-plane
+    template and group, a node group and the two etcd volumes (main, events)."""
+    network = Network(name=cluster, auto_create_subnetworks=False, routing_config={"routingMode": "REGIONAL"})
+    subnet = Subnetwork(name=f"{cluster}-nodes", network=network, ip_cidr_range="10.0.0.0/20")
+    health = HealthCheck(name=f"{cluster}-api", type_="TCP", tcp_health_check={"port": 443}, check_interval_sec=5)
+    pool = TargetPool(name=f"{cluster}-api", health_checks=[f"projects/proj/global/httpHealthChecks/{cluster}-api"])
+    address = Address(name=f"{cluster}-api", labels={"role": "api"})
+    nodes = InstanceTemplate(name=f"{cluster}-nodes", properties={"machineType": "e2-medium"})
+    tasks: list[Task] = [
+        network, subnet, health, pool, address, nodes,
+        Router(name=f"{cluster}-nat", network=network, nats=[
+            {"name": "nat", "natIpAllocateOption": "AUTO_ONLY",
+             "sourceSubnetworkIpRangesToNat": "ALL_SUBNETWORKS_ALL_IP_RANGES"}]),
+        ForwardingRule(name=f"{cluster}-api", ip_protocol="TCP", port_range="443", target=pool,
+                       ip_address=address, labels={"role": "api"}),
+    ]
+    for role, (sources, protocol, ports) in FIREWALLS.items():
+        tasks.append(Firewall(name=f"{cluster}-{role}", network=network, source_ranges=sources,
+                              allowed=[{"IPProtocol": protocol, "ports": ports}]))
+    for zone in zones:
+        suffix = zone.rsplit("-", 1)[-1]
+        master = InstanceTemplate(name=f"{cluster}-master-{suffix}", properties={"machineType": "e2-standard-2"})
+        tasks += [
+            master,
+            InstanceGroupManager(name=f"{cluster}-master-{suffix}", zone=zone, base_instance_name=f"{cluster}-master",
+                                 instance_template=master, target_size=1, target_pools=[pool]),
+            InstanceGroupManager(name=f"{cluster}-nodes-{suffix}", zone=zone, base_instance_name=f"{cluster}-nodes",
+                                 instance_template=nodes, target_size=2),
+            Disk(name=f"{cluster}-etcd-main-{suffix}", zone=zone, size_gb="20", labels={"role": "etcd-main"}),
+            Disk(name=f"{cluster}-etcd-events-{suffix}", zone=zone, size_gb="20", labels={"role": "etcd-events"}),
+        ]
+    return tasks

@@ -41,7 +41,7 @@ def test_second_apply_makes_no_mutating_call(cloud: tuple[Context, FakeGcp]) -> 
     apply(context, gce_stack().tasks())
     since = len(fake.log)
     apply(context, gce_stack().tasks())
-    assert writes(fake, since) == [] and len(fake.log) - since == 13  # one get per resource
+    assert writes(fake, since) == [] and len(fake.log) - since == 13  # one list per collection
 
 
 def test_patch_sends_only_the_changed_field(cloud: tuple[Context, FakeGcp]) -> None:

@@ -21,16 +21,18 @@ from typing import Any
 from .core import State
 from .diff import differs
 from .errors import (
-    MalformedResponseError,
     NotFoundError,
     OutcomeUnknownError,
     PreconditionFailedError,
     TryAgainLater,
 )
 from .gcp_errors import translate
+from .gcp_listing import find_by_natural_key, find_listed, owned_states
 from .gcp_operations import OperationWaiter, finished, is_operation, operation_params
 from .gcp_refs import as_wanted, canonical_state
+from .ownership import Owner
 from .retry import RetryPolicy
+from .snapshot import Snapshots
 from .spec import CallSpec, FieldSpec, Mutability, ResourceSpec
 
 READ_VERBS = ("get", "list", "aggregatedList", "wait", "getIamPolicy")
@@ -64,6 +66,7 @@ class GcpCore:
         self.wait = wait
         self.operation_timeout = operation_timeout
         self.pending: dict[str, Any] | None = None  # an operation left running (wait=False)
+        self.snapshots: Snapshots | None = None  # the pass's batched reads, when it has them
         # the client's own base URL: references are compared as full URLs on it
         self.base = str(getattr(client, "_baseUrl", "") or "")
 
@@ -82,7 +85,8 @@ class GcpCore:
         """Call a method with the runtime's retries; errors come out translated. A read, or a
         call that carries a ``requestId`` (the same on every try), is idempotent; any other
         mutating call is sent once and its unknown outcome left to the caller."""
-        idempotent = method_id.rsplit(".", 1)[-1] in READ_VERBS or bool(params.get("requestId"))
+        read = method_id.rsplit(".", 1)[-1] in READ_VERBS
+        idempotent = read or bool(params.get("requestId"))
 
         def call(**kwargs: Any) -> dict[str, Any]:
             try:
@@ -96,9 +100,14 @@ class GcpCore:
             return result if isinstance(result, dict) else {}
 
         retry_if = (lambda err: isinstance(err, NotFoundError)) if retry_not_found else None
-        result: dict[str, Any] = self.retry.call(
-            call, idempotent=idempotent, retry_if=retry_if, **params
-        )
+        try:
+            result: dict[str, Any] = self.retry.call(
+                call, idempotent=idempotent, retry_if=retry_if, **params
+            )
+        finally:
+            if self.snapshots is not None and not read:
+                # written, or perhaps written (an unknown outcome): what was listed is stale
+                self.snapshots.invalidate(self.spec.service)
         return result
 
     def params(
@@ -182,10 +191,10 @@ class GcpCore:
             return []
         params = self.params(
             read.identity,
-            desired if self._named_by_path() else {**desired, "name": desired.get("name") or name},
+            desired if self.named_by_path() else {**desired, "name": desired.get("name") or name},
         )
         if params is None:
-            return self._find_listed(desired)
+            return find_by_natural_key(self, desired)
         try:
             return [
                 self.state(self.execute(read.operation, retry_not_found=retry_not_found, **params))
@@ -193,47 +202,31 @@ class GcpCore:
         except NotFoundError:
             return []
 
-    def _named_by_path(self) -> bool:
+    def named_by_path(self) -> bool:
+        """Named by a path the server makes (an IAM service account's email), not by ``name``."""
         return any(
             source.startswith("=")
             for _, source in (self.spec.read.identity if self.spec.read else ())
         )
 
-    def _find_listed(self, desired: Mapping[str, Any]) -> list[State]:
-        """A resource named by a server-made path (an IAM account's email) is found, before
-        its name is known, by listing its parent, every page of it, and matching the natural
-        key: the item's own field, or the id its name ends with (the part before any ``@``)."""
-        listing = self.spec.listing
-        keys = [k for k in self.spec.natural if desired.get(k) is not None]
-        params = self.params(listing.identity, desired) if listing is not None else None
-        if listing is None or not keys or params is None:
-            return []
-        wanted = str(desired[keys[0]])
-        found = [
-            item
-            for item in self._pages(listing.operation, params)
-            if item.get(keys[0]) == wanted
-            or str(item.get("name", "")).rsplit("/", 1)[-1].split("@")[0] == wanted
-        ]
-        return [self.state(item) for item in found]
+    def find_listed(
+        self,
+        desired: Mapping[str, Any],
+        name: str,
+        *,
+        owner: Owner,
+        match_tags: Mapping[str, str] | None = None,
+    ) -> list[State] | None:
+        """:meth:`find` served from the pass's list of the collection (one read per collection
+        a pass, :mod:`.gcp_listing`); None when only a direct read can say."""
+        if match_tags:
+            return None
+        found = find_listed(self, {**desired, "name": desired.get("name") or name}, owner)
+        return None if found is None else [as_wanted(self.spec, s, desired) for s in found]
 
-    def _pages(self, operation: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """Every item of a list, following ``nextPageToken``."""
-        items: list[dict[str, Any]] = []
-        token: str | None = None
-        seen: set[str] = set()
-        while True:
-            page: dict[str, Any] = {**params, **({"pageToken": token} if token else {})}
-            response = self.execute(operation, **page)
-            items.extend(next((v for v in response.values() if isinstance(v, list)), []))
-            token = response.get("nextPageToken") or None
-            if token is None:
-                return items
-            if token in seen:
-                raise MalformedResponseError(
-                    operation, "nextPageToken", f"page token {token!r} came back twice"
-                )
-            seen.add(token)
+    def listed_owned(self, owner: Owner) -> list[State] | None:
+        """Every resource of this kind in scope carrying the owner's label (prune's inventory)."""
+        return owned_states(self, owner)
 
     def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None:
         """Every field comes back from ``get``."""

@@ -45,6 +45,9 @@ class GcpTask(Task):
     def owner(self, context: Context) -> Owner:
         return Owner.kops_gce(context.cluster)
 
+    def placement(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("region", "zone") if hasattr(self, k)}
+
     def core_for(self, context: Context, spec: ResourceSpec) -> Core:
         return GcpCore(
             spec,

@@ -16,6 +16,7 @@ which delete call applies is not known from the listing).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .context import Context
 from .lifecycle import Lifecycle
@@ -40,13 +41,17 @@ def _alone_in_its_read(spec: ResourceSpec) -> bool:
 
 def orphans(context: Context, tasks: Sequence[Task]) -> list[Task]:
     """The cluster's resources of the kinds ``tasks`` use that none of them declares, as tasks
-    (named by their Name tag, else their id), in no particular order."""
-    kinds: dict[type[Task], list[Task]] = {}
+    (named by their Name tag, else their id), in no particular order. A kind placed in a zone or
+    region (GCP) is listed in each place its declared tasks use, its orphans placed there."""
+    kinds: dict[tuple[type[Task], tuple[tuple[str, Any], ...]], list[Task]] = {}
     for task in tasks:
         if len(task.spec.primary) == 1 and not task.shared:
-            kinds.setdefault(type(task), []).append(task)
+            place = tuple(sorted(task.placement().items()))
+            kinds.setdefault((type(task), place), []).append(task)
     found: list[Task] = []
-    for kind, declared in sorted(kinds.items(), key=lambda kv: kv[0].spec.name):
+    for (kind, place), declared in sorted(
+        kinds.items(), key=lambda kv: (kv[0][0].spec.name, kv[0][1])
+    ):
         spec = kind.spec
         if not _alone_in_its_read(spec) or spec.delete is None:
             continue
@@ -63,7 +68,7 @@ def orphans(context: Context, tasks: Sequence[Task]) -> list[Task]:
             name = _name_of(spec, state)
             if rid is None or rid in held or name in names:  # a same-named one: not ours to judge
                 continue
-            orphan = kind(name=name or str(rid), lifecycle=Lifecycle.SYNC)
+            orphan = kind(name=name or str(rid), lifecycle=Lifecycle.SYNC, **dict(place))
             orphan.adopt(state)
             orphan.owned = True
             found.append(orphan)

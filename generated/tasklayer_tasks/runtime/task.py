@@ -200,6 +200,11 @@ class Task:
     def core(self, context: Context) -> Core:
         return self.core_for(context, self.spec)
 
+    def placement(self) -> dict[str, Any]:
+        """The attributes that place it within the account (a GCP zone or region), as keyword
+        arguments for another task of its kind in the same place: none for AWS."""
+        return {}
+
     def pass_core(self, context: Context) -> Core:
         """The core, sharing the pass's batched reads (:mod:`.snapshot`): its finds may be
         served from them, and its writes drop what they make stale."""

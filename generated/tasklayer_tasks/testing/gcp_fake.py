@@ -200,9 +200,7 @@ class FakeGcp:
             for u, r in sorted(self.store.items())
             if u.rsplit("/", 1)[0] == collection
         ]
-        wanted = re.fullmatch(r'\s*name\s*(?:=|eq)\s*"?([^"]+)"?\s*', query.get("filter", ""))
-        if wanted:
-            items = [r for r in items if r.get("name") == wanted.group(1)]
+        items = [r for r in items if _matches(query.get("filter", ""), r)]
         sized = page_size(route.method)
         start = int(query.get("pageToken") or 0)
         size = int(query.get(sized[0]) or sized[1]) if sized else len(items) or 1
@@ -458,3 +456,17 @@ def _add_remove(stored: dict[str, Any], key: str, items: list[Any], add: bool) -
         if add
         else [v for v in current if v not in values]
     )
+
+
+def _matches(expression: str, resource: dict[str, Any]) -> bool:
+    """The ``filter`` forms the fake understands: ``name = "x"`` and ``labels.k = "v"``
+    (also with ``eq``); any other expression is refused, as Google refuses a malformed one."""
+    if not expression.strip():
+        return True
+    wanted = re.fullmatch(r'\s*(name|labels\.[a-z0-9_-]+)\s*(?:=|eq)\s*"?([^"]*)"?\s*', expression)
+    if wanted is None:
+        raise FakeError(400, "invalid", f"Invalid value for field 'filter': '{expression}'")
+    field, value = wanted.groups()
+    if field == "name":
+        return resource.get("name") == value
+    return (resource.get("labels") or {}).get(field.split(".", 1)[1]) == value

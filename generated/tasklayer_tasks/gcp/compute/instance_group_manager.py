@@ -54,6 +54,9 @@ class InstanceGroupManager(GcpTask):
     list_managed_instances_results: str | None = None
     """Pagination behavior of the listManagedInstances API method for this managed instance group. Changed with compute.instanceGroupManagers.patch."""
 
+    named_ports: list[dict[str, Any]] | None = None
+    """[Output Only] Named ports configured on the Instance Groups complementary to this Instance Group Manager. Changed with compute.instanceGroups.setNamedPorts."""
+
     resource_policies: dict[str, Any] | None = None
     """Resource policies for this managed instance group. Changed with compute.instanceGroupManagers.patch."""
 

@@ -35,7 +35,7 @@ class Network(GcpTask):
     """An optional description of this resource. Provide this field when you create the resource. Can only be set when the resource is created."""
 
     enable_ula_internal_ipv6: bool | None = None
-    """Enable ULA internal ipv6 on this network. Enabling this feature will assign a /48 from google defined ULA prefix fd20::/20. . Can only be set when the resource is created."""
+    """Enable ULA internal ipv6 on this network. Enabling this feature will assign a /48 from google defined ULA prefix fd20::/20. . Changed with compute.networks.patch."""
 
     internal_ipv6_range: str | None = None
     """When enabling ula internal ipv6, caller optionally can specify the /48 range they want from the google defined ULA prefix fd20::/20. The input must be a valid /48 ULA IPv6 address and must be within the fd20::/20. Operation will fail if the speficied /48 is already in used by another resource. If the field is not speficied, then a /48 range will be randomly allocated from fd20::/20 and returned via this field. . Can only be set when the resource is created."""

@@ -54,7 +54,7 @@ class Router(GcpTask):
     """URI of the network to which this router belongs. Can only be set when the resource is created."""
 
     params: dict[str, Any] | None = None
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.routers.patch. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     region: str | None = None
     """The region it lives in; the context's when not set."""

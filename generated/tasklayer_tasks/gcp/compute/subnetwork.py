@@ -27,7 +27,7 @@ class Subnetwork(GcpTask):
     """
 
     allow_subnet_cidr_routes_overlap: bool | None = None
-    """Whether this subnetwork's ranges can conflict with existing custom routes. Setting this to true allows this subnetwork's primary and secondary ranges to overlap with (and contain) custom routes that have already been configured on the corresponding network. For example if a static route has range 10.1.0.0/16, a subnet range 10.0.0.0/8 could only be created if allow_conflicting_routes=true. Overlapping is only allowed on subnetwork operations; routes whose ranges conflict with this subnetwork's ranges won't be allowed unless route.allow_conflicting_subnetworks is set to true. Typically... Can only be set when the resource is created."""
+    """Whether this subnetwork's ranges can conflict with existing custom routes. Setting this to true allows this subnetwork's primary and secondary ranges to overlap with (and contain) custom routes that have already been configured on the corresponding network. For example if a static route has range 10.1.0.0/16, a subnet range 10.0.0.0/8 could only be created if allow_conflicting_routes=true. Overlapping is only allowed on subnetwork operations; routes whose ranges conflict with this subnetwork's ranges won't be allowed unless route.allow_conflicting_subnetworks is set to true. Typically... Changed with compute.subnetworks.patch."""
 
     description: str | None = None
     """An optional description of this resource. Provide this property when you create the resource. This field can be set only at resource creation time. Can only be set when the resource is created."""
@@ -51,7 +51,7 @@ class Subnetwork(GcpTask):
     """The access type of IPv6 address this subnet holds. It's immutable and can only be specified during creation or the first time the subnet is updated into IPV4_IPV6 dual stack. Can only be set when the resource is created."""
 
     log_config: dict[str, Any] | None = None
-    """This field denotes the VPC flow logging options for this subnetwork. If logging is enabled, logs are exported to Cloud Logging. Can only be set when the resource is created."""
+    """This field denotes the VPC flow logging options for this subnetwork. If logging is enabled, logs are exported to Cloud Logging. Changed with compute.subnetworks.patch."""
 
     network: Network | str | None = None
     """The URL of the network to which this subnetwork belongs, provided by the client when initially creating the subnetwork. This field can be set only at resource creation time. Can only be set when the resource is created."""

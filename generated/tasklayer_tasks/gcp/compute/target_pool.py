@@ -40,6 +40,9 @@ class TargetPool(GcpTask):
     instances: list[str] | None = None
     """A list of resource URLs to the virtual machine instances serving this pool. They must live in zones contained in the same region as this pool. Changed with compute.targetPools.addInstance."""
 
+    security_policy: str | None = None
+    """[Output Only] The resource URL for the security policy associated with this target pool. Changed with compute.targetPools.setSecurityPolicy."""
+
     session_affinity: str | None = None
     """Session affinity option, must be one of the following values: NONE: Connections from the same client IP may go to any instance in the pool. CLIENT_IP: Connections from the same client IP will go to the same instance in the pool while that instance remains healthy. CLIENT_IP_PROTO: Connections from the same client IP with the same IP protocol will go to the same instance in the pool while that instance remains healthy. Can only be set when the resource is created."""
 

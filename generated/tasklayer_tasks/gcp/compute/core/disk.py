@@ -2,7 +2,6 @@
 
     create: compute.disks.insert
     read:   compute.disks.get
-    update: compute.disks.update (accessMode, architecture, asyncPrimaryDisk, description, diskEncryptionKey, enableConfidentialCompute, guestOsFeatures, licenseCodes, licenses, locationHint, options, params, physicalBlockSizeBytes, provisionedIops, provisionedThroughput, replicaZones, sourceImageEncryptionKey, sourceMachineImage, sourceMachineImageDiskDeviceName, sourceMachineImageEncryptionKey, sourceSnapshotEncryptionKey, sourceStorageObject)
     update: compute.disks.addResourcePolicies (resourcePolicies)
     update: compute.disks.removeResourcePolicies (resourcePolicies)
     update: compute.disks.resize (sizeGb)
@@ -40,27 +39,24 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="accessMode",
             attr="access_mode",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="accessMode",
             in_create=True,
-            update_operation="compute.disks.update",
             server_default=True,
         ),
         FieldSpec(
             name="architecture",
             attr="architecture",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="architecture",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="asyncPrimaryDisk",
             attr="async_primary_disk",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="asyncPrimaryDisk",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="asyncSecondaryDisks",
@@ -77,35 +73,31 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="description",
             attr="description",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="description",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="diskEncryptionKey",
             attr="disk_encryption_key",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="diskEncryptionKey",
             in_create=True,
-            update_operation="compute.disks.update",
             sensitive=True,
         ),
         FieldSpec(
             name="enableConfidentialCompute",
             attr="enable_confidential_compute",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="enableConfidentialCompute",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="guestOsFeatures",
             attr="guest_os_features",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="guestOsFeatures",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="id",
@@ -148,26 +140,23 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="licenseCodes",
             attr="license_codes",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="licenseCodes",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="licenses",
             attr="licenses",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="licenses",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="locationHint",
             attr="location_hint",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="locationHint",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="name",
@@ -179,44 +168,39 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="options",
             attr="options",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="options",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="params",
             attr="params",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="params",
             in_create=True,
-            update_operation="compute.disks.update",
             write_only=True,
         ),
         FieldSpec(
             name="physicalBlockSizeBytes",
             attr="physical_block_size_bytes",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="physicalBlockSizeBytes",
             in_create=True,
-            update_operation="compute.disks.update",
             server_default=True,
         ),
         FieldSpec(
             name="provisionedIops",
             attr="provisioned_iops",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="provisionedIops",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="provisionedThroughput",
             attr="provisioned_throughput",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="provisionedThroughput",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="region",
@@ -227,10 +211,9 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="replicaZones",
             attr="replica_zones",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="replicaZones",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="resourcePolicies",
@@ -308,10 +291,9 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="sourceImageEncryptionKey",
             attr="source_image_encryption_key",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="sourceImageEncryptionKey",
             in_create=True,
-            update_operation="compute.disks.update",
             sensitive=True,
         ),
         FieldSpec(
@@ -336,26 +318,23 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="sourceMachineImage",
             attr="source_machine_image",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="sourceMachineImage",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="sourceMachineImageDiskDeviceName",
             attr="source_machine_image_disk_device_name",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="sourceMachineImageDiskDeviceName",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="sourceMachineImageEncryptionKey",
             attr="source_machine_image_encryption_key",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="sourceMachineImageEncryptionKey",
             in_create=True,
-            update_operation="compute.disks.update",
             sensitive=True,
         ),
         FieldSpec(
@@ -374,10 +353,9 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="sourceSnapshotEncryptionKey",
             attr="source_snapshot_encryption_key",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="sourceSnapshotEncryptionKey",
             in_create=True,
-            update_operation="compute.disks.update",
             sensitive=True,
         ),
         FieldSpec(
@@ -389,10 +367,9 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="sourceStorageObject",
             attr="source_storage_object",
-            mutability=Mutability.MUTABLE,
+            mutability=Mutability.CREATE_ONLY,
             key="sourceStorageObject",
             in_create=True,
-            update_operation="compute.disks.update",
         ),
         FieldSpec(
             name="status",
@@ -453,12 +430,6 @@ SPEC = ResourceSpec(
     ),
     updates=(
         CallSpec(
-            operation="compute.disks.update",
-            identity=(("project", "@project"), ("zone", "@zone"), ("disk", "name")),
-            mask_param="updateMask",
-            idempotency_token="requestId",
-        ),
-        CallSpec(
             operation="compute.disks.addResourcePolicies",
             identity=(("project", "@project"), ("zone", "@zone"), ("disk", "name")),
             idempotency_token="requestId",
@@ -496,6 +467,17 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.zoneOperations.wait",
+    listing=ReadSpec(
+        operation="compute.disks.list",
+        output_member="items",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter="filter",
+        nested_member=None,
+        identity=(("project", "@project"), ("zone", "@zone")),
+    ),
 )
 
 

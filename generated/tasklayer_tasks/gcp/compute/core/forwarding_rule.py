@@ -2,7 +2,7 @@
 
     create: compute.forwardingRules.insert
     read:   compute.forwardingRules.get
-    update: compute.forwardingRules.patch (networkTier, fingerprint)
+    update: compute.forwardingRules.patch (allowGlobalAccess, networkTier, fingerprint)
     update: compute.forwardingRules.setTarget (target)
     tags:   compute.forwardingRules.setLabels
     delete: compute.forwardingRules.delete
@@ -70,9 +70,10 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="allowGlobalAccess",
             attr="allow_global_access",
-            mutability=Mutability.CREATE_ONLY,
+            mutability=Mutability.MUTABLE,
             key="allowGlobalAccess",
             in_create=True,
+            update_operation="compute.forwardingRules.patch",
         ),
         FieldSpec(
             name="allowPscGlobalAccess",
@@ -388,6 +389,17 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.regionOperations.wait",
+    listing=ReadSpec(
+        operation="compute.forwardingRules.list",
+        output_member="items",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter="filter",
+        nested_member=None,
+        identity=(("project", "@project"), ("region", "@region")),
+    ),
 )
 
 

@@ -4,6 +4,7 @@
     read:   compute.instanceGroupManagers.get
     update: compute.instanceGroupManagers.patch (allInstancesConfig, autoHealingPolicies, baseInstanceName, description, distributionPolicy, instanceFlexibilityPolicy, instanceLifecyclePolicy, listManagedInstancesResults, resourcePolicies, standbyPolicy, statefulPolicy, targetSizePolicy, targetStoppedSize, targetSuspendedSize, updatePolicy, versions, fingerprint)
     update: compute.instanceGroupManagers.setInstanceTemplate (instanceTemplate)
+    update: compute.instanceGroups.setNamedPorts (namedPorts)
     update: compute.instanceGroupManagers.setTargetPools (targetPools, fingerprint)
     update: compute.instanceGroupManagers.resize (targetSize)
     delete: compute.instanceGroupManagers.delete
@@ -149,8 +150,9 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="namedPorts",
             attr="named_ports",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.MUTABLE,
             key="namedPorts",
+            update_operation="compute.instanceGroups.setNamedPorts",
         ),
         FieldSpec(
             name="region",
@@ -309,6 +311,11 @@ SPEC = ResourceSpec(
             idempotency_token="requestId",
         ),
         CallSpec(
+            operation="compute.instanceGroups.setNamedPorts",
+            identity=(("project", "@project"), ("zone", "@zone"), ("instanceGroup", "name")),
+            idempotency_token="requestId",
+        ),
+        CallSpec(
             operation="compute.instanceGroupManagers.setTargetPools",
             identity=(("project", "@project"), ("zone", "@zone"), ("instanceGroupManager", "name")),
             fingerprints=("fingerprint",),
@@ -328,6 +335,17 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="compute.zoneOperations.wait",
+    listing=ReadSpec(
+        operation="compute.instanceGroupManagers.list",
+        output_member="items",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter="filter",
+        nested_member=None,
+        identity=(("project", "@project"), ("zone", "@zone")),
+    ),
 )
 
 

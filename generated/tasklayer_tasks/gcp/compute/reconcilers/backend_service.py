@@ -62,6 +62,9 @@ class BackendServiceSpec(TypedDict, total=False):
     dynamicForwarding: dict[str, Any]
     """Dynamic forwarding configuration. This field is used to configure the backend service with dynamic forwarding feature which together with Service Extension allows customized and complex routing logic. Changed with compute.backendServices.patch."""
 
+    edgeSecurityPolicy: str
+    """[Output Only] The resource URL for the edge security policy associated with this backend service. Changed with compute.backendServices.setEdgeSecurityPolicy."""
+
     enableCDN: bool
     """If true, enables Cloud CDN for the backend service of a global external Application Load Balancer. Changed with compute.backendServices.patch."""
 
@@ -117,7 +120,7 @@ class BackendServiceSpec(TypedDict, total=False):
     """Settings controlling the ejection of unhealthy backend endpoints from the load balancing pool of each individual proxy instance that processes the traffic for the given backend service. If not set, this feature is considered disabled. Results of the outlier detection algorithm (ejection of endpoints from the load balancing pool and returning them back to the pool) are executed independently by each proxy instance of the load balancer. In most cases, more than one proxy instance handles the traffic received by a backend service. Thus, it is possible that an unhealthy endpoint is detected... Changed with compute.backendServices.patch."""
 
     params: dict[str, Any]
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.backendServices.patch. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     port: int
     """Deprecated in favor of portName. The TCP port to connect on the backend. The default value is 80. For internal passthrough Network Load Balancers and external passthrough Network Load Balancers, omit port. Changed with compute.backendServices.patch."""
@@ -127,6 +130,9 @@ class BackendServiceSpec(TypedDict, total=False):
 
     protocol: str
     """The protocol this BackendService uses to communicate with backends. Possible values are HTTP, HTTPS, HTTP2, H2C, TCP, SSL, UDP, GRPC, or UNSPECIFIED, depending on the chosen load balancer or Traffic Director configuration. Refer to Load balancing features for more information. Must be set to GRPC when the backend service is referenced by a URL map that is bound to target gRPC proxy. Changed with compute.backendServices.patch."""
+
+    securityPolicy: str
+    """[Output Only] The resource URL for the security policy associated with this backend service. Changed with compute.backendServices.setSecurityPolicy."""
 
     securitySettings: dict[str, Any]
     """This field specifies the security settings that apply to this backend service. This field is applicable to a global backend service with the load_balancing_scheme set to INTERNAL_SELF_MANAGED. Changed with compute.backendServices.patch."""
@@ -199,7 +205,7 @@ class BackendServiceStatus(TypedDict, total=False):
     """Dynamic forwarding configuration. This field is used to configure the backend service with dynamic forwarding feature which together with Service Extension allows customized and complex routing logic. Changed with compute.backendServices.patch."""
 
     edgeSecurityPolicy: str
-    """[Output Only] The resource URL for the edge security policy associated with this backend service."""
+    """[Output Only] The resource URL for the edge security policy associated with this backend service. Changed with compute.backendServices.setEdgeSecurityPolicy."""
 
     enableCDN: bool
     """If true, enables Cloud CDN for the backend service of a global external Application Load Balancer. Changed with compute.backendServices.patch."""
@@ -268,7 +274,7 @@ class BackendServiceStatus(TypedDict, total=False):
     """Settings controlling the ejection of unhealthy backend endpoints from the load balancing pool of each individual proxy instance that processes the traffic for the given backend service. If not set, this feature is considered disabled. Results of the outlier detection algorithm (ejection of endpoints from the load balancing pool and returning them back to the pool) are executed independently by each proxy instance of the load balancer. In most cases, more than one proxy instance handles the traffic received by a backend service. Thus, it is possible that an unhealthy endpoint is detected... Changed with compute.backendServices.patch."""
 
     params: dict[str, Any]
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.backendServices.patch. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     port: int
     """Deprecated in favor of portName. The TCP port to connect on the backend. The default value is 80. For internal passthrough Network Load Balancers and external passthrough Network Load Balancers, omit port. Changed with compute.backendServices.patch."""
@@ -283,7 +289,7 @@ class BackendServiceStatus(TypedDict, total=False):
     """Output only. [Output Only] URL of the region where the regional backend service resides. This field is not applicable to global backend services. You must specify this field as part of the HTTP request URL. It is not settable as a field in the request body."""
 
     securityPolicy: str
-    """[Output Only] The resource URL for the security policy associated with this backend service."""
+    """[Output Only] The resource URL for the security policy associated with this backend service. Changed with compute.backendServices.setSecurityPolicy."""
 
     securitySettings: dict[str, Any]
     """This field specifies the security settings that apply to this backend service. This field is applicable to a global backend service with the load_balancing_scheme set to INTERNAL_SELF_MANAGED. Changed with compute.backendServices.patch."""

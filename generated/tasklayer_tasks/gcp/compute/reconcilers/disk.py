@@ -30,52 +30,52 @@ class DiskSpec(TypedDict, total=False):
     """Tags to set besides Name and the ownership tag."""
 
     accessMode: str
-    """The access mode of the disk. - READ_WRITE_SINGLE: The default AccessMode, means the disk can be attached to single instance in RW mode. - READ_WRITE_MANY: The AccessMode means the disk can be attached to multiple instances in RW mode. - READ_ONLY_MANY: The AccessMode means the disk can be attached to multiple instances in RO mode. The AccessMode is only valid for Hyperdisk disk types. Changed with compute.disks.update."""
+    """The access mode of the disk. - READ_WRITE_SINGLE: The default AccessMode, means the disk can be attached to single instance in RW mode. - READ_WRITE_MANY: The AccessMode means the disk can be attached to multiple instances in RW mode. - READ_ONLY_MANY: The AccessMode means the disk can be attached to multiple instances in RO mode. The AccessMode is only valid for Hyperdisk disk types. Can only be set when the resource is created."""
 
     architecture: str
-    """The architecture of the disk. Valid values are ARM64 or X86_64. Changed with compute.disks.update."""
+    """The architecture of the disk. Valid values are ARM64 or X86_64. Can only be set when the resource is created."""
 
     asyncPrimaryDisk: dict[str, Any]
-    """Disk asynchronously replicated into this disk. Changed with compute.disks.update."""
+    """Disk asynchronously replicated into this disk. Can only be set when the resource is created."""
 
     description: str
-    """An optional description of this resource. Provide this property when you create the resource. Changed with compute.disks.update."""
+    """An optional description of this resource. Provide this property when you create the resource. Can only be set when the resource is created."""
 
     diskEncryptionKey: dict[str, Any]
-    """Encrypts the disk using a customer-supplied encryption key or a customer-managed encryption key. Encryption keys do not protect access to metadata of the disk. After you encrypt a disk with a customer-supplied key, you must provide the same key if you use the disk later. For example, to create a disk snapshot, to create a disk image, to create a machine image, or to attach the disk to a virtual machine. After you encrypt a disk with a customer-managed key, thediskEncryptionKey.kmsKeyName is set to a key *version* name once the disk is created. The disk is encrypted with this version of the... Changed with compute.disks.update. Sensitive: never printed."""
+    """Encrypts the disk using a customer-supplied encryption key or a customer-managed encryption key. Encryption keys do not protect access to metadata of the disk. After you encrypt a disk with a customer-supplied key, you must provide the same key if you use the disk later. For example, to create a disk snapshot, to create a disk image, to create a machine image, or to attach the disk to a virtual machine. After you encrypt a disk with a customer-managed key, thediskEncryptionKey.kmsKeyName is set to a key *version* name once the disk is created. The disk is encrypted with this version of the... Can only be set when the resource is created. Sensitive: never printed."""
 
     enableConfidentialCompute: bool
-    """Whether this disk is using confidential compute mode. Changed with compute.disks.update."""
+    """Whether this disk is using confidential compute mode. Can only be set when the resource is created."""
 
     guestOsFeatures: list[dict[str, Any]]
-    """A list of features to enable on the guest operating system. Applicable only for bootable images. Read Enabling guest operating system features to see a list of available options. Changed with compute.disks.update."""
+    """A list of features to enable on the guest operating system. Applicable only for bootable images. Read Enabling guest operating system features to see a list of available options. Can only be set when the resource is created."""
 
     licenseCodes: list[str]
-    """Integer license codes indicating which licenses are attached to this disk. Changed with compute.disks.update."""
+    """Integer license codes indicating which licenses are attached to this disk. Can only be set when the resource is created."""
 
     licenses: list[str]
-    """A list of publicly visible licenses. Reserved for Google's use. Changed with compute.disks.update."""
+    """A list of publicly visible licenses. Reserved for Google's use. Can only be set when the resource is created."""
 
     locationHint: str
-    """An opaque location hint used to place the disk close to other resources. This field is for use by internal tools that use the public API. Changed with compute.disks.update."""
+    """An opaque location hint used to place the disk close to other resources. This field is for use by internal tools that use the public API. Can only be set when the resource is created."""
 
     options: str
-    """Internal use only. Changed with compute.disks.update."""
+    """Internal use only. Can only be set when the resource is created."""
 
     params: dict[str, Any]
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.disks.update. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     physicalBlockSizeBytes: str
-    """Physical block size of the persistent disk, in bytes. If not present in a request, a default value is used. The currently supported size is 4096, other sizes may be added in the future. If an unsupported value is requested, the error message will list the supported values for the caller's project. Changed with compute.disks.update."""
+    """Physical block size of the persistent disk, in bytes. If not present in a request, a default value is used. The currently supported size is 4096, other sizes may be added in the future. If an unsupported value is requested, the error message will list the supported values for the caller's project. Can only be set when the resource is created."""
 
     provisionedIops: str
-    """Indicates how many IOPS to provision for the disk. This sets the number of I/O operations per second that the disk can handle. Values must be between 10,000 and 120,000. For more details, see theExtreme persistent disk documentation. Changed with compute.disks.update."""
+    """Indicates how many IOPS to provision for the disk. This sets the number of I/O operations per second that the disk can handle. Values must be between 10,000 and 120,000. For more details, see theExtreme persistent disk documentation. Can only be set when the resource is created."""
 
     provisionedThroughput: str
-    """Indicates how much throughput to provision for the disk. This sets the number of throughput mb per second that the disk can handle. Values must be greater than or equal to 1. Changed with compute.disks.update."""
+    """Indicates how much throughput to provision for the disk. This sets the number of throughput mb per second that the disk can handle. Values must be greater than or equal to 1. Can only be set when the resource is created."""
 
     replicaZones: list[str]
-    """URLs of the zones where the disk should be replicated to. Only applicable for regional resources. Changed with compute.disks.update."""
+    """URLs of the zones where the disk should be replicated to. Only applicable for regional resources. Can only be set when the resource is created."""
 
     resourcePolicies: list[str]
     """Resource policies applied to this disk for automatic snapshot creations. Changed with compute.disks.addResourcePolicies."""
@@ -90,28 +90,28 @@ class DiskSpec(TypedDict, total=False):
     """The source image used to create this disk. If the source image is deleted, this field will not be set. To create a disk with one of the public operating system images, specify the image by its family name. For example, specifyfamily/debian-9 to use the latest Debian 9 image: projects/debian-cloud/global/images/family/debian-9 Alternatively, use a specific version of a public operating system image: projects/debian-cloud/global/images/debian-9-stretch-vYYYYMMDD To create a disk with a custom image that you created, specify the image name in the following format:... Can only be set when the resource is created."""
 
     sourceImageEncryptionKey: dict[str, Any]
-    """Thecustomer-supplied encryption key of the source image. Required if the source image is protected by a customer-supplied encryption key. Changed with compute.disks.update. Sensitive: never printed."""
+    """Thecustomer-supplied encryption key of the source image. Required if the source image is protected by a customer-supplied encryption key. Can only be set when the resource is created. Sensitive: never printed."""
 
     sourceInstantSnapshot: str
     """The source instant snapshot used to create this disk. You can provide this as a partial or full URL to the resource. For example, the following are valid values: - https://www.googleapis.com/compute/v1/projects/project/zones/zone/instantSnapshots/instantSnapshot - projects/project/zones/zone/instantSnapshots/instantSnapshot - zones/zone/instantSnapshots/instantSnapshot Can only be set when the resource is created."""
 
     sourceMachineImage: str
-    """The machine image to create the disk from. You can provide this as a partial or full URL to the resource. For example, the following are valid values: - https://www.googleapis.com/compute/v1/projects/project/global/machineImages/machineImage - projects/project/global/machineImages/machineImage - global/machineImages/machineImage Changed with compute.disks.update."""
+    """The machine image to create the disk from. You can provide this as a partial or full URL to the resource. For example, the following are valid values: - https://www.googleapis.com/compute/v1/projects/project/global/machineImages/machineImage - projects/project/global/machineImages/machineImage - global/machineImages/machineImage Can only be set when the resource is created."""
 
     sourceMachineImageDiskDeviceName: str
-    """The device name of a disk within a given machine image. The source_machine_image must be specified. Changed with compute.disks.update."""
+    """The device name of a disk within a given machine image. The source_machine_image must be specified. Can only be set when the resource is created."""
 
     sourceMachineImageEncryptionKey: dict[str, Any]
-    """Thecustomer-supplied encryption key of the source machine image. Required if the source machine image is protected by a customer-supplied encryption key. Changed with compute.disks.update. Sensitive: never printed."""
+    """Thecustomer-supplied encryption key of the source machine image. Required if the source machine image is protected by a customer-supplied encryption key. Can only be set when the resource is created. Sensitive: never printed."""
 
     sourceSnapshot: str
     """The source snapshot used to create this disk. You can provide this as a partial or full URL to the resource. For example, the following are valid values: - https://www.googleapis.com/compute/v1/projects/project/global/snapshots/snapshot - projects/project/global/snapshots/snapshot - global/snapshots/snapshot Can only be set when the resource is created."""
 
     sourceSnapshotEncryptionKey: dict[str, Any]
-    """Thecustomer-supplied encryption key of the source snapshot. Required if the source snapshot is protected by a customer-supplied encryption key. Changed with compute.disks.update. Sensitive: never printed."""
+    """Thecustomer-supplied encryption key of the source snapshot. Required if the source snapshot is protected by a customer-supplied encryption key. Can only be set when the resource is created. Sensitive: never printed."""
 
     sourceStorageObject: str
-    """The full Google Cloud Storage URI where the disk image is stored. This file must be a gzip-compressed tarball whose name ends in .tar.gz or virtual machine disk whose name ends in vmdk. Valid URIs may start with gs:// or https://storage.googleapis.com/. This flag is not optimized for creating multiple disks from a source storage object. To create many disks from a source storage object, use gcloud compute images import instead. Changed with compute.disks.update."""
+    """The full Google Cloud Storage URI where the disk image is stored. This file must be a gzip-compressed tarball whose name ends in .tar.gz or virtual machine disk whose name ends in vmdk. Valid URIs may start with gs:// or https://storage.googleapis.com/. This flag is not optimized for creating multiple disks from a source storage object. To create many disks from a source storage object, use gcloud compute images import instead. Can only be set when the resource is created."""
 
     storagePool: str
     """The storage pool in which the new disk is created. You can provide this as a partial or full URL to the resource. For example, the following are valid values: - https://www.googleapis.com/compute/v1/projects/project/zones/zone/storagePools/storagePool - projects/project/zones/zone/storagePools/storagePool - zones/zone/storagePools/storagePool Can only be set when the resource is created."""
@@ -124,13 +124,13 @@ class DiskStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
 
     accessMode: str
-    """The access mode of the disk. - READ_WRITE_SINGLE: The default AccessMode, means the disk can be attached to single instance in RW mode. - READ_WRITE_MANY: The AccessMode means the disk can be attached to multiple instances in RW mode. - READ_ONLY_MANY: The AccessMode means the disk can be attached to multiple instances in RO mode. The AccessMode is only valid for Hyperdisk disk types. Changed with compute.disks.update."""
+    """The access mode of the disk. - READ_WRITE_SINGLE: The default AccessMode, means the disk can be attached to single instance in RW mode. - READ_WRITE_MANY: The AccessMode means the disk can be attached to multiple instances in RW mode. - READ_ONLY_MANY: The AccessMode means the disk can be attached to multiple instances in RO mode. The AccessMode is only valid for Hyperdisk disk types. Can only be set when the resource is created."""
 
     architecture: str
-    """The architecture of the disk. Valid values are ARM64 or X86_64. Changed with compute.disks.update."""
+    """The architecture of the disk. Valid values are ARM64 or X86_64. Can only be set when the resource is created."""
 
     asyncPrimaryDisk: dict[str, Any]
-    """Disk asynchronously replicated into this disk. Changed with compute.disks.update."""
+    """Disk asynchronously replicated into this disk. Can only be set when the resource is created."""
 
     asyncSecondaryDisks: dict[str, dict[str, Any]]
     """Output only. [Output Only] A list of disks this disk is asynchronously replicated to."""
@@ -139,16 +139,16 @@ class DiskStatus(TypedDict, total=False):
     """Output only. [Output Only] Creation timestamp inRFC3339 text format."""
 
     description: str
-    """An optional description of this resource. Provide this property when you create the resource. Changed with compute.disks.update."""
+    """An optional description of this resource. Provide this property when you create the resource. Can only be set when the resource is created."""
 
     diskEncryptionKey: dict[str, Any]
-    """Encrypts the disk using a customer-supplied encryption key or a customer-managed encryption key. Encryption keys do not protect access to metadata of the disk. After you encrypt a disk with a customer-supplied key, you must provide the same key if you use the disk later. For example, to create a disk snapshot, to create a disk image, to create a machine image, or to attach the disk to a virtual machine. After you encrypt a disk with a customer-managed key, thediskEncryptionKey.kmsKeyName is set to a key *version* name once the disk is created. The disk is encrypted with this version of the... Changed with compute.disks.update. Sensitive: never printed."""
+    """Encrypts the disk using a customer-supplied encryption key or a customer-managed encryption key. Encryption keys do not protect access to metadata of the disk. After you encrypt a disk with a customer-supplied key, you must provide the same key if you use the disk later. For example, to create a disk snapshot, to create a disk image, to create a machine image, or to attach the disk to a virtual machine. After you encrypt a disk with a customer-managed key, thediskEncryptionKey.kmsKeyName is set to a key *version* name once the disk is created. The disk is encrypted with this version of the... Can only be set when the resource is created. Sensitive: never printed."""
 
     enableConfidentialCompute: bool
-    """Whether this disk is using confidential compute mode. Changed with compute.disks.update."""
+    """Whether this disk is using confidential compute mode. Can only be set when the resource is created."""
 
     guestOsFeatures: list[dict[str, Any]]
-    """A list of features to enable on the guest operating system. Applicable only for bootable images. Read Enabling guest operating system features to see a list of available options. Changed with compute.disks.update."""
+    """A list of features to enable on the guest operating system. Applicable only for bootable images. Read Enabling guest operating system features to see a list of available options. Can only be set when the resource is created."""
 
     id: str
     """Output only. [Output Only] The unique identifier for the resource. This identifier is defined by the server."""
@@ -166,37 +166,37 @@ class DiskStatus(TypedDict, total=False):
     """Output only. [Output Only] Last detach timestamp inRFC3339 text format."""
 
     licenseCodes: list[str]
-    """Integer license codes indicating which licenses are attached to this disk. Changed with compute.disks.update."""
+    """Integer license codes indicating which licenses are attached to this disk. Can only be set when the resource is created."""
 
     licenses: list[str]
-    """A list of publicly visible licenses. Reserved for Google's use. Changed with compute.disks.update."""
+    """A list of publicly visible licenses. Reserved for Google's use. Can only be set when the resource is created."""
 
     locationHint: str
-    """An opaque location hint used to place the disk close to other resources. This field is for use by internal tools that use the public API. Changed with compute.disks.update."""
+    """An opaque location hint used to place the disk close to other resources. This field is for use by internal tools that use the public API. Can only be set when the resource is created."""
 
     name: str
     """Name of the resource. Provided by the client when the resource is created. The name must be 1-63 characters long, and comply withRFC1035. Specifically, the name must be 1-63 characters long and match the regular expression `[a-z]([-a-z0-9]*[a-z0-9])?` which means the first character must be a lowercase letter, and all following characters must be a dash, lowercase letter, or digit, except the last character, which cannot be a dash. Can only be set when the resource is created."""
 
     options: str
-    """Internal use only. Changed with compute.disks.update."""
+    """Internal use only. Can only be set when the resource is created."""
 
     params: dict[str, Any]
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.disks.update. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     physicalBlockSizeBytes: str
-    """Physical block size of the persistent disk, in bytes. If not present in a request, a default value is used. The currently supported size is 4096, other sizes may be added in the future. If an unsupported value is requested, the error message will list the supported values for the caller's project. Changed with compute.disks.update."""
+    """Physical block size of the persistent disk, in bytes. If not present in a request, a default value is used. The currently supported size is 4096, other sizes may be added in the future. If an unsupported value is requested, the error message will list the supported values for the caller's project. Can only be set when the resource is created."""
 
     provisionedIops: str
-    """Indicates how many IOPS to provision for the disk. This sets the number of I/O operations per second that the disk can handle. Values must be between 10,000 and 120,000. For more details, see theExtreme persistent disk documentation. Changed with compute.disks.update."""
+    """Indicates how many IOPS to provision for the disk. This sets the number of I/O operations per second that the disk can handle. Values must be between 10,000 and 120,000. For more details, see theExtreme persistent disk documentation. Can only be set when the resource is created."""
 
     provisionedThroughput: str
-    """Indicates how much throughput to provision for the disk. This sets the number of throughput mb per second that the disk can handle. Values must be greater than or equal to 1. Changed with compute.disks.update."""
+    """Indicates how much throughput to provision for the disk. This sets the number of throughput mb per second that the disk can handle. Values must be greater than or equal to 1. Can only be set when the resource is created."""
 
     region: str
     """Output only. [Output Only] URL of the region where the disk resides. Only applicable for regional resources. You must specify this field as part of the HTTP request URL. It is not settable as a field in the request body."""
 
     replicaZones: list[str]
-    """URLs of the zones where the disk should be replicated to. Only applicable for regional resources. Changed with compute.disks.update."""
+    """URLs of the zones where the disk should be replicated to. Only applicable for regional resources. Can only be set when the resource is created."""
 
     resourcePolicies: list[str]
     """Resource policies applied to this disk for automatic snapshot creations. Changed with compute.disks.addResourcePolicies."""
@@ -232,7 +232,7 @@ class DiskStatus(TypedDict, total=False):
     """The source image used to create this disk. If the source image is deleted, this field will not be set. To create a disk with one of the public operating system images, specify the image by its family name. For example, specifyfamily/debian-9 to use the latest Debian 9 image: projects/debian-cloud/global/images/family/debian-9 Alternatively, use a specific version of a public operating system image: projects/debian-cloud/global/images/debian-9-stretch-vYYYYMMDD To create a disk with a custom image that you created, specify the image name in the following format:... Can only be set when the resource is created."""
 
     sourceImageEncryptionKey: dict[str, Any]
-    """Thecustomer-supplied encryption key of the source image. Required if the source image is protected by a customer-supplied encryption key. Changed with compute.disks.update. Sensitive: never printed."""
+    """Thecustomer-supplied encryption key of the source image. Required if the source image is protected by a customer-supplied encryption key. Can only be set when the resource is created. Sensitive: never printed."""
 
     sourceImageId: str
     """Output only. [Output Only] The ID value of the image used to create this disk. This value identifies the exact image that was used to create this persistent disk. For example, if you created the persistent disk from an image that was later deleted and recreated under the same name, the source image ID would identify the exact version of the image that was used."""
@@ -244,13 +244,13 @@ class DiskStatus(TypedDict, total=False):
     """Output only. [Output Only] The unique ID of the instant snapshot used to create this disk. This value identifies the exact instant snapshot that was used to create this persistent disk. For example, if you created the persistent disk from an instant snapshot that was later deleted and recreated under the same name, the source instant snapshot ID would identify the exact version of the instant snapshot that was used."""
 
     sourceMachineImage: str
-    """The machine image to create the disk from. You can provide this as a partial or full URL to the resource. For example, the following are valid values: - https://www.googleapis.com/compute/v1/projects/project/global/machineImages/machineImage - projects/project/global/machineImages/machineImage - global/machineImages/machineImage Changed with compute.disks.update."""
+    """The machine image to create the disk from. You can provide this as a partial or full URL to the resource. For example, the following are valid values: - https://www.googleapis.com/compute/v1/projects/project/global/machineImages/machineImage - projects/project/global/machineImages/machineImage - global/machineImages/machineImage Can only be set when the resource is created."""
 
     sourceMachineImageDiskDeviceName: str
-    """The device name of a disk within a given machine image. The source_machine_image must be specified. Changed with compute.disks.update."""
+    """The device name of a disk within a given machine image. The source_machine_image must be specified. Can only be set when the resource is created."""
 
     sourceMachineImageEncryptionKey: dict[str, Any]
-    """Thecustomer-supplied encryption key of the source machine image. Required if the source machine image is protected by a customer-supplied encryption key. Changed with compute.disks.update. Sensitive: never printed."""
+    """Thecustomer-supplied encryption key of the source machine image. Required if the source machine image is protected by a customer-supplied encryption key. Can only be set when the resource is created. Sensitive: never printed."""
 
     sourceMachineImageId: str
     """Output only. [Output Only] The unique ID of the machine image used to create this disk. This value identifies the exact machine image that was used to create this persistent disk. For example, if you created the persistent disk from a machine image that was later deleted and recreated under the same name, the source machine image ID would identify the exact version of the machine image that was used."""
@@ -259,13 +259,13 @@ class DiskStatus(TypedDict, total=False):
     """The source snapshot used to create this disk. You can provide this as a partial or full URL to the resource. For example, the following are valid values: - https://www.googleapis.com/compute/v1/projects/project/global/snapshots/snapshot - projects/project/global/snapshots/snapshot - global/snapshots/snapshot Can only be set when the resource is created."""
 
     sourceSnapshotEncryptionKey: dict[str, Any]
-    """Thecustomer-supplied encryption key of the source snapshot. Required if the source snapshot is protected by a customer-supplied encryption key. Changed with compute.disks.update. Sensitive: never printed."""
+    """Thecustomer-supplied encryption key of the source snapshot. Required if the source snapshot is protected by a customer-supplied encryption key. Can only be set when the resource is created. Sensitive: never printed."""
 
     sourceSnapshotId: str
     """Output only. [Output Only] The unique ID of the snapshot used to create this disk. This value identifies the exact snapshot that was used to create this persistent disk. For example, if you created the persistent disk from a snapshot that was later deleted and recreated under the same name, the source snapshot ID would identify the exact version of the snapshot that was used."""
 
     sourceStorageObject: str
-    """The full Google Cloud Storage URI where the disk image is stored. This file must be a gzip-compressed tarball whose name ends in .tar.gz or virtual machine disk whose name ends in vmdk. Valid URIs may start with gs:// or https://storage.googleapis.com/. This flag is not optimized for creating multiple disks from a source storage object. To create many disks from a source storage object, use gcloud compute images import instead. Changed with compute.disks.update."""
+    """The full Google Cloud Storage URI where the disk image is stored. This file must be a gzip-compressed tarball whose name ends in .tar.gz or virtual machine disk whose name ends in vmdk. Valid URIs may start with gs:// or https://storage.googleapis.com/. This flag is not optimized for creating multiple disks from a source storage object. To create many disks from a source storage object, use gcloud compute images import instead. Can only be set when the resource is created."""
 
     status: str
     """Output only. [Output Only] The status of disk creation. - CREATING: Disk is provisioning. - RESTORING: Source data is being copied into the disk. - FAILED: Disk creation failed. - READY: Disk is ready for use. - DELETING: Disk is deleting."""

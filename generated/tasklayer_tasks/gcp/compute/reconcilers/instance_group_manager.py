@@ -53,6 +53,9 @@ class InstanceGroupManagerSpec(TypedDict, total=False):
     listManagedInstancesResults: str
     """Pagination behavior of the listManagedInstances API method for this managed instance group. Changed with compute.instanceGroupManagers.patch."""
 
+    namedPorts: list[dict[str, Any]]
+    """[Output Only] Named ports configured on the Instance Groups complementary to this Instance Group Manager. Changed with compute.instanceGroups.setNamedPorts."""
+
     resourcePolicies: dict[str, Any]
     """Resource policies for this managed instance group. Changed with compute.instanceGroupManagers.patch."""
 
@@ -136,7 +139,7 @@ class InstanceGroupManagerStatus(TypedDict, total=False):
     """The name of the managed instance group. The name must be 1-63 characters long, and comply withRFC1035. Can only be set when the resource is created."""
 
     namedPorts: list[dict[str, Any]]
-    """[Output Only] Named ports configured on the Instance Groups complementary to this Instance Group Manager."""
+    """[Output Only] Named ports configured on the Instance Groups complementary to this Instance Group Manager. Changed with compute.instanceGroups.setNamedPorts."""
 
     region: str
     """Output only. [Output Only] The URL of theregion where the managed instance group resides (for regional resources)."""

@@ -33,7 +33,7 @@ class NetworkSpec(TypedDict, total=False):
     """An optional description of this resource. Provide this field when you create the resource. Can only be set when the resource is created."""
 
     enableUlaInternalIpv6: bool
-    """Enable ULA internal ipv6 on this network. Enabling this feature will assign a /48 from google defined ULA prefix fd20::/20. . Can only be set when the resource is created."""
+    """Enable ULA internal ipv6 on this network. Enabling this feature will assign a /48 from google defined ULA prefix fd20::/20. . Changed with compute.networks.patch."""
 
     internalIpv6Range: str
     """When enabling ula internal ipv6, caller optionally can specify the /48 range they want from the google defined ULA prefix fd20::/20. The input must be a valid /48 ULA IPv6 address and must be within the fd20::/20. Operation will fail if the speficied /48 is already in used by another resource. If the field is not speficied, then a /48 range will be randomly allocated from fd20::/20 and returned via this field. . Can only be set when the resource is created."""
@@ -73,7 +73,7 @@ class NetworkStatus(TypedDict, total=False):
     """An optional description of this resource. Provide this field when you create the resource. Can only be set when the resource is created."""
 
     enableUlaInternalIpv6: bool
-    """Enable ULA internal ipv6 on this network. Enabling this feature will assign a /48 from google defined ULA prefix fd20::/20. . Can only be set when the resource is created."""
+    """Enable ULA internal ipv6 on this network. Enabling this feature will assign a /48 from google defined ULA prefix fd20::/20. . Changed with compute.networks.patch."""
 
     firewallPolicy: str
     """Output only. [Output Only] URL of the firewall policy the network is associated with."""

@@ -54,7 +54,7 @@ class RouterSpec(TypedDict, total=False):
     """URI of the network to which this router belongs. Can only be set when the resource is created."""
 
     params: dict[str, Any]
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.routers.patch. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
 
 class RouterStatus(TypedDict, total=False):
@@ -100,7 +100,7 @@ class RouterStatus(TypedDict, total=False):
     """URI of the network to which this router belongs. Can only be set when the resource is created."""
 
     params: dict[str, Any]
-    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Changed with compute.routers.patch. Never returned by reads, so never compared."""
+    """Input only. [Input Only] Additional params passed with the request, but not persisted as part of resource payload. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     region: str
     """[Output Only] URI of the region where the router resides. You must specify this field as part of the HTTP request URL. It is not settable as a field in the request body."""

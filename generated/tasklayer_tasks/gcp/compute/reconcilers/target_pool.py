@@ -41,6 +41,9 @@ class TargetPoolSpec(TypedDict, total=False):
     instances: list[str]
     """A list of resource URLs to the virtual machine instances serving this pool. They must live in zones contained in the same region as this pool. Changed with compute.targetPools.addInstance."""
 
+    securityPolicy: str
+    """[Output Only] The resource URL for the security policy associated with this target pool. Changed with compute.targetPools.setSecurityPolicy."""
+
     sessionAffinity: str
     """Session affinity option, must be one of the following values: NONE: Connections from the same client IP may go to any instance in the pool. CLIENT_IP: Connections from the same client IP will go to the same instance in the pool while that instance remains healthy. CLIENT_IP_PROTO: Connections from the same client IP with the same IP protocol will go to the same instance in the pool while that instance remains healthy. Can only be set when the resource is created."""
 
@@ -79,7 +82,7 @@ class TargetPoolStatus(TypedDict, total=False):
     """Output only. [Output Only] URL of the region where the target pool resides."""
 
     securityPolicy: str
-    """[Output Only] The resource URL for the security policy associated with this target pool."""
+    """[Output Only] The resource URL for the security policy associated with this target pool. Changed with compute.targetPools.setSecurityPolicy."""
 
     selfLink: str
     """[Output Only] Server-defined URL for the resource."""

@@ -134,8 +134,16 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter=None,
-    listing=CallSpec(
-        operation="iam.projects.serviceAccounts.list", identity=(("name", "=projects/{project}"),)
+    listing=ReadSpec(
+        operation="iam.projects.serviceAccounts.list",
+        output_member="accounts",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
+        identity=(("name", "=projects/{project}"),),
     ),
 )
 

@@ -356,6 +356,17 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter=None,
+    listing=ReadSpec(
+        operation="storage.buckets.list",
+        output_member="items",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter=None,
+        nested_member=None,
+        identity=(("project", "@project"),),
+    ),
 )
 
 

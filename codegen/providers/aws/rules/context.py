@@ -1,0 +1,157 @@
+"""What the AWS rules share: the botocore model, the draft being built, and word helpers.
+
+Operation names are split with botocore's own CamelCase handling; the rules reason about a
+verb (``Create``), a noun (``VpcAttribute``) and the shapes botocore resolved for them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Iterable, Mapping
+
+from botocore.model import OperationModel, ServiceModel, Shape, StructureShape
+from botocore.waiter import WaiterModel
+
+from codegen.providers.aws.rules.docs import html_to_text
+from codegen.annotate.draft import ResourceDraft, ServiceDraft
+from codegen.model import FieldType
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z][a-z0-9]*|[a-z0-9]+")
+
+# Members that steer a call rather than describe the resource.
+CONTROL_MEMBERS = frozenset(
+    {"DryRun", "NextToken", "MaxResults", "Marker", "MaxItems", "PageSize", "MaxRecords"}
+)
+
+
+def words(name: str) -> list[str]:
+    return _WORD.findall(name)
+
+
+def split_operation(name: str) -> tuple[str, str]:
+    """``ModifyVpcAttribute`` -> (``Modify``, ``VpcAttribute``)."""
+    parts = words(name)
+    return (parts[0], "".join(parts[1:])) if parts else ("", "")
+
+
+def singular_candidates(noun: str) -> list[str]:
+    """Possible singular forms of a (last-word) plural noun, most specific first."""
+    out = []
+    if noun.endswith("ies"):
+        out.append(noun[:-3] + "y")
+    if noun.endswith("es"):
+        out.append(noun[:-2])
+    if noun.endswith("s") and not noun.endswith("ss"):
+        out.append(noun[:-1])
+    out.append(noun)
+    return out
+
+
+def singular(noun: str) -> str:
+    """A plain English singular, for nouns the model has no shape to confirm."""
+    if noun.endswith("ies"):
+        return noun[:-3] + "y"
+    if noun.endswith(("sses", "xes", "ches", "shes")):
+        return noun[:-2]
+    if noun.endswith("s") and not noun.endswith(("ss", "us", "is")):
+        return noun[:-1]
+    return noun
+
+
+def same_noun(a: str, b: str) -> bool:
+    return bool(set(singular_candidates(a)) & set(singular_candidates(b)))
+
+
+@dataclass
+class AwsContext:
+    """The state one run of the AWS rules works on."""
+
+    model: ServiceModel
+    paginators: Mapping[str, Any]
+    waiters: WaiterModel | None
+    draft: ServiceDraft
+    # operation name -> "tag" | "untag" | "tag-read", found service-wide before resources
+    tag_operations: dict[str, str] = field(default_factory=dict)
+    # resource name -> operations that select it but carry none of its fields at the top level
+    selecting_operations: dict[str, list[str]] = field(default_factory=dict)
+    _types: dict[str, FieldType] = field(default_factory=dict)
+
+    @cached_property
+    def operation_names(self) -> list[str]:
+        return list(self.model.operation_names)
+
+    @cached_property
+    def shape_names(self) -> set[str]:
+        return set(self.model.shape_names)
+
+    def op(self, name: str) -> OperationModel:
+        return self.model.operation_model(name)
+
+    def ops_with_verb(self, *verbs: str) -> Iterable[tuple[str, str, str]]:
+        for name in self.operation_names:
+            verb, noun = split_operation(name)
+            if verb in verbs:
+                yield name, verb, noun
+
+    def input_members(self, op_name: str) -> Mapping[str, Shape]:
+        shape = self.op(op_name).input_shape
+        return shape.members if shape is not None else {}
+
+    def output_members(self, op_name: str) -> Mapping[str, Shape]:
+        shape = self.op(op_name).output_shape
+        return shape.members if shape is not None else {}
+
+    def required_inputs(self, op_name: str) -> list[str]:
+        shape = self.op(op_name).input_shape
+        return list(shape.required_members) if shape is not None else []
+
+    def resources(self) -> list[ResourceDraft]:
+        return list(self.draft.resources.values())
+
+    def canonical_noun(self, nouns: Iterable[str]) -> str:
+        """The resource name for a family of nouns: a singular form the model has a shape for."""
+        nouns = list(nouns)
+        for noun in nouns:
+            for candidate in singular_candidates(noun):
+                if candidate in self.shape_names:
+                    return candidate
+        return singular(nouns[0])
+
+    def field_type(self, shape: Shape) -> FieldType:
+        """Describe a botocore shape as a FieldType tree; recursive shapes become ``ref``."""
+        return self._field_type(shape, frozenset())
+
+    def _field_type(self, shape: Shape, visiting: frozenset[str]) -> FieldType:
+        if shape.name in visiting:
+            return FieldType("ref", name=shape.name)
+        cached = self._types.get(shape.name)
+        if cached is not None and shape.type_name != "structure":
+            return cached
+        inner = visiting | {shape.name}
+        kind = shape.type_name
+        if kind == "list":
+            ft = FieldType("list", shape.name, item=self._field_type(shape.member, inner))
+        elif kind == "map":
+            ft = FieldType("map", shape.name, item=self._field_type(shape.value, inner))
+        elif kind == "structure":
+            assert isinstance(shape, StructureShape)
+            members = tuple(
+                (name, self._field_type(member, inner)) for name, member in shape.members.items()
+            )
+            ft = FieldType("structure", shape.name, members=members)
+        else:
+            ft = FieldType(kind, shape.name, enum=tuple(getattr(shape, "enum", None) or ()))
+        self._types[shape.name] = ft
+        return ft
+
+
+def is_sensitive(shape: Shape) -> bool:
+    return bool(shape.metadata.get("sensitive"))
+
+
+def documentation_text(shape_or_op: Any) -> str:
+    """Plain text of botocore's HTML documentation, via botocore's own doc tools."""
+    raw = getattr(shape_or_op, "documentation", "") or ""
+    return html_to_text(raw) if raw else ""

@@ -1,0 +1,166 @@
+"""Rules that find how a resource is read: its shape, its read and list operations."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from botocore.model import Shape
+
+from codegen.providers.aws.rules.context import AwsContext, same_noun, singular_candidates
+from codegen.annotate.rules import rule
+from codegen.annotate.draft import ResourceDraft
+from codegen.annotate.rules import source
+from codegen.model import Operation
+from codegen.providers.aws.shapes import AwsCallShape, with_aws
+
+READ_VERBS = ("Get", "Describe", "List")
+
+
+def _structures(members: dict[str, Shape]) -> list[tuple[str, Shape, bool]]:
+    """(member, structure shape, is_list) for the structure-valued members of an output."""
+    out = []
+    for name, shape in members.items():
+        if shape.type_name == "structure":
+            out.append((name, shape, False))
+        elif shape.type_name == "list" and shape.member.type_name == "structure":
+            out.append((name, shape.member, True))
+    return out
+
+
+def _resource_member(
+    ctx: AwsContext, op_name: str, resource: ResourceDraft
+) -> tuple[str, Shape, bool] | None:
+    """Where in an operation's output the resource sits: a member typed with a shape named after
+    the resource, else the only structure-valued member."""
+    found = _structures(dict(ctx.output_members(op_name)))
+    wanted = set(singular_candidates(resource.name)) | set(singular_candidates(resource.api_name))
+    named = [f for f in found if f[1].name in wanted]
+    if named:
+        return named[0]
+    return found[0] if len(found) == 1 else None
+
+
+def _read_candidates(ctx: AwsContext, resource: ResourceDraft) -> list[tuple[str, str]]:
+    out = []
+    for verb in READ_VERBS:
+        for name, _, noun in ctx.ops_with_verb(verb):
+            if name in ctx.tag_operations:
+                continue
+            # a sub-resource's API noun is its parent's (AttachInternetGateway): not its reads
+            nouns = [resource.name] if resource.kind == "sub-resource" else [resource.name, resource.api_name]
+            if any(same_noun(noun, n) for n in nouns):
+                out.append((verb, name))
+    return out
+
+
+@rule("aws.read-operations-by-noun")
+def read_by_noun(ctx: AwsContext) -> None:
+    """Get<R> reads one resource; Describe<Rs>/List<Rs> read a filtered list. The read is the
+    single Get when there is one, else the Describe; the list is the List or Describe. The
+    resource's shape is what the read returns (or, failing that, what the create returns)."""
+    rid = "aws.read-operations-by-noun"
+    for resource in ctx.resources():
+        candidates = _read_candidates(ctx, resource)
+        by_verb = {verb: name for verb, name in reversed(candidates)}
+        read_name = by_verb.get("Get") or by_verb.get("Describe") or by_verb.get("List")
+        list_name = by_verb.get("List") or by_verb.get("Describe")
+        if read_name:
+            located = _resource_member(ctx, read_name, resource)
+            if located:
+                member, shape, is_list = located
+                read = _read_op(ctx, read_name, "read", member, is_list, rid)
+                resource.set("read", read, source(rid))
+                resource.set("shape", shape.name, source(rid))
+            elif _is_flat(ctx, read_name):  # GetRolePolicy returns the policy's members itself
+                resource.set("read", _read_op(ctx, read_name, "read", None, False, rid), source(rid))
+                resource.set("shape", ctx.op(read_name).output_shape.name, source(rid))
+        if list_name and list_name != (resource.read.name if resource.read else None):
+            located = _resource_member(ctx, list_name, resource)
+            if located:
+                resource.set(
+                    "list", _read_op(ctx, list_name, "list", located[0], located[2], rid), source(rid)
+                )
+        elif resource.read is not None and resource.read.output_is_list:
+            resource.set("list", dataclasses.replace(resource.read, role="list"), source(rid))
+
+
+def _is_flat(ctx: AwsContext, op_name: str) -> bool:
+    outputs = ctx.output_members(op_name)
+    return bool(outputs) and not _structures(dict(outputs))
+
+
+def _read_op(
+    ctx: AwsContext, name: str, role: str, member: str | None, is_list: bool, rid: str,
+    nested: str | None = None,
+) -> Operation:
+    return Operation(
+        name,
+        role,
+        output_member=member,
+        output_is_list=is_list,
+        call=AwsCallShape(nested_member=nested),
+        paginated=name in ctx.paginators,
+        source=source(rid),
+    )
+
+
+@rule("aws.read-returns-resource-shape")
+def read_by_shape(ctx: AwsContext) -> None:
+    """A resource without a read named after it is read by the Describe/Get/List operation that
+    returns the shape its create returns (SecurityGroupIngress -> DescribeSecurityGroupRules)."""
+    rid = "aws.read-returns-resource-shape"
+    for resource in ctx.resources():
+        if resource.read is not None or resource.create is None:
+            continue
+        located = _resource_member(ctx, resource.create.name, resource)
+        if located is None:
+            continue
+        shape = located[1]
+        for verb in READ_VERBS:
+            for name, _, _ in ctx.ops_with_verb(verb):
+                hit = [f for f in _structures(dict(ctx.output_members(name))) if f[1].name == shape.name]
+                if hit and name not in ctx.tag_operations and resource.read is None:
+                    resource.set("read", _read_op(ctx, name, "read", hit[0][0], hit[0][2], rid), source(rid))
+                    resource.set("shape", shape.name, source(rid))
+        if resource.shape is None:
+            resource.set("shape", shape.name, source(rid))
+
+
+@rule("aws.read-through-parent")
+def read_through_parent(ctx: AwsContext) -> None:
+    """A sub-resource with no read of its own (a Route, a RouteTableAssociation, an
+    InternetGatewayAttachment) is read through the parent whose shape lists it."""
+    rid = "aws.read-through-parent"
+    for resource in ctx.resources():
+        if resource.read is not None or resource.name not in ctx.shape_names:
+            continue
+        # the parent whose name starts the sub-resource's (InternetGateway for
+        # InternetGatewayAttachment) before any other shape that lists the same items
+        parents = sorted(ctx.resources(), key=lambda p: not resource.name.startswith(p.name))
+        for parent in parents:
+            if parent is resource or parent.read is None or parent.shape is None:
+                continue
+            members = ctx.model.shape_for(parent.shape).members
+            nested = [
+                m
+                for m, s in members.items()
+                if s.type_name == "list" and s.member.name == resource.name
+            ]
+            if nested:
+                read = with_aws(dataclasses.replace(parent.read, source=source(rid)), nested_member=nested[0])
+                resource.set("read", read, source(rid))
+                resource.set("shape", resource.name, source(rid))
+                break
+
+
+@rule("aws.create-output-is-resource-shape")
+def shape_from_create(ctx: AwsContext) -> None:
+    """Where no read names the resource's shape, the create's output does; a create whose
+    output is flat (AllocateAddress, CreateKeyPair) is described by its output shape itself."""
+    rid = "aws.create-output-is-resource-shape"
+    for resource in ctx.resources():
+        if resource.shape is not None or resource.create is None:
+            continue
+        located = _resource_member(ctx, resource.create.name, resource)
+        if located is not None:
+            resource.set("shape", located[1].name, source(rid))

@@ -1,0 +1,106 @@
+"""The AWS rules, in the order they run, and the entry point that runs them on one service."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from botocore.model import ServiceModel
+from botocore.waiter import WaiterModel
+
+from codegen.providers.aws.rules import (
+    calls,
+    classify,
+    extras,
+    fields,
+    identity,
+    membership,
+    reads,
+    resources,
+    safety,
+    service_tags,
+    shaped_updates,
+    structured_create,
+    tagging,
+    updates,
+)
+from codegen.providers.aws.rules.context import AwsContext
+from codegen.annotate.draft import ServiceDraft
+from codegen.annotate.rules import Rule, check_unique
+from codegen.providers.aws.shapes import AwsCallShape
+
+AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
+    (
+        # what the service's operations are for
+        tagging.tag_operations,
+        resources.lifecycle_families,
+        resources.pair_families,
+        # how each resource is read
+        reads.read_by_noun,
+        reads.read_by_shape,
+        reads.read_through_parent,
+        reads.shape_from_create,
+        tagging.tags_model,
+        service_tags.service_level_tagging,
+        # identity
+        identity.primary_identity,
+        identity.arn_member,
+        identity.natural_key,
+        identity.parent_scope,
+        # fields, then how each can change
+        fields.collect_fields,
+        fields.tags_field,
+        updates.update_operations,
+        updates.versioned_updates,
+        updates.put_upsert,
+        updates.route_updates,
+        membership.add_remove_pairs,
+        membership.put_delete_items,
+        shaped_updates.json_patch,
+        shaped_updates.nested_member,
+        shaped_updates.flattened_members,
+        shaped_updates.keyed_items,
+        structured_create.structured_create,
+        updates.tags_mutable,
+        classify.nested_unknown,
+        classify.create_only,
+        classify.read_only,
+        classify.separate_reads,
+        classify.write_only,
+        classify.sensitive,
+        classify.server_default,
+        classify.references,
+        classify.unordered,
+        # what calls need
+        extras.idempotency_token,
+        extras.waiters,
+        extras.readiness,
+        # what keeps the runtime safe
+        safety.owner_parent,
+        safety.sensitive_paths,
+        safety.returned_once,
+        safety.terminal_states,
+        # how calls are shaped
+        calls.read_selectors,
+        calls.create_id,
+        calls.one_attribute_per_call,
+        calls.value_wrapper,
+        calls.tag_selectors,
+    )
+)
+
+
+def annotate_model(
+    model: ServiceModel,
+    *,
+    service: str,
+    api_version: str,
+    paginators: Mapping[str, Any] | None = None,
+    waiters: WaiterModel | None = None,
+    source_files: tuple[str, ...] = (),
+) -> tuple[AwsContext, ServiceDraft]:
+    """Run every AWS rule over one botocore service model; overlays come after."""
+    draft = ServiceDraft("aws", service, api_version, source_files=source_files, call_shape=AwsCallShape)
+    ctx = AwsContext(model=model, paginators=paginators or {}, waiters=waiters, draft=draft)
+    for r in AWS_RULES:
+        r(ctx)
+    return ctx, draft

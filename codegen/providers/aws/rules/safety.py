@@ -1,0 +1,114 @@
+"""Rules for what the runtime needs to be safe against a real account: which parent owns a kind
+that carries no tags, where secrets sit inside a field, what a create hands out only once, and
+which states are not resources any more."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from botocore.model import Shape
+
+from codegen.providers.aws.rules.context import AwsContext, is_sensitive
+from codegen.annotate.rules import rule, source
+
+MAX_DEPTH = 8  # nested structures deeper than this are not searched for secrets
+
+
+@rule("aws.owner-through-tagged-parent")
+def owner_parent(ctx: AwsContext) -> None:
+    """A kind that carries no tags (a Route, an attachment, an association) is owned through
+    the first parent scope member that refers to a kind that does: the RouteTable a Route
+    lives in, the InternetGateway an attachment joins."""
+    rid = source("aws.owner-through-tagged-parent")
+    tagged = {r.name for r in ctx.resources() if r.tags is not None}
+    for resource in ctx.resources():
+        if resource.tags is not None:
+            continue
+        for member in resource.parent:
+            f = resource.fields.get(member)
+            target = f.get("references") if f is not None else None
+            if target in tagged:
+                resource.set("owner_parent", member, rid)
+                break
+
+
+def _secret_paths(shape: Shape, prefix: str, depth: int) -> list[str]:
+    if depth > MAX_DEPTH:
+        return []
+    if is_sensitive(shape):
+        return [prefix]
+    if shape.type_name == "structure":
+        return [p for name, member in shape.members.items()
+                for p in _secret_paths(member, f"{prefix}.{name}" if prefix else name, depth + 1)]
+    if shape.type_name == "list":
+        return _secret_paths(shape.member, f"{prefix}[]", depth + 1)  # type: ignore[attr-defined]
+    if shape.type_name == "map":
+        value = shape.value  # type: ignore[attr-defined]
+        return [f"{prefix}{{}}"] if is_sensitive(value) else []
+    return []
+
+
+@rule("aws.nested-sensitive-trait")
+def sensitive_paths(ctx: AwsContext) -> None:
+    """A field whose type holds a shape botocore marks ``sensitive`` somewhere inside (a launch
+    template's ``LaunchTemplateData.UserData``) has that part redacted wherever it is printed,
+    not only when the whole field is secret."""
+    rid = source("aws.nested-sensitive-trait")
+    for resource in ctx.resources():
+        creates = ctx.input_members(resource.create.name) if resource.create else {}
+        read_shape = ctx.model.shape_for(resource.shape) if resource.shape else None
+        for f in resource.fields.values():
+            if f.get("sensitive"):
+                continue
+            shapes = [creates.get(f.name)]
+            if read_shape is not None:
+                shapes.append(read_shape.members.get(f.get("read_name") or f.name))
+            paths = sorted({p for s in shapes if s is not None for p in _secret_paths(s, "", 0) if p})
+            if paths:
+                f.set("sensitive_paths", tuple(paths), rid)
+
+
+@rule("aws.create-returns-secret-once")
+def returned_once(ctx: AwsContext) -> None:
+    """Members of a create's answer that botocore marks ``sensitive`` and no read returns (a key
+    pair's ``KeyMaterial``, an access key's ``SecretAccessKey``) exist only in that answer: the
+    runtime hands them to the caller's callback instead of dropping them."""
+    rid = source("aws.create-returns-secret-once")
+    for resource in ctx.resources():
+        create = resource.create
+        if create is None:
+            continue
+        output = ctx.op(create.name).output_shape
+        if output is None:
+            continue
+        item = output.members.get(create.output_member) if create.output_member else output
+        if item is not None and item.type_name == "list":
+            item = item.member  # type: ignore[attr-defined]
+        if item is None or item.type_name != "structure":
+            continue
+        readable = set(ctx.model.shape_for(resource.shape).members) if resource.shape else set()
+        once = tuple(name for name, member in item.members.items() if is_sensitive(member) and name not in readable)
+        if once:
+            resource.set("create", dataclasses.replace(create, returned_once=once), rid)
+
+
+@rule("aws.terminal-states-from-waiters")
+def terminal_states(ctx: AwsContext) -> None:
+    """The states a resource never leaves: its Available waiter's failure states (already on
+    the readiness) and its ``<R>Deleted`` waiter's success states on the same member. find and
+    delete skip what is in one of them (a NAT gateway AWS keeps listing as ``deleted``)."""
+    rid = source("aws.terminal-states-from-waiters")
+    if ctx.waiters is None:
+        return
+    for resource in ctx.resources():
+        readiness = resource.readiness
+        name = f"{resource.name}Deleted"
+        if readiness is None or name not in resource.waiters:
+            continue
+        gone = [
+            str(a.expected) for a in ctx.waiters.get_waiter(name).acceptors
+            if a.state == "success" and isinstance(a.expected, str) and str(a.argument).endswith(f".{readiness.field}")
+        ]
+        extra = tuple(s for s in gone if s not in readiness.failed)
+        if extra:
+            resource.set("readiness", dataclasses.replace(readiness, failed=readiness.failed + extra), rid)

@@ -1,0 +1,94 @@
+"""Rules for resource-name APIs (AIP style: iam, and most newer Google APIs).
+
+Their methods take one ``{+name}`` path parameter whose ``pattern`` spells the resource's
+path (``^projects/[^/]+/serviceAccounts/[^/]+$``): a collection's parent for create and list,
+the resource's own full name for get, patch and delete. Creates may wrap the resource in a
+body member (``{accountId, serviceAccount: {...}}``) and patches list the fields they change
+in an ``updateMask``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codegen.annotate.draft import ResourceDraft
+from codegen.providers.gcp.rules.context import Facts, GcpContext, Method
+from codegen.annotate.rules import rule, source
+from codegen.model import Operation
+from codegen.providers.gcp.shapes import with_gcp
+
+SCOPE_COLLECTIONS = {"projects": "project", "locations": "region", "regions": "region", "zones": "zone"}
+MASKS = ("updateMask", "fieldMask")
+
+
+def template(pattern: str, item: bool) -> str | None:
+    """``^projects/[^/]+$`` -> ``projects/{project}``; an item's own path -> ``{name}``."""
+    if item:
+        return "{name}"
+    parts = pattern.strip("^$").replace("[^/]+", "*").split("/")
+    out = []
+    for collection, value in zip(parts[::2], parts[1::2]):
+        if value != "*" or collection not in SCOPE_COLLECTIONS:
+            return None
+        out.append(f"{collection}/{{{SCOPE_COLLECTIONS[collection]}}}")
+    return "/".join(out) if out and len(parts) % 2 == 0 else None
+
+
+def _templates(ctx: GcpContext, method: Method, item: bool) -> tuple[tuple[str, str], ...]:
+    found = []
+    for name in ctx.path_params(method):
+        if "{+" + name + "}" not in method.get("path", ""):
+            continue  # a plain segment (compute's {network}), not a resource-name path
+        pattern = method.get("parameters", {}).get(name, {}).get("pattern")
+        made = template(pattern, item) if pattern else None
+        if made is not None:
+            found.append((name, made))
+    return tuple(found)
+
+
+def _method_for(facts: Facts, op: Operation) -> Method | None:
+    return facts.collection.method(op.name)
+
+
+@rule("gcp.resource-name-paths")
+def resource_name_paths(ctx: GcpContext) -> None:
+    """Calls that address a resource by a ``{+name}`` path get a template for it: a create or a
+    list its parent's (``projects/{project}``), a get/patch/delete the resource's own name; a
+    create's wrapper member and naming parameter, and a patch's update mask, are recorded."""
+    rid = source("gcp.resource-name-paths")
+    for resource, facts in ctx.resources():
+        for role in ("create", "read", "list", "delete", "tag", "untag"):
+            op = getattr(resource, role)
+            method = _method_for(facts, op) if op is not None else None
+            if op is None or method is None:
+                continue
+            shaped = with_gcp(op, param_templates=_templates(ctx, method, item=role not in ("create", "list")))
+            if role == "create":
+                shaped = _create_shape(ctx, resource, facts, shaped, method)
+            if shaped != op:
+                resource.set(role, shaped, rid)
+        updates = [_patch_shape(ctx, facts, op) for op in resource.update]
+        if updates != resource.update:
+            resource.set("update", updates, rid)
+
+
+def _create_shape(ctx: GcpContext, resource: ResourceDraft, facts: Facts, op: Operation, method: Method) -> Operation:
+    in_query = facts.id_param is not None and facts.id_param in ctx.query(method)
+    return with_gcp(op, body_member=facts.body_member, id_param=facts.id_param, id_in_query=in_query)
+
+
+def _patch_shape(ctx: GcpContext, facts: Facts, op: Operation) -> Operation:
+    method = _method_for(facts, op)
+    if method is None:
+        return op
+    body: dict[str, Any] = dict(ctx.body(method))
+    wrapper = [m for m, p in body.items() if p.get("$ref") == facts.schema]
+    mask_in_body = next((m for m in MASKS if m in body), None)
+    mask_in_query = next((m for m in MASKS if m in ctx.query(method)), None)
+    return with_gcp(
+        op,
+        param_templates=_templates(ctx, method, item=True),
+        body_member=wrapper[0] if wrapper else None,
+        mask_param=mask_in_body or mask_in_query,
+        mask_in_body=mask_in_body is not None,
+    )

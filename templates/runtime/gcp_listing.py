@@ -1,0 +1,130 @@
+"""GCP batched reads: a task's find served from one list of its collection a pass.
+
+One ``list`` per collection and scope (project, region or zone), followed through every page:
+filtered by the cluster's label (``labels.k8s-io-cluster-name = "<cluster>"``) where the kind
+carries labels and the method takes a ``filter``; the whole collection where it carries none
+(a Network, a Firewall: nothing but the name tells whose it is). Each item is checked as a
+``get`` answer is, then matched by name exactly as ``get`` matches. What the listing cannot say
+goes to the direct read (``None``): a name the label-filtered list does not hold (another
+owner's resource of that name must still be seen and refused), a scope not known yet.
+
+A resource named by a path the server makes (an IAM service account's email) is found the same
+way before its name is known: by listing its parent and matching its natural key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .core import State
+from .errors import MalformedResponseError
+
+if TYPE_CHECKING:
+    from .gcp_core import GcpCore
+    from .ownership import Owner
+
+
+def find_listed(core: GcpCore, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:
+    """What ``core.find(desired, name)`` would return, from the pass's listing; None when the
+    listing cannot say (the caller reads directly)."""
+    name = desired.get("name")
+    if core.snapshots is None or not isinstance(name, str) or core.named_by_path():
+        return None
+    items = _listing(core, desired, owner)
+    if items is None:
+        return None
+    hits = [i for i in items if i.get("name") == name]
+    if not hits and _by_label(core, owner) is not None:
+        return None  # perhaps another owner's: the direct read sees it
+    return [core.state(i) for i in hits]
+
+
+def owned_states(core: GcpCore, owner: Owner) -> list[State] | None:
+    """Every resource of this kind in the core's scope carrying the owner's label (prune's
+    inventory); None when the kind carries no labels or cannot be listed."""
+    tags = core.spec.tags
+    if tags is None or _by_label(core, owner) is None:
+        return None
+    items = _listing(core, {}, owner)
+    if items is None:
+        return None
+    states = [core.state(i) for i in items]
+    return [s for s in states if owner.owns(s.get(tags.field))]
+
+
+def find_by_natural_key(core: GcpCore, desired: Mapping[str, Any]) -> list[State]:
+    """A resource named by a server-made path, before its name is known: its parent listed,
+    every page, matched by the natural key (the item's own field, or the id its name ends
+    with, the part before any ``@``)."""
+    listing = core.spec.listing
+    keys = [k for k in core.spec.natural if desired.get(k) is not None]
+    params = core.params(listing.identity, desired) if listing is not None else None
+    if listing is None or not keys or params is None:
+        return []
+    wanted = str(desired[keys[0]])
+    found = [
+        item
+        for item in pages(core, listing.operation, listing.output_member, params)
+        if item.get(keys[0]) == wanted
+        or str(item.get("name", "")).rsplit("/", 1)[-1].split("@")[0] == wanted
+    ]
+    return [core.state(item) for item in found]
+
+
+def pages(
+    core: GcpCore, operation: str, member: str | None, params: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """Every item of a list, following ``nextPageToken``; items that are not objects are an
+    error naming the operation and the place, never "not found"."""
+    items: list[dict[str, Any]] = []
+    token: str | None = None
+    seen: set[str] = set()
+    while True:
+        page: dict[str, Any] = {**params, **({"pageToken": token} if token else {})}
+        response = core.execute(operation, **page)
+        found = (
+            response.get(member, [])
+            if member
+            else next((v for v in response.values() if isinstance(v, list)), [])
+        )
+        if not isinstance(found, list) or not all(isinstance(i, dict) for i in found):
+            raise MalformedResponseError(operation, f"/{member}", "not a list of objects")
+        items.extend(found)
+        token = response.get("nextPageToken") or None
+        if token is None:
+            return items
+        if token in seen:
+            raise MalformedResponseError(
+                operation, "nextPageToken", f"page token {token!r} came back twice"
+            )
+        seen.add(token)
+
+
+def _by_label(core: GcpCore, owner: Owner) -> str | None:
+    """The ``filter`` expression selecting the owner's resources, when the kind has labels and
+    its list takes a filter."""
+    listing = core.spec.listing
+    if core.spec.tags is None or listing is None or listing.natural_filter is None:
+        return None
+    return f'labels.{owner.key} = "{owner.value}"'
+
+
+def _listing(
+    core: GcpCore, desired: Mapping[str, Any], owner: Owner
+) -> list[dict[str, Any]] | None:
+    """The collection's items in the core's scope: one paginated list a pass."""
+    listing = core.spec.listing
+    params = core.params(listing.identity, desired) if listing is not None else None
+    if listing is None or params is None or core.snapshots is None:
+        return None
+    wanted = _by_label(core, owner)
+    if wanted is not None:
+        assert listing.natural_filter is not None
+        params[listing.natural_filter] = wanted
+    key = (listing.operation, tuple(sorted(params.items())))
+    return core.snapshots.items(
+        core.spec.service,
+        key,
+        lambda: pages(core, listing.operation, listing.output_member, params),
+    )
