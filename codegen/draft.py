@@ -18,6 +18,8 @@ from codegen.model import (
     Operation,
     Operations,
     Readiness,
+    Versioning,
+    ChangeBatch,
     Resource,
     Service,
     TagsModel,
@@ -102,6 +104,8 @@ class ResourceDraft:
     tags: TagsModel | None = None
     waiters: builtins.list[str] = field(default_factory=builtins.list)
     readiness: Readiness | None = None
+    versioning: Versioning | None = None
+    change_batch: ChangeBatch | None = None
     documentation: str = ""
     fields: dict[str, FieldDraft] = field(default_factory=dict)
     provenance: dict[str, str] = field(default_factory=dict)
@@ -146,6 +150,8 @@ class ResourceDraft:
             tags=self.tags,
             waiters=tuple(self.waiters),
             readiness=self.readiness,
+            versioning=self.versioning,
+            change_batch=self.change_batch,
             documentation=self.documentation,
             provenance=dict(sorted(self.provenance.items())),
         )
@@ -159,6 +165,7 @@ class ServiceDraft:
     resources: dict[str, ResourceDraft] = field(default_factory=dict)
     source_files: tuple[str, ...] = ()
     call_shape: type[CallShape] = CallShape  # the provider's variant, for calls a later stage adds
+    tag_shape: type[CallShape] = CallShape  # ... and of a tags model's calls (overlays set its facts)
 
     def claimed_operations(self) -> set[str]:
         claimed: set[str] = set()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from codegen.model import Field, Resource, Service
@@ -58,8 +59,9 @@ def resource_document(r: Resource, detail: bool = False) -> dict[str, Any]:
             "tag_operation": r.tags.tag_operation,
             "untag_operation": r.tags.untag_operation,
             "selector_member": r.tags.selector_member,
-            "payload_member": r.tags.payload_member,
-            "payload_is_map": r.tags.payload_is_map,
+            "read_operation": r.tags.read_operation,
+            # the provider's own tag-call facts (AWS: payload member, map or list, wrapper, ...)
+            **({"call": dataclasses.asdict(r.tags.call)} if dataclasses.fields(r.tags.call) else {}),
         }
         doc["provenance"] = {**r.provenance, **{f"identity.{k}": v for k, v in r.identity.provenance.items()}}
     return doc

@@ -145,6 +145,9 @@ class Operation:
     paginated: bool = False
     fields: tuple[str, ...] = ()  # for updates: the resource fields this call carries
     returned_once: tuple[str, ...] = ()  # a create's answer members no read returns again (a private key)
+    # a create made by another operation when an input only it takes is set: (member, operation),
+    # ("PublicKeyMaterial", "ImportKeyPair") beside CreateKeyPair
+    alternatives: tuple[tuple[str, str], ...] = ()
     call: CallShape = CallShape()  # the provider's call-shape variant
     source: str = ""
 
@@ -210,18 +213,27 @@ class TagsModel:
     selector_is_list: bool = False
     selector_is_arn: bool = False  # tag calls take the ARN rather than the primary id
     untag_member: str | None = None  # "Tags" (EC2 DeleteTags takes [{Key}]) or "TagKeys"
-    # how the tag call carries the tags: its member ("Tags", "tags", "AddTags", "Tagging"), as a
-    # {key: value} map rather than a list of {Key, Value}, with other key / value member names
-    # (KMS: TagKey / TagValue), inside a wrapper (S3: Tagging.TagSet)
-    payload_member: str = "Tags"
-    payload_is_map: bool = False
-    payload_wrapper: str | None = None
-    key_member: str = "Key"
-    value_member: str = "Value"
-    create_is_map: bool = False  # the create's tags member is a {key: value} map (SQS, logs)
-    # fixed members the tag calls need besides the selector: route53's ("ResourceType", "hostedzone")
-    selector_extra: tuple[tuple[str, str], ...] = ()
+    # tags the resource's read does not return are read by this call, for many resources at
+    # once where it takes a list (ELBv2 DescribeTags, Route 53 ListTagsForResources)
+    read_operation: str | None = None
+    # the provider's variant: how its tag calls carry the tags and name what they tag, beyond
+    # the facts above (AWS: ``AwsTagShape``, a {key: value} map, S3's Tagging.TagSet wrapper)
+    call: CallShape = CallShape()
     source: str = ""
+
+    def call_as(self, shape: type[S]) -> S:
+        """The provider's tag-call facts as ``shape`` (its defaults while none are recorded)."""
+        if isinstance(self.call, shape):
+            return self.call
+        if type(self.call) is CallShape:
+            return shape()
+        raise TypeError(f"tags {self.field} carry {self.call.kind} call facts, not {shape.kind}")
+
+    def with_call(self, shape: type[CallShape], **facts: Any) -> TagsModel:
+        """A copy with these provider facts changed (the same model when nothing changes)."""
+        current = self.call_as(shape)
+        changed = replace(current, **facts)
+        return self if changed == current else replace(self, call=changed)
 
 
 @dataclass(frozen=True)
@@ -233,6 +245,47 @@ class Readiness:
     ready: str
     failed: tuple[str, ...] = ()
     waiter: str = ""
+
+
+@dataclass(frozen=True)
+class Versioning:
+    """A resource changed by making a new version and moving its default to it, as kOps changes a
+    launch template: ``Create<R>Version`` with the versioned fields, then the resource's own
+    update setting ``default_member`` to the number the answer gave; the versioned fields are
+    read from the default version (``read_operation`` selecting ``versions_member``)."""
+
+    create_operation: str  # CreateLaunchTemplateVersion
+    answer_member: str  # LaunchTemplateVersion: the new version in the create's answer
+    number_member: str  # VersionNumber, inside it
+    read_operation: str  # DescribeLaunchTemplateVersions
+    read_output: str  # LaunchTemplateVersions
+    versions_member: str  # Versions: the input member selecting versions by number
+    default_number: str  # DefaultVersionNumber: the resource's read names its default version
+    default_operation: str | None  # ModifyLaunchTemplate
+    default_member: str | None  # DefaultVersion
+    fields: tuple[str, ...]  # the fields a version holds
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class ChangeBatch:
+    """A resource written only as one change in a batch sent to its parent: create, update and
+    delete are ``{action_member: CREATE | UPSERT | DELETE, item_member: <the resource>}`` in
+    ``batch_member``.``changes_member`` of ``operation`` (Route 53's ChangeResourceRecordSets;
+    Cloud DNS's changes.create has the same form). Found by listing the parent from a start
+    key: ``start`` pairs the list's input members with the fields they start at."""
+
+    operation: str  # ChangeResourceRecordSets
+    batch_member: str  # ChangeBatch
+    changes_member: str  # Changes
+    action_member: str  # Action
+    item_member: str  # ResourceRecordSet
+    create_action: str  # CREATE: fails when it exists (never overwrites what find did not see)
+    upsert_action: str  # UPSERT: the whole item, replaced
+    delete_action: str  # DELETE: must name the item exactly as it is
+    parent_member: str  # HostedZoneId: the operation's and the list's member naming the parent
+    start: tuple[tuple[str, str], ...] = ()  # (StartRecordName, Name), (StartRecordType, Type)
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -248,6 +301,8 @@ class Resource:
     readiness: Readiness | None = None
     documentation: str = ""
     provenance: Provenance = field(default_factory=dict, compare=False)
+    versioning: Versioning | None = None
+    change_batch: ChangeBatch | None = None
 
     def field(self, name: str) -> Field:
         for f in self.fields:

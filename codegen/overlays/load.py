@@ -36,6 +36,7 @@ TAGS_KEYS = (
     "selector_is_list",
     "selector_is_arn",
     "untag_member",
+    "read_operation",
     "payload_member",
     "payload_is_map",
     "payload_wrapper",
@@ -43,6 +44,7 @@ TAGS_KEYS = (
     "value_member",
     "create_is_map",
     "selector_extra",
+    "read_selector",
 )
 FIELD_EXTRA_KEYS = ("add", "type")
 

@@ -53,7 +53,7 @@ MODULE_NAMES = frozenset(
         "Any", "AwsCore", "AwsReconciler", "AwsTask", "CallSpec", "CannotChangeFieldError", "Changes",
         "ClassVar", "Context", "CreateSpec", "DOCUMENT", "FieldSpec", "GROUP", "GcpCore", "GcpReconciler",
         "Mutability",
-        "GcpTask", "Mapping", "ParentSpec", "Path", "RECONCILERS", "ReadSpec", "ReadinessSpec", "Reconciler",
+        "GcpTask", "Mapping", "ParentSpec", "Path", "RECONCILERS", "ReadSpec", "ReadinessSpec", "Reconciler", "VersionSpec", "ChangeBatchSpec",
         "ResourceSpec", "RetryPolicy", "SPEC", "TYPE_CHECKING", "TagsSpec", "Task", "TypedDict", "VERSION",
         "dataclass", "datetime", "kopf", "operator", "register",
     }
@@ -113,7 +113,14 @@ def check_fields(
     spec_fixed = [(k, f"the spec's own {k!r}") for k in (*SPEC_KEYS, *scopes)]
     spec = [(f.crd_key, f.field.name) for f in fields if f.on_task and not f.is_tags]
     status_fixed = [(k, f"the status's own {k!r}") for k in (*STATUS_KEYS, *(("id",) if has_id else ()))]
-    status = [(f.crd_key, f.field.name) for f in fields if (f.field.in_read or f.field.read_operation) and not f.is_tags]
+    # a primary id whose key is ``id`` (a HostedZone's ``Id``) is the status's own id, not a clash
+    own_id = resource.identity.primary[0] if has_id else None
+    status = [
+        (f.crd_key, f.field.name)
+        for f in fields
+        if (f.field.in_read or f.field.read_operation) and not f.is_tags
+        and not (f.field.name == own_id and f.crd_key == "id")
+    ]
     for kind, pairs in (("spec", [*spec_fixed, *spec]), ("status", [*status_fixed, *status])):
         clash = _first_twice(pairs)
         if clash:

@@ -159,6 +159,12 @@ def _core_imports(view: ResourceView, cloud: Provider, modules: dict[str, Python
         specs.append("TagsSpec")
     if view.readiness_arguments() is not None:
         specs.append("ReadinessSpec")
+    if view.versioning_arguments() is not None:
+        specs.append("VersionSpec")
+    if view.change_batch_arguments() is not None:
+        specs.append("ChangeBatchSpec")
+    if view.listing_arguments() is not None and "ReadSpec" not in specs:
+        specs.append("ReadSpec")
     lines = cloud.core_imports(view) + [
         Code("from ....runtime.retry import RetryPolicy"),
         Code("from ....runtime.spec import {}", _names(specs)),

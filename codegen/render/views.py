@@ -158,6 +158,8 @@ class FieldView:
             ("filter_name", self.filter_name),
             ("after", f.after or None),
             ("sensitive_paths", f.sensitive_paths or None),
+            ("update_kind", f.update_kind),
+            ("remove_operation", f.remove_operation),
         ]
         defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
                     "unordered": False, "is_tags": False, "update_param": False}
@@ -244,8 +246,14 @@ class ResourceView:
 
     @property
     def status_fields(self) -> list[FieldView]:
-        """What a status reports: every field the cloud returns."""
-        return [f for f in self.fields if (f.field.in_read or f.field.read_operation) and not f.is_tags]
+        """What a status reports: every field the cloud returns; a primary id whose key is the
+        status's own ``id`` (a hosted zone's ``Id``) is reported there, once."""
+        own_id = self.id_member if self.has_id else None
+        return [
+            f for f in self.fields
+            if (f.field.in_read or f.field.read_operation) and not f.is_tags
+            and not (f.field.name == own_id and f.crd_key == "id")
+        ]
 
     @property
     def named_by_tag(self) -> bool:
@@ -323,16 +331,23 @@ class ResourceView:
             ("selector_is_list", t.selector_is_list),
             ("selector_is_arn", t.selector_is_arn),
         ]
-        # the tag call's shape, where it is not EC2's list of {Key, Value} under Tags
-        shape: list[tuple[str, object]] = [
-            ("payload_member", t.payload_member), ("payload_is_map", t.payload_is_map),
-            ("payload_wrapper", t.payload_wrapper), ("key_member", t.key_member),
-            ("value_member", t.value_member), ("selector_extra", t.selector_extra),
-            ("create_is_map", t.create_is_map),
-        ]
-        defaults = {"payload_member": "Tags", "payload_is_map": False, "payload_wrapper": None,
-                    "key_member": "Key", "value_member": "Value", "selector_extra": (), "create_is_map": False}
-        return arguments(values + [(k, v) for k, v in shape if defaults[k] != v])
+        if t.read_operation:
+            values.append(("read_operation", t.read_operation))
+        return arguments(values)
+
+    def versioning_arguments(self) -> list[Argument] | None:
+        """``VersionSpec`` keyword arguments of a versioned resource; ``None`` where the provider's
+        runtime has no versioned calls (each provider that has them writes its own)."""
+        return None
+
+    def listing_arguments(self) -> list[Argument] | None:
+        """``ReadSpec`` of a list the provider's runtime finds by when the read cannot; None here."""
+        return None
+
+    def change_batch_arguments(self) -> list[Argument] | None:
+        """``ChangeBatchSpec`` of a resource written as a change in its parent's batch; None where
+        the provider's runtime has no such calls."""
+        return None
 
     def readiness_arguments(self) -> list[Argument] | None:
         r = self.resource.readiness

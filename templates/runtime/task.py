@@ -39,6 +39,7 @@ from .errors import (
     TryAgainLater,
 )
 from .lifecycle import Lifecycle
+from .nested import resolved, tasks_in
 from .ownership import ATTEMPT_TAG, Owner, needs_marker
 from .redact import printable, redacted
 from .spec import Mutability, ResourceSpec
@@ -126,9 +127,7 @@ class Task:
         """Tasks this one refers to (a Subnet's ``vpc``): they run first."""
         deps: list[Task] = []
         for f in self.spec.fields:
-            value = getattr(self, f.attr, None)
-            values = value if isinstance(value, list) else [value]
-            deps.extend(v for v in values if isinstance(v, Task))
+            deps.extend(t for t in tasks_in(getattr(self, f.attr, None)) if t not in deps)
         return deps
 
     @property
@@ -153,18 +152,10 @@ class Task:
         for f in self.spec.fields:
             if f.mutability is Mutability.READ_ONLY:
                 continue  # the cloud's to say (an id, below, comes from what was found)
-            value = getattr(self, f.attr, None)
-            if isinstance(value, Task):
-                value = value.reference_value() or self._unresolved(value, dry_run)
-            elif isinstance(value, list) and any(isinstance(v, Task) for v in value):
-                value = [
-                    (
-                        v.reference_value() or self._unresolved(v, dry_run)
-                        if isinstance(v, Task)
-                        else v
-                    )
-                    for v in value
-                ]
+            value = resolved(
+                getattr(self, f.attr, None),
+                lambda v: v.reference_value() or self._unresolved(v, dry_run),
+            )
             if value is not None:
                 state[f.name] = value
         if len(self.spec.primary) == 1 and self.resource_id is not None:
@@ -435,6 +426,9 @@ class Task:
             if found is None:
                 raise TryAgainLater(f"{self.key}: {err}; nothing it made is visible yet") from None
             identity = {p: found[p] for p in self.spec.primary if p in found}
+        if tags is not None and not tags.create_member and tags.tag_operation:
+            # a create that takes no tags (CreateHostedZone): the owner's marks go on at once
+            core.update(identity, {tags.field: desired[tags.field]})
         once = self.spec.create.returned_once if self.spec.create else ()
         self.returned = {k: identity.pop(k) for k in once if k in identity}
         self._attempt = None

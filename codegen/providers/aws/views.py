@@ -4,13 +4,14 @@ go in as members named differently or as lists)."""
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cached_property
 
 from botocore import xform_name
 
 from codegen.model import Operation
 from codegen.naming import PythonIdentifier, class_name
-from codegen.providers.aws.shapes import aws
+from codegen.providers.aws.shapes import AwsTagShape, aws, aws_tags
 from codegen.render.views import Argument, FieldView, ResourceView, arguments
 
 ID_SUFFIXES = ("Ids", "Arns", "ARNs", "Id", "Arn")  # longest first: the stem drops one
@@ -78,7 +79,41 @@ class AwsResourceView(ResourceView):
             ("nested_member", call.nested_member),
             ("required", tuple(self._read_required(op))),
         ]
+        if op.natural_filter and not call.natural_filter_is_list:
+            values.append(("natural_filter_is_list", False))
         return arguments(values)
+
+    def listing_arguments(self) -> list[Argument] | None:
+        """``ReadSpec`` of the list that finds by the natural key when the read selects only by
+        id (ListHostedZonesByName ``DNSName`` beside GetHostedZone ``Id``); None otherwise."""
+        read, listing = self.resource.operations.read, self.resource.operations.list
+        if read is None or listing is None or read.natural_filter or not listing.natural_filter:
+            return None
+        call = aws(listing)
+        return arguments([
+            ("operation", listing.name),
+            ("output_member", listing.output_member),
+            ("output_is_list", listing.output_is_list),
+            ("id_filter", None),
+            ("id_filter_is_list", False),
+            ("filters_member", None),
+            ("natural_filter", listing.natural_filter),
+            ("nested_member", None),
+            ("natural_filter_is_list", call.natural_filter_is_list),
+        ])
+
+    def change_batch_arguments(self) -> list[Argument] | None:
+        """``ChangeBatchSpec``: how runtime/aws_change_batch.py writes and finds an item of its
+        parent's change batch (a Route 53 record set)."""
+        b = self.resource.change_batch
+        if b is None:
+            return None
+        return arguments([
+            ("operation", b.operation), ("batch_member", b.batch_member), ("changes_member", b.changes_member),
+            ("action_member", b.action_member), ("item_member", b.item_member),
+            ("create_action", b.create_action), ("upsert_action", b.upsert_action),
+            ("delete_action", b.delete_action), ("parent_member", b.parent_member), ("start", b.start),
+        ])
 
     def _read_required(self, op: Operation) -> list[str]:
         # Get-style reads (GetRole) are called with their identity members from the state
@@ -99,6 +134,8 @@ class AwsResourceView(ResourceView):
         ]
         if op.returned_once:
             values.append(("returned_once", op.returned_once))
+        if op.alternatives:
+            values.append(("alternatives", op.alternatives))
         return arguments(values)
 
     def call_arguments(self, op: Operation) -> list[Argument]:
@@ -110,3 +147,34 @@ class AwsResourceView(ResourceView):
             ("list_members", call.list_members),
         ]
         return arguments([(k, v) for k, v in values if v not in (False, ())])
+
+    def tags_arguments(self) -> list[Argument] | None:
+        """The shared tag facts, and how AWS tag calls carry the tags where that is not EC2's
+        list of {Key, Value} under ``Tags`` (the variant's facts that differ from its defaults)."""
+        values = super().tags_arguments()
+        t = self.resource.tags
+        if values is None or t is None:
+            return values
+        shape, default = aws_tags(t), AwsTagShape()
+        facts = [(f.name, getattr(shape, f.name)) for f in dataclasses.fields(shape)]
+        return values + arguments([(k, v) for k, v in facts if v != getattr(default, k)])
+
+    def versioning_arguments(self) -> list[Argument] | None:
+        """``VersionSpec``: the calls runtime/versions.py makes to change a versioned resource
+        (a new version, then the default moved) and to read its default version."""
+        v = self.resource.versioning
+        if v is None:
+            return None
+        values: list[tuple[str, object]] = [
+            ("create_operation", v.create_operation),
+            ("answer_member", v.answer_member),
+            ("number_member", v.number_member),
+            ("read_operation", v.read_operation),
+            ("read_output", v.read_output),
+            ("versions_member", v.versions_member),
+            ("default_number", v.default_number),
+            ("default_operation", v.default_operation),
+            ("default_member", v.default_member),
+            ("fields", v.fields),
+        ]
+        return arguments(values)

@@ -29,6 +29,7 @@ from .errors import (
 )
 from .executor import Executor
 from .lifecycle import Lifecycle
+from .nested import Joined
 from .ownership import Owner
 from .targets import CloudTarget, DryRunTarget, Plan
 from .task import Changes, Task
@@ -47,6 +48,7 @@ __all__ = [
     "Executor",
     "InUseError",
     "InvalidRequestError",
+    "Joined",
     "Lifecycle",
     "MalformedResponseError",
     "MissingResourceError",

@@ -16,14 +16,17 @@ from typing import Any
 
 from botocore import xform_name
 
+from . import aws_change_batch
 from .aws_errors import translate
 from .aws_listing import answer_state, find_listed, owned_states
+from .aws_tag_reads import with_tags
 from .core import State
 from .errors import CloudError, MalformedResponseError, NotFoundError, OutcomeUnknownError
 from .ownership import Owner
 from .retry import RetryPolicy
 from .snapshot import Snapshots
-from .spec import FieldSpec, Mutability, ResourceSpec, update_order
+from .spec import FieldSpec, Mutability, ReadSpec, ResourceSpec, update_order
+from .versions import new_default_version, read_default_version
 
 READ_PREFIXES = ("Describe", "Get", "List")
 
@@ -82,25 +85,31 @@ class AwsCore:
 
         return call
 
-    def _read(self, params: Mapping[str, Any], retry_not_found: bool) -> list[dict[str, Any]]:
-        """All items a read returns, every page of it; [] when the API says NotFound (after
-        retrying it, when the resource was just created and may not be visible yet)."""
-        read = self.spec.read
+    def _read(
+        self, params: Mapping[str, Any], retry_not_found: bool, read: ReadSpec | None = None
+    ) -> list[dict[str, Any]]:
+        """All items a read (the spec's, or ``read``) returns, every page of it; [] when the API
+        says NotFound (after retrying it, when the resource was just created and may not be
+        visible yet)."""
+        read = read or self.spec.read
         assert read is not None
         method = xform_name(read.operation)
 
         def fetch(**kwargs: Any) -> list[dict[str, Any]]:
             if not self.client.can_paginate(method):
-                return self._items(getattr(self.client, method)(**kwargs))
+                return self._items(getattr(self.client, method)(**kwargs), read)
             items: list[dict[str, Any]] = []
             for page in self.client.get_paginator(method).paginate(**kwargs):
-                items += self._items(page)
+                items += self._items(page, read)
             return items
+
+        def tagged(**kwargs: Any) -> list[dict[str, Any]]:
+            return with_tags(self, fetch(**kwargs))  # tags the read lacks (ELBv2)
 
         retry_if = (lambda err: isinstance(err, NotFoundError)) if retry_not_found else None
         try:
             found: list[dict[str, Any]] = self.retry.call(
-                self._translated(read.operation, fetch),
+                self._translated(read.operation, tagged),
                 idempotent=True,
                 retry_if=retry_if,
                 **params,
@@ -109,9 +118,9 @@ class AwsCore:
         except NotFoundError:
             return []
 
-    def _items(self, response: Any) -> list[dict[str, Any]]:
+    def _items(self, response: Any, read: ReadSpec | None = None) -> list[dict[str, Any]]:
         """The items of a read's answer, checked: a wrong shape is an error, never "none"."""
-        read = self.spec.read
+        read = read or self.spec.read
         assert read is not None
         if not isinstance(response, Mapping):
             raise MalformedResponseError(
@@ -174,6 +183,9 @@ class AwsCore:
             return tags
         if f.value_wrapper and isinstance(value, dict):
             return value.get(f.value_wrapper)
+        if f.remove_operation and f.update_member and isinstance(value, list):
+            # a membership list is the set of its items' names (an instance profile's RoleNames)
+            return [i.get(f.update_member) if isinstance(i, Mapping) else i for i in value]
         return value
 
     @staticmethod
@@ -196,18 +208,23 @@ class AwsCore:
         read = self.spec.read
         if read is None:
             return []
+        if self.spec.change_batch is not None:
+            return aws_change_batch.find(self, desired, retry_not_found)
         if read.nested_member:
             return self._find_nested(desired, retry_not_found)
         primary = {p: desired.get(p) for p in self.spec.primary}
         by_id = bool(self.spec.primary) and all(_known(v) for v in primary.values())
+        listing = self.spec.listing
+        if not by_id and listing is not None and listing.natural_filter and not read.natural_filter:
+            read = listing  # found by name through a list (ListHostedZonesByName)
         params = (
             self._id_params(primary, desired)
             if by_id
-            else self._natural_params(desired, name, match_tags)
+            else self._natural_params(desired, name, match_tags, read)
         )
         if params is None:
             return []
-        states = [self.state(item) for item in self._read(params, retry_not_found)]
+        states = [self.state(item) for item in self._read(params, retry_not_found, read)]
         if by_id:
             for state in states:  # an answer about another resource is not believed
                 if any(state.get(p) is not None and state.get(p) != v for p, v in primary.items()):
@@ -238,12 +255,17 @@ class AwsCore:
         return None
 
     def _natural_params(
-        self, desired: Mapping[str, Any], name: str, match_tags: Mapping[str, str] | None
+        self,
+        desired: Mapping[str, Any],
+        name: str,
+        match_tags: Mapping[str, str] | None,
+        read: ReadSpec | None = None,
     ) -> dict[str, Any] | None:
-        read = self.spec.read
+        read = read or self.spec.read
         assert read is not None
         filters: list[dict[str, Any]] = []
         params: dict[str, Any] = {}
+        unfiltered = False
         for member in self.spec.natural:
             if member == "tag:Name":
                 if not name:
@@ -257,17 +279,21 @@ class AwsCore:
             if read.filters_member and f.filter_name:
                 filters.append({"Name": f.filter_name, "Values": [value]})
             elif read.natural_filter:
-                params[read.natural_filter] = [value]
+                params[read.natural_filter] = [value] if read.natural_filter_is_list else value
             elif member in read.required:
                 params[member] = value
             else:
-                return None
+                unfiltered = True  # matched on the client (_in_scope), if the parent narrows it
         for member in self.spec.parent:
             value, f = desired.get(member), self.spec.field(member)
             if value is not None and not _known(value):
                 return None  # a parent that does not exist yet has no children
             if value is not None and read.filters_member and f.filter_name:
                 filters.append({"Name": f.filter_name, "Values": [value]})
+            elif value is not None and member in self._read_inputs():
+                params[member] = value  # the read lists the parent's (DescribeListeners)
+        if unfiltered and not params:
+            return None
         if filters and read.filters_member and self.spec.tags is not None:
             filters += [
                 {"Name": f"tag:{k}", "Values": [v]} for k, v in sorted((match_tags or {}).items())
@@ -279,6 +305,19 @@ class AwsCore:
         if read.required and not all(m in params for m in read.required):
             return None
         return params if params else None
+
+    def _inputs(self, operation: str) -> Any:
+        """The members ``operation`` takes (empty when the client has no model to say)."""
+        model = getattr(getattr(self.client, "meta", None), "service_model", None)
+        shape = model.operation_model(operation).input_shape if model else None
+        return shape.members if shape is not None else {}
+
+    def _read_inputs(self) -> Any:
+        read = self.spec.read
+        assert read is not None
+        model = getattr(getattr(self.client, "meta", None), "service_model", None)
+        shape = model.operation_model(read.operation).input_shape if model else None
+        return shape.members if shape is not None else {}
 
     def _in_scope(self, state: State, desired: Mapping[str, Any], name: str) -> bool:
         """Check what the filters asked, in case a server ignored one."""
@@ -365,7 +404,9 @@ class AwsCore:
         return AwsCore(spec, self.client).state(item).get(spec.tags.field)
 
     def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None:
-        """Fields the main read does not return (DescribeVpcAttribute), read only when wanted."""
+        """Fields the main read does not return (DescribeVpcAttribute, a launch template's
+        default version), read only when wanted."""
+        read_default_version(self, state, wanted)
         for f in self.spec.fields:
             if f.read_operation is None or f.read_attribute is None or wanted.get(f.name) is None:
                 continue
@@ -387,9 +428,19 @@ class AwsCore:
         by finding, never by sending it again."""
         create = self.spec.create
         assert create is not None
+        if self.spec.change_batch is not None:
+            self.answer = None
+            return aws_change_batch.create(self, desired)
+        operation = next(
+            (op for member, op in create.alternatives if desired.get(member) is not None),
+            create.operation,
+        )  # ImportKeyPair when a public key is given, else CreateKeyPair
+        taken = self._inputs(operation)
         params: dict[str, Any] = {}
         for f in self.spec.fields:
             if f.in_create and not f.is_tags and desired.get(f.name) is not None:
+                if taken and f.name not in taken:
+                    raise ValueError(f"{self.spec.name}: {operation} does not take {f.name}")
                 params[f.name] = desired[f.name]
         tags = self.spec.tags
         wanted_tags = desired.get(tags.field) if tags else None
@@ -407,7 +458,7 @@ class AwsCore:
         if tokened:
             params[create.idempotency_token] = token  # type: ignore[index]
         self.answer = None
-        response = self.call(create.operation, params, idempotent=tokened)
+        response = self.call(operation, params, idempotent=tokened)
         self.answer = answer_state(self, response)
         identity: State = {
             p: desired.get(p) for p in self.spec.primary if desired.get(p) is not None
@@ -432,9 +483,18 @@ class AwsCore:
         """Send each changed field through the call that carries it, in the order the field
         metadata gives (``after``); fields sharing a call go in one call, unless the call takes
         one field at a time."""
+        if self.spec.change_batch is not None:
+            aws_change_batch.upsert(self, actual, changes)
+            return
+        versioning = self.spec.versioning
+        if versioning is not None and any(n in versioning.fields for n in changes):
+            new_default_version(self, actual, changes)
+            changes = {n: v for n, v in changes.items() if n not in versioning.fields}
         groups: list[tuple[str, list[FieldSpec]]] = []
         for f in update_order(self.spec, list(changes)):
-            if f.is_tags:
+            if f.remove_operation and f.update_operation:
+                self._members(actual, f, changes[f.name])
+            elif f.is_tags:
                 self._tag(actual, changes[f.name])
             elif f.update_operation:
                 call = self.spec.update_call(f.update_operation)
@@ -453,6 +513,18 @@ class AwsCore:
                 params[f.update_member or f.name] = self._to_api(f, changes[f.name])
             self.call(operation, params, idempotent=False)
 
+    def _members(self, actual: Mapping[str, Any], f: FieldSpec, wanted: Any) -> None:
+        """A membership list made what is wanted: each extra item removed, each missing one
+        added, one call each (AddRoleToInstanceProfile / RemoveRoleFromInstanceProfile)."""
+        assert f.update_operation and f.remove_operation and f.update_member
+        have, want = list(actual.get(f.name) or []), list(wanted or [])
+        selector = self.spec.update_call(f.update_operation).identity_params(dict(actual))
+        # removed first: an instance profile holds at most one role
+        for item in [i for i in have if i not in want]:
+            self.call(f.remove_operation, {**selector, f.update_member: item}, idempotent=False)
+        for item in [i for i in want if i not in have]:
+            self.call(f.update_operation, {**selector, f.update_member: item}, idempotent=False)
+
     def _tag(self, actual: Mapping[str, Any], tags: Mapping[str, str]) -> None:
         spec = self.spec.tags
         if spec is None or spec.tag_operation is None or spec.selector_member is None:
@@ -464,7 +536,7 @@ class AwsCore:
         if spec.payload_wrapper:  # a Put…Tagging call replaces the whole set: keep the others
             tags = {**have, **tags}
         key = self.spec.arn if spec.selector_is_arn and self.spec.arn else self.spec.primary[0]
-        selector = actual[key]
+        selector = tag_selector(actual[key])
         params = {
             spec.selector_member: [selector] if spec.selector_is_list else selector,
             **dict(spec.selector_extra),
@@ -477,9 +549,15 @@ class AwsCore:
         """Delete; gone already is fine. In use raises :class:`InUseError` for the caller."""
         call = self.spec.delete
         assert call is not None
+        if self.spec.change_batch is not None:
+            aws_change_batch.delete(self, actual)
+            return
         params = call.identity_params(dict(actual))
         if not params or not all(_known(v) for v in params.values()):
             return  # nothing identifies it: there is nothing to delete
+        for f in self.spec.fields:
+            if f.remove_operation and actual.get(f.name):
+                self._members(actual, f, [])  # a profile with a role in it cannot be deleted
         try:
             self.call(call.operation, params, idempotent=False)
         except NotFoundError:
@@ -514,6 +592,15 @@ class AwsCore:
                 ids = [str(state[p]) for p in other.primary if state.get(p) is not None]
                 found.append(f"{other.name} {'/'.join(ids) or '?'}")
         return sorted(set(found))
+
+
+def tag_selector(value: Any) -> Any:
+    """A resource's id as tag calls take it: Route 53 reads ids as paths (``/hostedzone/Z1``)
+    and its tag calls take the last part, as botocore already does for its other id members
+    (``fix_route53_ids``); an ARN or a plain id is sent as it is."""
+    if isinstance(value, str) and "/" in value and not value.startswith("arn:"):
+        return value.rsplit("/", 1)[-1]
+    return value
 
 
 def _known(value: Any) -> bool:

@@ -34,7 +34,7 @@ def find_listed(
     from .aws_core import _known
 
     spec, read = core.spec, core.spec.read
-    if core.snapshots is None or read is None or not read.filters_member:
+    if core.snapshots is None or read is None or not listable(core):
         return None
     if read.nested_member:
         return _nested(core, desired, owner)
@@ -57,13 +57,27 @@ def owned_states(core: AwsCore, owner: Owner) -> list[State] | None:
     """The kind's items in the listing that carry the owner's tag (checked here too, in case a
     server ignored the filter), terminal ones left out; None when it cannot be listed by tag."""
     spec, read = core.spec, core.spec.read
-    if read is None or not read.filters_member or read.nested_member:
+    if read is None or not listable(core) or read.nested_member:
         return None
     tags = spec.tags
     if tags is None:
         return None
     states = (core.state(i) for i in _listing(core, owner))
     return [s for s in states if owner.owns(s.get(tags.field)) and not spec.terminal(s)]
+
+
+def listable(core: AwsCore) -> bool:
+    """The kind can be listed by its owner: its read filters by tag (EC2 ``Filters``), or it
+    lists every one of the kind and their tags come from the tag read in bulk (ELBv2 load
+    balancers and target groups; not listeners, which are read only inside a load balancer)."""
+    read, tags = core.spec.read, core.spec.tags
+    if read is None:
+        return False
+    if read.filters_member:
+        return True
+    # ... and only when the read can be called without naming one (GetHostedZone needs its Id)
+    whole = not read.required and (read.id_filter is None or read.id_filter_is_list)
+    return bool(tags and tags.read_operation and not core.spec.parent and whole)
 
 
 def _same_identity(core: AwsCore, state: State, desired: Mapping[str, Any], name: str) -> bool:
@@ -80,10 +94,13 @@ def _same_identity(core: AwsCore, state: State, desired: Mapping[str, Any], name
 
 
 def _listing(core: AwsCore, owner: Owner) -> list[dict[str, Any]]:
-    """Every item of the read operation carrying the owner's tag: one paginated call a pass."""
+    """Every item of the read operation carrying the owner's tag: one paginated call a pass
+    (plus the bulk tag reads of a kind whose read returns no tags)."""
     read = core.spec.read
-    assert read is not None and read.filters_member
-    params = {read.filters_member: [{"Name": f"tag:{owner.key}", "Values": [owner.value]}]}
+    assert read is not None and listable(core)
+    params: dict[str, Any] = {}  # all of the kind, their tags read in bulk (see listable)
+    if read.filters_member:
+        params = {read.filters_member: [{"Name": f"tag:{owner.key}", "Values": [owner.value]}]}
     if core.snapshots is None:  # no pass to share it with (a prune outside a run)
         return core._read(params, retry_not_found=False)
     key = (read.operation, owner.key, owner.value)

@@ -1,6 +1,6 @@
 """What differs between the cloud and the task: kOps' BuildChanges, by the field metadata.
 
-``None`` in the desired state means "don't care"; tags are compared on the keys the task
+``None`` in the desired state means "don't care" (so do members a structure leaves out); tags are compared on the keys the task
 manages only; unordered lists as multisets; write-only fields never against reads;
 server-defaulted fields only when the task sets them; read-only fields never.
 """
@@ -29,7 +29,24 @@ def differs(spec: ResourceSpec, name: str, have: Any, want: Any) -> bool:
         return any(have.get(k) != v for k, v in want.items())
     if f.unordered and isinstance(have, list) and isinstance(want, list):
         return _multiset(have) != _multiset(want)
-    return bool(have != want)
+    return not _covers(have, want)
+
+
+def _covers(have: Any, want: Any) -> bool:
+    """``have`` is what ``want`` asks for: inside structures, the members ``want`` leaves out
+    are not cared about (a read adds ``LaunchTemplateId`` to the ``{LaunchTemplateName,
+    Version}`` an auto-scaling group was given); a JSON document the SDK hands back decoded
+    (an IAM policy) is compared with the text that was sent, decoded the same way."""
+    if isinstance(want, str) and isinstance(have, (dict, list)):
+        try:
+            return bool(json.loads(want) == have)
+        except ValueError:
+            return False
+    if isinstance(want, Mapping) and isinstance(have, Mapping):
+        return all(k in have and _covers(have[k], v) for k, v in want.items() if v is not None)
+    if isinstance(want, list) and isinstance(have, list):
+        return len(want) == len(have) and all(_covers(h, w) for h, w in zip(have, want))
+    return bool(have == want)
 
 
 def compute_changes(

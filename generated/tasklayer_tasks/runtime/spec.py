@@ -46,6 +46,12 @@ class FieldSpec:
     filter_name: str | None = None  # name of the {Name, Values} filter that selects by it
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
     key: str = ""  # the custom resource's key ("cidrBlock"); generated specs always give it
+    # "add_remove": a membership list (an instance profile's Roles, an Auto Scaling group's
+    # TargetGroupARNs) whose missing items go to update_operation and extra ones to
+    # remove_operation, under update_member (items read as structures are compared by that
+    # member: a Role by its RoleName); None: the update call takes the new value
+    update_kind: str | None = None
+    remove_operation: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mutability", Mutability(self.mutability))
@@ -65,6 +71,7 @@ class ReadSpec:
     nested_member: str | None  # sub-resources listed inside their parent ("Routes")
     required: tuple[str, ...] = ()  # required input members (Get-style reads), filled from state
     identity: tuple[tuple[str, str], ...] = ()  # GCP: (parameter, "@scope" or state field)
+    natural_filter_is_list: bool = True  # "Names" takes a list; DNSName one value
 
 
 @dataclass(frozen=True)
@@ -81,6 +88,8 @@ class CreateSpec:
     returned_once: tuple[
         str, ...
     ] = ()  # answer members the cloud hands out only here (a private key)
+    # another create operation, used when an input only it takes is set: (member, operation)
+    alternatives: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -130,6 +139,10 @@ class TagsSpec:
     value_member: str = "Value"
     selector_extra: tuple[tuple[str, str], ...] = ()
     create_is_map: bool = False
+    # the read returns no tags: they are read by this (ELBv2 DescribeTags, many at once), naming
+    # the resources by ``read_selector`` when not by ``selector_member`` (Route 53 ResourceIds)
+    read_operation: str | None = None
+    read_selector: str | None = None
 
     def payload(self, tags: dict[str, str]) -> object:
         """The tags as the tag call takes them."""
@@ -148,6 +161,43 @@ class ReadinessSpec:
     field: str
     ready: str
     failed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class VersionSpec:
+    """A resource changed by a new version made its default (a launch template): the fields a
+    version holds are sent to ``create_operation`` and read from the default version
+    (``read_operation``, selecting ``[default_number]`` by ``versions_member``); the number the
+    answer gives (``answer_member``.``number_member``) goes to ``default_operation`` as
+    ``default_member``. See :mod:`.versions`."""
+
+    create_operation: str
+    answer_member: str
+    number_member: str
+    read_operation: str
+    read_output: str
+    versions_member: str
+    default_number: str
+    default_operation: str | None
+    default_member: str | None
+    fields: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ChangeBatchSpec:
+    """A resource written as one change in its parent's batch (a Route 53 record set): see
+    :mod:`.aws_change_batch`. ``start`` pairs the list's start members with the fields."""
+
+    operation: str
+    batch_member: str
+    changes_member: str
+    action_member: str
+    item_member: str
+    create_action: str
+    upsert_action: str
+    delete_action: str
+    parent_member: str
+    start: tuple[tuple[str, str], ...] = ()
 
 
 _KNOWN: list[ResourceSpec] = []
@@ -188,6 +238,10 @@ class ResourceSpec:
     operation_waiter: str | None = None  # GCP: the method that waits on its operations
     listing: ReadSpec | None = None  # GCP: the collection's list in the resource's scope
     owner_parent: ParentSpec | None = None  # kinds without tags: owned through this parent
+    versioning: VersionSpec | None = None  # changed by a new default version (a launch template)
+    change_batch: ChangeBatchSpec | None = (
+        None  # written in its parent's change batch (a record set)
+    )
 
     def __post_init__(self) -> None:
         _KNOWN.append(self)  # each generated core module's SPEC, as it is imported

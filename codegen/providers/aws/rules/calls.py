@@ -12,7 +12,7 @@ from codegen.providers.aws.rules.tagging import member_named, spells, tag_select
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation
-from codegen.providers.aws.shapes import aws, with_aws
+from codegen.providers.aws.shapes import AwsTagShape, aws, with_aws
 
 
 def _is_filter_list(shape: Shape) -> bool:
@@ -161,6 +161,8 @@ def tag_selectors(ctx: AwsContext) -> None:
             selector_is_list=selector is not None and members[selector].type_name == "list",
             selector_is_arn=selector is not None and "arn" in selector.lower(),
             untag_member=untag,
+        ).with_call(
+            AwsTagShape,
             payload_member=payload,
             payload_is_map=shape is not None and shape.type_name == "map",
             payload_wrapper=wrapper,

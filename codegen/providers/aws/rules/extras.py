@@ -66,3 +66,18 @@ def readiness(ctx: AwsContext) -> None:
             if a.state == "failure" and a.argument == success[0].argument and isinstance(a.expected, str)
         )
         resource.set("readiness", Readiness(member, success[0].expected, failed, name), rid)
+
+
+@rule("aws.caller-reference-token")
+def caller_reference_token(ctx: AwsContext) -> None:
+    """A create that botocore marks no idempotency token for but that requires a
+    ``CallerReference`` (CreateHostedZone, CreateHealthCheck: "a unique string that identifies the
+    request and that allows failed requests to be retried without the risk of executing the
+    operation twice") takes it as its token: one per logical attempt, as ClientToken."""
+    rid = source("aws.caller-reference-token")
+    for resource in ctx.resources():
+        create = resource.create
+        if create is None or create.idempotency_token:
+            continue
+        if "CallerReference" in ctx.required_inputs(create.name):
+            resource.set("create", dataclasses.replace(create, idempotency_token="CallerReference"), rid)

@@ -8,25 +8,31 @@ from botocore.model import ServiceModel
 from botocore.waiter import WaiterModel
 
 from codegen.providers.aws.rules import (
+    alternatives,
     calls,
+    change_batch,
     classify,
     extras,
     fields,
     identity,
     membership,
+    name_lists,
+    read_names,
     reads,
     resources,
     safety,
     service_tags,
     shaped_updates,
     structured_create,
+    tag_reads,
     tagging,
     updates,
+    versions,
 )
 from codegen.providers.aws.rules.context import AwsContext
 from codegen.annotate.draft import ServiceDraft
 from codegen.annotate.rules import Rule, check_unique
-from codegen.providers.aws.shapes import AwsCallShape
+from codegen.providers.aws.shapes import AwsCallShape, AwsTagShape
 
 AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
     (
@@ -66,12 +72,15 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         classify.read_only,
         classify.separate_reads,
         classify.write_only,
+        read_names.name_read_as_resource_name,
+        versions.versioned_resources,
         classify.sensitive,
         classify.server_default,
         classify.references,
         classify.unordered,
         # what calls need
         extras.idempotency_token,
+        extras.caller_reference_token,
         extras.waiters,
         extras.readiness,
         # what keeps the runtime safe
@@ -81,10 +90,15 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         safety.terminal_states,
         # how calls are shaped
         calls.read_selectors,
+        name_lists.found_by_name_list,
         calls.create_id,
+        alternatives.alternative_create_by_input,
         calls.one_attribute_per_call,
         calls.value_wrapper,
         calls.tag_selectors,
+        tag_reads.tags_read_separately,
+        # resources written as changes in their parent's batch, built whole by their rule
+        change_batch.change_batch_resources,
     )
 )
 
@@ -99,7 +113,8 @@ def annotate_model(
     source_files: tuple[str, ...] = (),
 ) -> tuple[AwsContext, ServiceDraft]:
     """Run every AWS rule over one botocore service model; overlays come after."""
-    draft = ServiceDraft("aws", service, api_version, source_files=source_files, call_shape=AwsCallShape)
+    draft = ServiceDraft("aws", service, api_version, source_files=source_files, call_shape=AwsCallShape,
+                         tag_shape=AwsTagShape)
     ctx = AwsContext(model=model, paginators=paginators or {}, waiters=waiters, draft=draft)
     for r in AWS_RULES:
         r(ctx)

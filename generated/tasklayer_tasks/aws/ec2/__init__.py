@@ -15,11 +15,16 @@ from .security_group_ingress import SecurityGroupIngress
 from .security_group_egress import SecurityGroupEgress
 from .elastic_ip import ElasticIp
 from .nat_gateway import NatGateway
+from .launch_template import LaunchTemplate
+from .key_pair import KeyPair
+from .volume import Volume
 
 __all__ = [
     "ElasticIp",
     "InternetGateway",
     "InternetGatewayAttachment",
+    "KeyPair",
+    "LaunchTemplate",
     "NatGateway",
     "Route",
     "RouteTable",
@@ -28,5 +33,6 @@ __all__ = [
     "SecurityGroupEgress",
     "SecurityGroupIngress",
     "Subnet",
+    "Volume",
     "Vpc",
 ]

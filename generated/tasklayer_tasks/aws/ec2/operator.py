@@ -34,6 +34,9 @@ from .reconcilers import (
     SecurityGroupEgressReconciler,
     ElasticIpReconciler,
     NatGatewayReconciler,
+    LaunchTemplateReconciler,
+    KeyPairReconciler,
+    VolumeReconciler,
 )
 
 GROUP = "ec2.aws.tasklayer.dev"
@@ -51,6 +54,9 @@ RECONCILERS: dict[str, type[Reconciler]] = {
     "securitygroupegresses": SecurityGroupEgressReconciler,
     "elasticips": ElasticIpReconciler,
     "natgateways": NatGatewayReconciler,
+    "launchtemplates": LaunchTemplateReconciler,
+    "keypairs": KeyPairReconciler,
+    "volumes": VolumeReconciler,
 }
 
 

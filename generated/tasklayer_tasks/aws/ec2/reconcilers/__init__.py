@@ -31,6 +31,9 @@ from .security_group_egress import (
 )
 from .elastic_ip import ElasticIpReconciler, ElasticIpSpec, ElasticIpStatus
 from .nat_gateway import NatGatewayReconciler, NatGatewaySpec, NatGatewayStatus
+from .launch_template import LaunchTemplateReconciler, LaunchTemplateSpec, LaunchTemplateStatus
+from .key_pair import KeyPairReconciler, KeyPairSpec, KeyPairStatus
+from .volume import VolumeReconciler, VolumeSpec, VolumeStatus
 
 __all__ = [
     "ElasticIpReconciler",
@@ -42,6 +45,12 @@ __all__ = [
     "InternetGatewayReconciler",
     "InternetGatewaySpec",
     "InternetGatewayStatus",
+    "KeyPairReconciler",
+    "KeyPairSpec",
+    "KeyPairStatus",
+    "LaunchTemplateReconciler",
+    "LaunchTemplateSpec",
+    "LaunchTemplateStatus",
     "NatGatewayReconciler",
     "NatGatewaySpec",
     "NatGatewayStatus",
@@ -66,6 +75,9 @@ __all__ = [
     "SubnetReconciler",
     "SubnetSpec",
     "SubnetStatus",
+    "VolumeReconciler",
+    "VolumeSpec",
+    "VolumeStatus",
     "VpcReconciler",
     "VpcSpec",
     "VpcStatus",

@@ -1,0 +1,204 @@
+"""A kOps-like AWS cluster built only from generated tasks: ``kops update cluster`` in Python.
+
+The network (VPC, per zone a public "utility" and a private subnet, internet gateway, route
+tables and routes, the masters' and nodes' security groups and rules), IAM (a role per
+instance group, its inline policy, an instance profile), the SSH key, a launch template and
+an auto-scaling group per instance group, a network load balancer for the API with its target
+group and listener, an etcd volume per control-plane zone, and DNS: the cluster's hosted zone
+with ``api.<cluster>`` and ``api.internal.<cluster>`` (kOps' placeholder address until
+dns-controller writes the masters'). Every resource carries the cluster's ownership tags (record
+sets, which carry none, are the cluster's through its zone); one ``Executor.run`` orders them
+by their references.
+
+    python examples/kops_cluster.py                      # starts its own moto_server, applies
+    python examples/kops_cluster.py --dry-run            # the plan, as `kops update cluster` prints it
+    python examples/kops_cluster.py --endpoint-url http://127.0.0.1:5000 [--delete]
+
+DNS names are fully qualified, with the final dot, as Route 53 returns them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tasklayer_tasks.aws.autoscaling import AutoScalingGroup
+from tasklayer_tasks.aws.ec2 import (
+    InternetGateway,
+    InternetGatewayAttachment,
+    KeyPair,
+    LaunchTemplate,
+    Route,
+    RouteTable,
+    RouteTableAssociation,
+    SecurityGroup,
+    SecurityGroupIngress,
+    Subnet,
+    Volume,
+    Vpc,
+)
+from tasklayer_tasks.aws.elbv2 import Listener, LoadBalancer, TargetGroup
+from tasklayer_tasks.aws.iam import InstanceProfile, Role, RolePolicy
+from tasklayer_tasks.aws.route53 import HostedZone, ResourceRecordSet
+from tasklayer_tasks.runtime import AwsTask, CloudTarget, Context, DryRunTarget, Executor, Joined
+
+ZONES = ("us-east-1a", "us-east-1b", "us-east-1c")
+PLACEHOLDER_IP = "203.0.113.123"  # kOps' address for api records until dns-controller sets them
+IMAGE = "ami-12c6146b"  # an image moto knows; on a real account, kOps' channel picks one
+ASSUME_EC2 = json.dumps({"Version": "2012-10-17", "Statement": [
+    {"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"}, "Action": "sts:AssumeRole"}]})
+
+
+def _policy(*actions: str) -> str:
+    return json.dumps({"Version": "2012-10-17",
+                       "Statement": [{"Effect": "Allow", "Action": list(actions), "Resource": "*"}]})
+
+
+def kops_cluster(cluster: str = "demo.example.com", zones: tuple[str, ...] = ZONES,
+                 master_type: str = "t3.medium", node_type: str = "t3.large",
+                 public_key: str | None = None, api_ip: str = PLACEHOLDER_IP) -> list[AwsTask]:
+    """The cluster's tasks, in no particular order (the executor orders them)."""
+    c = cluster
+    vpc = Vpc(name=c, cidr_block="172.20.0.0/16", enable_dns_hostnames=True, enable_dns_support=True)
+    igw = InternetGateway(name=c)
+    public = RouteTable(name=c, vpc=vpc)
+    tasks: list[AwsTask] = [vpc, igw, public, InternetGatewayAttachment(name=c, internet_gateway=igw, vpc=vpc),
+                            Route(name="0.0.0.0/0", route_table=public, destination_cidr_block="0.0.0.0/0",
+                                  internet_gateway=igw)]
+    utility: list[Subnet] = []
+    private: list[Subnet] = []
+    for i, zone in enumerate(zones):
+        u = Subnet(name=f"utility-{zone}.{c}", vpc=vpc, cidr_block=f"172.20.{i * 4}.0/22",
+                   availability_zone=zone)
+        p = Subnet(name=f"{zone}.{c}", vpc=vpc, cidr_block=f"172.20.{32 + i * 32}.0/19", availability_zone=zone)
+        utility.append(u)
+        private.append(p)
+        tasks += [u, p, RouteTableAssociation(name=f"utility-{zone}.{c}", route_table=public, subnet=u),
+                  RouteTableAssociation(name=f"{zone}.{c}", route_table=public, subnet=p)]
+    masters_sg = SecurityGroup(name=f"masters.{c}", group_name=f"masters.{c}", description="Security group for masters",
+                               vpc=vpc)
+    nodes_sg = SecurityGroup(name=f"nodes.{c}", group_name=f"nodes.{c}", description="Security group for nodes", vpc=vpc)
+    tasks += [masters_sg, nodes_sg]
+    for group, port in ((masters_sg, 443), (masters_sg, 22), (nodes_sg, 22)):
+        tasks.append(SecurityGroupIngress(name=f"{port}.{group.name}", security_group=group, ip_protocol="tcp",
+                                          from_port=port, to_port=port, cidr_ip="0.0.0.0/0"))
+    # kOps imports the admin's public key; without one, AWS makes the key (its private half returned once)
+    key = KeyPair(name=f"kubernetes.{c}", key_name=f"kubernetes.{c}",
+                  public_key_material=public_key.encode() if public_key else None)
+    tasks.append(key)
+
+    target_group = TargetGroup(name="tcp-api", protocol="TCP", port=443, vpc_id=vpc, target_type="instance")
+    nlb = LoadBalancer(name=f"api-{c.split('.')[0]}", type_="network", scheme="internet-facing", subnets=utility)
+    listener = Listener(name="443", load_balancer=nlb, port=443, protocol="TCP",
+                        default_actions=[{"Type": "forward", "TargetGroupArn": target_group}])
+    tasks += [target_group, nlb, listener]
+
+    for role_name, instance_type, group, subnets, size in (
+        ("masters", master_type, masters_sg, private, 1),
+        ("nodes", node_type, nodes_sg, private, 2),
+    ):
+        role = Role(name=f"{role_name}.{c}", role_name=f"{role_name}.{c}", assume_role_policy_document=ASSUME_EC2)
+        policy = RolePolicy(name=f"{role_name}.{c}", role_name=role, policy_name=f"{role_name}.{c}",
+                            policy_document=_policy("ec2:Describe*", "autoscaling:Describe*"))
+        profile = InstanceProfile(name=f"{role_name}.{c}", instance_profile_name=f"{role_name}.{c}",
+                                  roles=[role])  # type: ignore[list-item]
+        template = LaunchTemplate(name=f"{role_name}.{c}", launch_template_name=f"{role_name}.{c}",
+                                  launch_template_data={"ImageId": IMAGE, "InstanceType": instance_type,
+                                                        "KeyName": f"kubernetes.{c}",
+                                                        "IamInstanceProfile": {"Name": f"{role_name}.{c}"},
+                                                        "SecurityGroupIds": [group]})
+        asg = AutoScalingGroup(name=f"{role_name}.{c}", auto_scaling_group_name=f"{role_name}.{c}",
+                               min_size=size, max_size=size,
+                               launch_template={"LaunchTemplateId": template, "Version": "$Default"},
+                               vpc_zone_identifier=Joined(subnets),
+                               target_group_arns=[target_group] if role_name == "masters" else None,
+                               tags={"k8s.io/role/" + role_name[:-1]: "1"})
+        tasks += [role, policy, profile, template, asg]
+    for zone in zones:
+        tasks.append(Volume(name=f"{zone[-1]}.etcd-main.{c}", availability_zone=zone, size=20, volume_type="gp3",
+                            tags={"k8s.io/etcd/main": f"{zone[-1]}/{','.join(z[-1] for z in zones)}",
+                                  "k8s.io/role/master": "1"}))
+    zone = HostedZone(name=f"{c}.")
+    tasks.append(zone)
+    for record in (f"api.{c}.", f"api.internal.{c}."):
+        tasks.append(ResourceRecordSet(name=record, hosted_zone=zone, type_="A", ttl=60,
+                                       resource_records=[{"Value": api_ip}]))  # type: ignore[list-item]
+    return tasks
+
+
+@contextmanager
+def moto_server() -> Iterator[str]:
+    """moto_server in its own process on loopback, for as long as the block runs."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    exe = Path(sys.executable).with_name("moto_server")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "moto.server"]
+    proc = subprocess.Popen([*cmd, "-H", "127.0.0.1", "-p", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/moto-api/", timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise SystemExit(f"moto_server did not start on {url}") from None
+                time.sleep(0.05)  # waiting for the child to listen
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=5)
+
+
+def run(endpoint_url: str, cluster: str, *, dry_run: bool, delete: bool) -> None:
+    from tasklayer_tasks.runtime.retry import RetryPolicy
+
+    context = Context(region="us-east-1", cluster=cluster, endpoint_url=endpoint_url,
+                      retry=RetryPolicy(sleep=lambda _: None))
+    tasks = kops_cluster(cluster)
+    if dry_run:
+        plan = DryRunTarget(context)
+        Executor(plan).run(tasks)
+        print(plan.plan.format())
+        return
+    if delete:
+        Executor(CloudTarget(context)).delete(tasks)
+        print(f"Deleted cluster {cluster}: {len(tasks)} tasks")
+        return
+    Executor(CloudTarget(context)).run(tasks)
+    print(f"Cluster {cluster} is up to date ({len(tasks)} tasks, {endpoint_url}):")
+    for task in tasks:
+        print(f"  {task.key:<48} {task.resource_id or '-'}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--endpoint-url", default=os.environ.get("AWS_ENDPOINT_URL"),
+                        help="an AWS-compatible endpoint (moto_server); default: start one")
+    parser.add_argument("--cluster", default="demo.example.com")
+    parser.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")
+    parser.add_argument("--delete", action="store_true", help="delete the cluster's resources")
+    args = parser.parse_args(argv)
+    for key in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        os.environ.setdefault(key, "testing")
+    if args.endpoint_url:
+        run(args.endpoint_url, args.cluster, dry_run=args.dry_run, delete=args.delete)
+        return
+    with moto_server() as url:  # a fresh, empty one: the plan creates everything
+        run(url, args.cluster, dry_run=args.dry_run, delete=args.delete)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Cores of the autoscaling resources; generated, do not edit."""

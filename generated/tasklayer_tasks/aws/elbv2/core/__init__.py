@@ -1,0 +1,1 @@
+"""Cores of the elbv2 resources; generated, do not edit."""

@@ -1,0 +1,1 @@
+"""Cores of the iam resources; generated, do not edit."""

@@ -1,0 +1,1 @@
+"""Cores of the route53 resources; generated, do not edit."""

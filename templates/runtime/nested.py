@@ -1,0 +1,62 @@
+"""Tasks inside a field's value: a listener's default action forwarding to a TargetGroup, an
+auto-scaling group's launch template, a group spread over several Subnets.
+
+kOps' tasks hold other tasks wherever the API holds an id (``fi.Task`` pointers inside
+structures); so do these: a task anywhere in a field's value, inside lists and dicts, stands
+for its reference value (its id or ARN) once it has one, and is a dependency that runs first.
+``Joined`` holds the ids an API wants as one delimited string (``VPCZoneIdentifier``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .task import Task
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Values sent as one string joined by ``separator``; tasks among them by their ids."""
+
+    items: tuple[Any, ...]
+    separator: str = ","
+
+    def __init__(self, items: Any, separator: str = ",") -> None:
+        object.__setattr__(self, "items", tuple(items))
+        object.__setattr__(self, "separator", separator)
+
+
+def tasks_in(value: Any) -> Iterator[Task]:
+    """Every task inside ``value`` (lists, tuples, dicts, :class:`Joined`), depth first."""
+    from .task import Task
+
+    if isinstance(value, Task):
+        yield value
+    elif isinstance(value, Joined):
+        for item in value.items:
+            yield from tasks_in(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from tasks_in(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from tasks_in(item)
+
+
+def resolved(value: Any, reference: Callable[[Task], Any]) -> Any:
+    """``value`` with each task inside it replaced by ``reference(task)``; a :class:`Joined`
+    becomes its string. Values without tasks come back as they are."""
+    from .task import Task
+
+    if isinstance(value, Task):
+        return reference(value)
+    if isinstance(value, Joined):
+        return value.separator.join(str(resolved(v, reference)) for v in value.items)
+    if isinstance(value, list) and any(True for _ in tasks_in(value)):
+        return [resolved(v, reference) for v in value]
+    if isinstance(value, dict) and any(True for _ in tasks_in(value)):
+        return {k: resolved(v, reference) for k, v in value.items()}
+    return value

@@ -1,0 +1,204 @@
+"""The kOps-like cluster of examples/kops_cluster.py against moto_server (its own process, over
+HTTP), every call counted at botocore's hooks (what the clients sent)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import boto3
+import botocore.session
+import pytest
+
+from examples.kops_cluster import kops_cluster
+from tasklayer_tasks.runtime import CloudTarget, Context, DryRunTarget, Executor
+from tasklayer_tasks.runtime.retry import RetryPolicy
+from tests.faults.moto import MotoServer
+
+ROOT = Path(__file__).resolve().parents[2]
+CLUSTER = "demo.example.com"
+READS = ("Describe", "Get", "List")
+
+
+class Calls:
+    def __init__(self) -> None:
+        self.made: Counter[str] = Counter()
+        self.params: list[tuple[str, dict[str, Any]]] = []
+
+    def count(self, model: Any, params: Any = None, **_: Any) -> None:
+        self.made[model.name] += 1
+
+    def record(self, params: Any, event_name: str, **_: Any) -> None:
+        self.params.append((event_name.rsplit(".", 1)[-1], dict(params)))
+
+    def writes(self) -> Counter[str]:
+        return Counter({k: v for k, v in self.made.items() if not k.startswith(READS)})
+
+    def reads(self) -> int:
+        return sum(v for k, v in self.made.items() if k.startswith(READS))
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[MotoServer]:
+    with MotoServer() as moto:
+        yield moto
+
+
+@pytest.fixture
+def cloud(server: MotoServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Context, Calls]]:
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    server.reset()
+    session = botocore.session.get_session()
+    calls = Calls()
+    session.register("before-call.*.*", calls.count)
+    session.register("provide-client-params.*.*", calls.record)
+    yield Context(region="us-east-1", cluster=CLUSTER, endpoint_url=server.url, session=session,
+                  retry=RetryPolicy(sleep=lambda _: None)), calls
+
+
+def apply(context: Context, **kwargs: Any) -> list[Any]:
+    tasks = kops_cluster(CLUSTER, **kwargs)
+    Executor(CloudTarget(context), sleep=lambda _: None).run(tasks)
+    return tasks
+
+
+def boto(server_url: str, service: str) -> Any:
+    return boto3.client(service, region_name="us-east-1", endpoint_url=server_url,
+                        aws_access_key_id="testing", aws_secret_access_key="testing")
+
+
+def test_clean_apply_creates_each_resource_once(cloud: tuple[Context, Calls]) -> None:
+    context, calls = cloud
+    tasks = apply(context)
+    kinds = Counter(type(t).__name__ for t in tasks)
+    creates = {k: v for k, v in calls.writes().items() if k.startswith(("Create", "Put", "Allocate", "Attach", "Associate", "Authorize"))}
+    assert creates["CreateLaunchTemplate"] == kinds["LaunchTemplate"] == 2
+    assert creates["CreateAutoScalingGroup"] == kinds["AutoScalingGroup"] == 2
+    assert creates["CreateRole"] == 2 and creates["PutRolePolicy"] == 2 and creates["CreateInstanceProfile"] == 2
+    assert creates["CreateLoadBalancer"] == creates["CreateTargetGroup"] == creates["CreateListener"] == 1
+    assert creates["CreateVolume"] == 3 and creates["CreateKeyPair"] == 1
+    assert creates["CreateSubnet"] == kinds["Subnet"] and creates["CreateVpc"] == 1
+    assert "CreateLaunchTemplateVersion" not in creates
+    assert creates["CreateHostedZone"] == 1
+    # each instance profile holds its role (a membership: one AddRoleToInstanceProfile each)
+    assert calls.writes()["AddRoleToInstanceProfile"] == kinds["InstanceProfile"] == 2
+    # record sets are created as changes in their zone's batch: one CREATE each
+    actions = [c["Action"] for op, p in calls.params if op == "ChangeResourceRecordSets"
+               for c in p["ChangeBatch"]["Changes"]]
+    assert actions == ["CREATE"] * kinds["ResourceRecordSet"] == ["CREATE", "CREATE"]
+    # every create once: no task created twice, none left uncreated
+    assert sum(creates.values()) + len(actions) == len(tasks), (creates, kinds)
+
+
+def test_reapply_writes_nothing_and_reads_little(cloud: tuple[Context, Calls]) -> None:
+    context, calls = cloud
+    tasks = apply(context)
+    calls.made.clear()
+    apply(context)
+    assert calls.writes() == Counter()
+    per_task = calls.reads() / len(tasks)
+    print(f"\nconverged re-apply: {calls.reads()} reads for {len(tasks)} tasks = {per_task:.2f} per task;"
+          f" {dict(sorted((k, v) for k, v in calls.made.items()))}")
+    # measured 29 reads for 42 tasks (0.69): one listing per EC2/ASG/ELBv2 kind, but IAM is
+    # read per task (6: it cannot list by tag), each launch template's default version (2), the
+    # VPC's attributes (2), the hosted zone by name and its tags (2), its record sets listed once.
+    # Issue 13's goal (0.5) is not met yet; this holds the line.
+    assert calls.reads() <= 29, dict(calls.made)
+
+
+def test_a_new_instance_type_is_one_new_default_launch_template_version(cloud: tuple[Context, Calls], server: MotoServer) -> None:
+    context, calls = cloud
+    apply(context)
+    calls.made.clear()
+    apply(context, master_type="m5.large")
+    assert calls.writes() == Counter({"CreateLaunchTemplateVersion": 1, "ModifyLaunchTemplate": 1})
+    made = [p for op, p in calls.params if op == "CreateLaunchTemplateVersion"][0]
+    assert made["LaunchTemplateData"]["InstanceType"] == "m5.large"
+    assert made["LaunchTemplateData"]["ImageId"]  # a version is whole, not a patch
+    ec2 = boto(server.url, "ec2")
+    template = ec2.describe_launch_templates(LaunchTemplateNames=[f"masters.{CLUSTER}"])["LaunchTemplates"][0]
+    assert template["DefaultVersionNumber"] == 2 and template["LatestVersionNumber"] == 2
+    calls.made.clear()
+    apply(context, master_type="m5.large")
+    assert calls.writes() == Counter()
+
+
+def test_a_given_public_key_is_imported_not_generated(cloud: tuple[Context, Calls], server: MotoServer) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    public = rsa.generate_private_key(public_exponent=65537, key_size=2048).public_key().public_bytes(
+        serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH).decode()
+    context, calls = cloud
+    apply(context, public_key=public)
+    assert calls.writes()["ImportKeyPair"] == 1 and "CreateKeyPair" not in calls.writes()
+    imported = [p for op, p in calls.params if op == "ImportKeyPair"][0]
+    assert imported["PublicKeyMaterial"] == public.encode() and imported["KeyName"] == f"kubernetes.{CLUSTER}"
+    keys = boto(server.url, "ec2").describe_key_pairs(KeyNames=[f"kubernetes.{CLUSTER}"])["KeyPairs"]
+    assert len(keys) == 1 and keys[0]["Tags"]  # imported with the cluster's tags in the call
+    calls.made.clear()
+    apply(context, public_key=public)
+    assert calls.writes() == Counter()
+
+
+def test_a_changed_record_is_exactly_one_upsert(cloud: tuple[Context, Calls]) -> None:
+    context, calls = cloud
+    apply(context)
+    calls.made.clear()
+    calls.params.clear()
+    apply(context, api_ip="198.51.100.7")
+    assert calls.writes() == Counter({"ChangeResourceRecordSets": 2})
+    changes = [c for op, p in calls.params if op == "ChangeResourceRecordSets" for c in p["ChangeBatch"]["Changes"]]
+    assert [c["Action"] for c in changes] == ["UPSERT", "UPSERT"]  # the two api records, one change each
+    assert all(c["ResourceRecordSet"]["ResourceRecords"] == [{"Value": "198.51.100.7"}] for c in changes)
+    calls.made.clear()
+    apply(context, api_ip="198.51.100.7")
+    assert calls.writes() == Counter()
+
+
+def test_delete_leaves_nothing_in_any_service(cloud: tuple[Context, Calls], server: MotoServer) -> None:
+    context, calls = cloud
+    tasks = apply(context)
+    key = next(t for t in tasks if type(t).__name__ == "KeyPair")
+    key_id = key.resource_id
+    Executor(CloudTarget(context), sleep=lambda _: None).delete(tasks)
+    # moto's DeleteKeyPair reads only KeyName and ignores the KeyPairId AWS also takes: the
+    # call is checked here, the key pair left out of what moto is asked below
+    assert ("DeleteKeyPair", {"KeyPairId": key_id}) in calls.params
+    owned = [{"Name": f"tag:kubernetes.io/cluster/{CLUSTER}", "Values": ["owned"]}]
+    ec2 = boto(server.url, "ec2")
+    for op, key in (("describe_vpcs", "Vpcs"), ("describe_subnets", "Subnets"), ("describe_volumes", "Volumes"),
+                    ("describe_launch_templates", "LaunchTemplates"),
+                    ("describe_security_groups", "SecurityGroups"), ("describe_route_tables", "RouteTables"),
+                    ("describe_internet_gateways", "InternetGateways")):
+        assert getattr(ec2, op)(Filters=owned)[key] == [], op
+    assert boto(server.url, "route53").list_hosted_zones()["HostedZones"] == []
+    iam = boto(server.url, "iam")
+    assert iam.list_roles()["Roles"] == [] and iam.list_instance_profiles()["InstanceProfiles"] == []
+    assert boto(server.url, "autoscaling").describe_auto_scaling_groups()["AutoScalingGroups"] == []
+    elb = boto(server.url, "elbv2")
+    assert elb.describe_load_balancers()["LoadBalancers"] == [] and elb.describe_target_groups()["TargetGroups"] == []
+
+
+def test_the_dry_run_reads_like_kops_update_cluster(cloud: tuple[Context, Calls]) -> None:
+    context, calls = cloud
+    plan = DryRunTarget(context)
+    Executor(plan).run(kops_cluster(CLUSTER))
+    text = plan.plan.format()
+    assert calls.writes() == Counter()
+    assert "Will create resources:" in text
+    for kind in ("LaunchTemplate/masters.", "AutoScalingGroup/nodes.", "Listener/443", "Volume/a.etcd-main."):
+        assert kind in text
+
+
+def test_the_example_runs_as_a_script(tmp_path: Path) -> None:
+    env = {"PYTHONPATH": str(ROOT / "generated"), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "kops_cluster.py"), "--dry-run"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Will create resources:" in done.stdout and "LaunchTemplate/nodes.demo.example.com" in done.stdout

@@ -1,0 +1,61 @@
+"""The rules that make Route 53 safe to drive, on the pinned model (no overlay): a hosted zone
+tagged and read by kind (ChangeTagsForResource / ListTagsForResources), found by name
+(ListHostedZonesByName), created with its CallerReference as the idempotency token; record sets
+as a change-batch resource found by name and type inside their zone, owned through it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codegen.model import ChangeBatch, Mutability, Resource
+from codegen.providers.aws.rules.run import annotate_model
+from codegen.providers.aws.shapes import aws
+from codegen.providers.aws.source import load_pinned
+
+SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+
+
+@pytest.fixture(scope="module")
+def route53() -> dict[str, Resource]:
+    src = load_pinned(SCHEMAS, "route53")
+    _, draft = annotate_model(src.model, service="route53", api_version=src.api_version,
+                              paginators=src.paginators, waiters=src.waiters)
+    return {r.name: r for r in draft.freeze().resources}
+
+
+def test_hosted_zone_is_tagged_and_read_by_kind(route53: dict[str, Resource]) -> None:
+    tags = route53["HostedZone"].tags
+    assert tags is not None and tags.source == "rule:aws.tags-by-resource-type"
+    assert (tags.create_member, tags.tag_operation, tags.type_member, tags.resource_type, tags.tags_member) == (
+        None, "ChangeTagsForResource", "ResourceType", "hostedzone", "AddTags")
+    assert (tags.selector_member, tags.read_operation, tags.read_selector) == (
+        "ResourceId", "ListTagsForResources", "ResourceIds")
+    # a health check is tagged the same way; a kind the enum does not name gets no tags model
+    assert route53["HealthCheck"].tags is not None and route53["HealthCheck"].tags.resource_type == "healthcheck"
+    assert route53["ReusableDelegationSet"].tags is None
+
+
+def test_hosted_zone_is_found_by_name_and_created_with_a_caller_reference(route53: dict[str, Resource]) -> None:
+    zone = route53["HostedZone"]
+    listing = zone.operations.list
+    assert listing is not None and (listing.name, listing.natural_filter) == ("ListHostedZonesByName", "DNSName")
+    assert aws(listing).natural_filter_is_list is False and listing.output_member == "HostedZones"
+    assert zone.operations.read is not None and zone.operations.read.name == "GetHostedZone"
+    assert zone.operations.create is not None and zone.operations.create.idempotency_token == "CallerReference"
+
+
+def test_record_sets_are_a_change_batch_resource(route53: dict[str, Resource]) -> None:
+    records = route53["ResourceRecordSet"]
+    assert records.change_batch == ChangeBatch(
+        operation="ChangeResourceRecordSets", batch_member="ChangeBatch", changes_member="Changes",
+        action_member="Action", item_member="ResourceRecordSet", create_action="CREATE", upsert_action="UPSERT",
+        delete_action="DELETE", parent_member="HostedZoneId",
+        start=(("StartRecordName", "Name"), ("StartRecordType", "Type")), source="rule:aws.change-batch-resource")
+    assert records.identity.natural == ("Name", "Type") and records.identity.owner_parent == "HostedZoneId"
+    assert records.field("HostedZoneId").references == "HostedZone"
+    assert records.field("Name").mutability is Mutability.CREATE_ONLY
+    assert records.field("ResourceRecords").mutability is Mutability.MUTABLE
+    assert records.field("TTL").update_operation == "ChangeResourceRecordSets"
+    assert records.operations.read is not None and records.operations.read.name == "ListResourceRecordSets"
