@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .aws_tags import tag_selector
 from .errors import MalformedResponseError
 
 if TYPE_CHECKING:
@@ -21,8 +22,6 @@ def with_tags(core: AwsCore, items: list[dict[str, Any]]) -> list[dict[str, Any]
     tags = core.spec.tags
     if tags is None or tags.read_operation is None or tags.selector_member is None or not items:
         return items
-    from .aws_core import tag_selector
-
     key = core.spec.arn if tags.selector_is_arn and core.spec.arn else core.spec.primary[0]
     wanted = [str(tag_selector(i[key])) for i in items if i.get(key)]
     found: dict[str, list[Any]] = {}

@@ -110,6 +110,8 @@ def _record(resource: ResourceDraft, f: FieldDraft, add: str, remove: str, kind:
     f.set("update_operation", add, rid)
     f.set("remove_operation", remove, rid)
     f.set("update_kind", kind, rid)
+    if kind == "add_remove" and f.type.kind == "list":
+        f.set("unordered", True, rid)  # items join and leave one by one: their order means nothing
     if member and member != f.name:
         f.set("update_name", member, rid)
     if remove_member and remove_member != (member or f.name):

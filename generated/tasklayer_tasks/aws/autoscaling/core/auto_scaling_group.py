@@ -2,7 +2,13 @@
 
     create: CreateAutoScalingGroup
     read:   DescribeAutoScalingGroups
+    update: AttachLoadBalancerTargetGroups (TargetGroupARNs)
+    update: AttachLoadBalancers (LoadBalancerNames)
+    update: DetachTrafficSources (TrafficSources)
     update: UpdateAutoScalingGroup (LaunchConfigurationName, LaunchTemplate, MixedInstancesPolicy, MinSize, MaxSize, DesiredCapacity, DefaultCooldown, AvailabilityZones, AvailabilityZoneIds, HealthCheckType, HealthCheckGracePeriod, PlacementGroup, VPCZoneIdentifier, TerminationPolicies, NewInstancesProtectedFromScaleIn, ServiceLinkedRoleARN, MaxInstanceLifetime, CapacityRebalance, Context, DesiredCapacityType, DefaultInstanceWarmup, InstanceMaintenancePolicy, AvailabilityZoneDistribution, AvailabilityZoneImpairmentPolicy, SkipZonalShiftValidation, CapacityReservationSpecification, InstanceLifecyclePolicy, DeletionProtection)
+    update: DetachLoadBalancerTargetGroups (TargetGroupARNs)
+    update: DetachLoadBalancers (LoadBalancerNames)
+    update: AttachTrafficSources (TrafficSources)
     tags:   CreateOrUpdateTags
     delete: DeleteAutoScalingGroup
 
@@ -125,18 +131,24 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="LoadBalancerNames",
             attr="load_balancer_names",
-            mutability=Mutability.CREATE_ONLY,
+            mutability=Mutability.MUTABLE,
             key="loadBalancerNames",
             in_create=True,
+            update_operation="AttachLoadBalancers",
             unordered=True,
+            update_kind="add_remove",
+            remove_operation="DetachLoadBalancers",
         ),
         FieldSpec(
             name="TargetGroupARNs",
             attr="target_group_arns",
-            mutability=Mutability.CREATE_ONLY,
+            mutability=Mutability.MUTABLE,
             key="targetGroupARNs",
             in_create=True,
+            update_operation="AttachLoadBalancerTargetGroups",
             unordered=True,
+            update_kind="add_remove",
+            remove_operation="DetachLoadBalancerTargetGroups",
         ),
         FieldSpec(
             name="HealthCheckType",
@@ -261,9 +273,13 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="TrafficSources",
             attr="traffic_sources",
-            mutability=Mutability.CREATE_ONLY,
+            mutability=Mutability.MUTABLE,
             key="trafficSources",
             in_create=True,
+            update_operation="AttachTrafficSources",
+            unordered=True,
+            update_kind="add_remove",
+            remove_operation="DetachTrafficSources",
         ),
         FieldSpec(
             name="InstanceMaintenancePolicy",
@@ -350,6 +366,7 @@ SPEC = ResourceSpec(
             attr="enabled_metrics",
             mutability=Mutability.READ_ONLY,
             key="enabledMetrics",
+            unordered=True,
         ),
         FieldSpec(
             name="Status",
@@ -402,7 +419,31 @@ SPEC = ResourceSpec(
     ),
     updates=(
         CallSpec(
+            operation="AttachLoadBalancerTargetGroups",
+            identity=(("AutoScalingGroupName", "AutoScalingGroupName"),),
+        ),
+        CallSpec(
+            operation="AttachLoadBalancers",
+            identity=(("AutoScalingGroupName", "AutoScalingGroupName"),),
+        ),
+        CallSpec(
+            operation="DetachTrafficSources",
+            identity=(("AutoScalingGroupName", "AutoScalingGroupName"),),
+        ),
+        CallSpec(
             operation="UpdateAutoScalingGroup",
+            identity=(("AutoScalingGroupName", "AutoScalingGroupName"),),
+        ),
+        CallSpec(
+            operation="DetachLoadBalancerTargetGroups",
+            identity=(("AutoScalingGroupName", "AutoScalingGroupName"),),
+        ),
+        CallSpec(
+            operation="DetachLoadBalancers",
+            identity=(("AutoScalingGroupName", "AutoScalingGroupName"),),
+        ),
+        CallSpec(
+            operation="AttachTrafficSources",
             identity=(("AutoScalingGroupName", "AutoScalingGroupName"),),
         ),
     ),

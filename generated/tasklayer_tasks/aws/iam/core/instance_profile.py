@@ -2,6 +2,8 @@
 
     create: CreateInstanceProfile
     read:   GetInstanceProfile
+    update: AddRoleToInstanceProfile (Roles)
+    update: RemoveRoleFromInstanceProfile (Roles)
     tags:   TagInstanceProfile
     delete: DeleteInstanceProfile
 
@@ -64,8 +66,13 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="Roles",
             attr="roles",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.MUTABLE,
             key="roles",
+            update_operation="AddRoleToInstanceProfile",
+            update_member="RoleName",
+            unordered=True,
+            update_kind="add_remove",
+            remove_operation="RemoveRoleFromInstanceProfile",
         ),
         FieldSpec(
             name="Tags",
@@ -98,7 +105,16 @@ SPEC = ResourceSpec(
         nested_member=None,
         required=(),
     ),
-    updates=(),
+    updates=(
+        CallSpec(
+            operation="AddRoleToInstanceProfile",
+            identity=(("InstanceProfileName", "InstanceProfileName"),),
+        ),
+        CallSpec(
+            operation="RemoveRoleFromInstanceProfile",
+            identity=(("InstanceProfileName", "InstanceProfileName"),),
+        ),
+    ),
     delete=CallSpec(
         operation="DeleteInstanceProfile",
         identity=(("InstanceProfileName", "InstanceProfileName"),),
