@@ -13,6 +13,7 @@ import pytest
 
 from codegen.providers.aws.rules.run import annotate_model
 from codegen.model import Mutability, Service
+from codegen.providers.aws.shapes import aws_tags
 from codegen.providers.aws.source import load_pinned
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -246,5 +247,6 @@ def test_flattened_paths_and_hosted_zone_tag_calls(pinned: dict[str, Service]) -
         "EnableResourceNameDnsAAAARecordOnLaunch": "EnableResourceNameDnsAAAARecord",
     }
     zone = pinned["route53"].resource("HostedZone")
-    assert zone.tags is not None and zone.tags.selector_extra == (("ResourceType", "hostedzone"),)
-    assert zone.field("Tags").read_operation == "ListTagsForResource"
+    assert zone.tags is not None and aws_tags(zone.tags).selector_extra == (("ResourceType", "hostedzone"),)
+    # the field's tag read is the model's: the one reading many zones a call
+    assert zone.field("Tags").read_operation == zone.tags.read_operation == "ListTagsForResources"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from codegen.providers.aws.rules.run import AWS_RULES, annotate_model
-from codegen.providers.aws.shapes import aws
+from codegen.providers.aws.shapes import aws, aws_tags
 from codegen.model import Mutability, Service
 from tests.toy_model import toy_model, toy_model_more
 
@@ -119,10 +119,11 @@ def test_service_level_tagging_through_a_resource_type(more: Service) -> None:
     tags = zone.field("Tags")
     assert (tags.mutability, tags.update_operation, tags.in_create) == (Mutability.MUTABLE, "ChangeTagsForResource", False)
     assert zone.tags is not None and zone.tags.source == "rule:aws.service-level-tagging"
-    assert (zone.tags.selector_member, zone.tags.selector_extra) == ("ResourceId", (("ResourceType", "zone"),))
-    assert (zone.tags.payload_member, zone.tags.untag_operation, zone.tags.untag_member) == (
+    call = aws_tags(zone.tags)
+    assert (zone.tags.selector_member, call.selector_extra) == ("ResourceId", (("ResourceType", "zone"),))
+    assert (call.payload_member, zone.tags.untag_operation, zone.tags.untag_member) == (
         "AddTags", "ChangeTagsForResource", "RemoveTagKeys")
-    assert tags.read_operation == "ListTagsForResource"
+    assert tags.read_operation == zone.tags.read_operation == "ListTagsForResource"
     # a generic call whose ResourceType cannot name a Widget is not the Widget's
     assert more.resource("Widget").field("Tags").update_operation == "CreateTags"
 
@@ -133,7 +134,8 @@ def test_tags_as_maps_in_any_case(more: Service) -> None:
     assert [f.name for f in queue.fields].count("Tags") == 1 and "tags" not in [f.name for f in queue.fields]
     assert queue.field("Tags").mutability is Mutability.MUTABLE
     assert queue.tags is not None
-    assert (queue.tags.create_member, queue.tags.create_is_map, queue.tags.payload_is_map) == ("tags", True, True)
+    call = aws_tags(queue.tags)
+    assert (queue.tags.create_member, call.create_is_map, call.payload_is_map) == ("tags", True, True)
     assert (queue.tags.tag_operation, queue.tags.selector_member, queue.tags.untag_member) == ("TagQueue", "QueueUrl", "TagKeys")
 
 

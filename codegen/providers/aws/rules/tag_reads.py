@@ -63,3 +63,6 @@ def tags_read_separately(ctx: AwsContext) -> None:
         if found is not None:
             read = dataclasses.replace(tags, read_operation=found[0])
             resource.set("tags", read.with_call(AwsTagShape, read_selector=found[1]), rid)
+            field = resource.fields.get(tags.field)
+            if field is not None:  # one tag read, on the field as on the tags model
+                field.set("read_operation", found[0], rid)
