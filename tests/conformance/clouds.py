@@ -24,6 +24,7 @@ NOT_IMPLEMENTED = "has not been implemented"  # moto's words for an action it la
 
 class AwsCloud:
     provider = "aws"
+    label = "moto"
 
     def __init__(self) -> None:
         import botocore.session
@@ -103,6 +104,7 @@ def _aws_model(service: str) -> Any:
 
 class GcpCloud:
     provider = "gcp"
+    label = "the fake"
 
     def __init__(self, documents: dict[str, Path]) -> None:
         from tasklayer_tasks.runtime import Context

@@ -53,7 +53,7 @@ class Cycle:
             CloudTarget(self.cloud.context),
             sleep=lambda _: None,
             retry_interval=0.01,
-            task_deadline=10.0,
+            task_deadline=2.0,  # a resource that is not ready in 2s against a fake never will be
         )
 
     def step(self, name: str, action: Any) -> Counter[str]:
@@ -82,9 +82,9 @@ class Cycle:
                 raise StepFailed("synthesise", str(err)) from None
             self.apply(node)
             observed = self.reapply(node)
-            changed = self.changes(node, observed)  # what the resource now holds
-            self.create_only(node, changed)
-            self.delete(node, changed)
+            declared, observed = self.changes(node, observed)
+            self.create_only(node, declared, observed)
+            self.delete(node, declared)
         except StepFailed as failed:
             status = "skipped" if failed.skipped else "fail"
             self.outcome.status, self.outcome.step = status, failed.step
@@ -111,11 +111,9 @@ class Cycle:
             raise StepFailed("re-apply", f"{sum(writes.values())} writes: {dict(writes)}")
         return dict(task.observed)
 
-    def changes(self, node: Node, observed: dict[str, Any]) -> dict[str, Any]:
-        """Each mutable field changed in turn, the earlier changes kept declared; what was
-        declared at the end (task attribute -> value)."""
-        from tasklayer_tasks.runtime.diff import differs
-
+    def changes(self, node: Node, observed: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Each mutable field changed in turn, the earlier changes kept declared: (what was
+        declared, task attribute -> value; the state last read)."""
         changed: dict[str, dict[str, int]] = {}
         declared: dict[str, Any] = {}
         self.evidence["changes"] = changed
@@ -126,52 +124,82 @@ class Cycle:
             if why_not:
                 self.outcome.notes.append(f"{f.attr}: not changed ({why_not})")
                 continue
-            value, expected = self._new_value(node, f, observed, differs)
-            if value is None:
-                self.outcome.notes.append(f"{f.attr}: not changed (no other valid value)")
+            expected = self.spec.tags.tag_operation if f.is_tags else f.update_operation
+            result = self._change(node, f, declared, observed, expected)
+            if result is None:
                 continue
-            task, tasks = instantiate(node, {**declared, f.attr: value})
-            try:
-                writes = self.step(f"change {f.attr}", lambda: self.executor().run(tasks))
-            except StepFailed as failed:
-                if not failed.skipped:
-                    raise
-                self.outcome.notes.append(f"{f.attr}: not changed (moto lacks {expected})")
-                continue
+            value, writes, observed = result
             changed[f.attr] = dict(writes)
-            if writes != Counter({expected: 1}):
-                raise StepFailed(
-                    f"change {f.attr}", f"wrote {dict(writes)}; the routed call is {expected}"
-                )
-            observed = dict(task.observed)
             declared[f.attr] = value
-        return declared
+        return declared, observed
+
+    def _change(
+        self, node: Node, f: Any, declared: dict[str, Any], observed: dict[str, Any], expected: str
+    ) -> tuple[Any, Counter[str], dict[str, Any]] | None:
+        """Declare another valid value of ``f``; the writes must be exactly one ``expected``.
+        A value the cloud already holds writes nothing: the next one is tried (fields read by a
+        separate call are not in the state read before)."""
+        from tasklayer_tasks.runtime import NotConvergedError
+
+        step = f"change {f.attr}"
+        for value in self._other_values(node, f, observed):
+            task, tasks = instantiate(node, {**declared, f.attr: value})
+            since = self.cloud.mark()
+            try:
+                writes = self.step(step, lambda: self.executor().run(tasks))
+            except StepFailed as failed:
+                writes = self.cloud.writes(since)
+                if failed.skipped:
+                    self.outcome.notes.append(f"{f.attr}: not changed ({self.cloud.label} lacks {expected})")
+                    return None
+                if "still differs" in failed.reason and writes == Counter({expected: 1}):
+                    self.outcome.notes.append(
+                        f"{f.attr}: {expected} sent; {self.cloud.label} does not keep it (read back unchanged)"
+                    )
+                    return None
+                raise
+            if not writes and observed.get(f.name) is None:
+                continue  # the cloud held this value already
+            if writes != Counter({expected: 1}):
+                raise StepFailed(step, f"wrote {dict(writes)}; the routed call is {expected}")
+            return value, writes, dict(task.observed)
+        self.outcome.notes.append(f"{f.attr}: not changed (no other valid value)")
+        return None
+
+    def _other_values(self, node: Node, f: Any, observed: dict[str, Any]) -> list[Any]:
+        from tasklayer_tasks.runtime.diff import differs
+
+        if f.is_tags:
+            return [{"sweep-change": "1"}]
+        schema = self.cloud.schema_of(self.resource, f.name)
+        if schema is None:  # neither the create nor the routed call has the member
+            raise StepFailed(
+                f"change {f.attr}", f"{f.update_operation} has no member {f.update_member or f.name}"
+            )
+        out: list[Any] = []
+        for variant in CHANGE_VARIANTS:
+            value = node.synth.value(f.name, schema, variant)
+            if value not in out and differs(self.spec, f.name, observed.get(f.name), value):
+                out.append(value)
+        return out
 
     def _unchangeable(self, f: Any) -> str | None:
         if f.write_only:
             return "write-only: never read back, so never compared"
+        if f.name in (*self.spec.natural, *self.spec.primary):
+            return "it names the resource: another value is another resource"
         if f.references:
-            return f"refers to a {f.references}: another one is not synthesised"
+            return f"refers to {f.references}: a second one is not synthesised"
+        if _names_another(f):
+            return "an id of another resource, which the annotation does not name"
         if f.is_tags and (self.spec.tags is None or self.spec.tags.tag_operation is None):
             return "no tag call"
         return None
 
-    def _new_value(self, node: Node, f: Any, observed: dict[str, Any], differs: Any) -> tuple[Any, str]:
-        if f.is_tags:
-            return {"sweep-change": "1"}, self.spec.tags.tag_operation
-        schema = self.cloud.schema_of(self.resource, f.name)
-        if schema is None:
-            return None, ""
-        for variant in CHANGE_VARIANTS:
-            value = node.synth.value(f.name, schema, variant)
-            if differs(self.spec, f.name, observed.get(f.name), value):
-                return value, f.update_operation
-        return None, ""
-
-    def create_only(self, node: Node, declared: dict[str, Any]) -> None:
+    def create_only(self, node: Node, declared: dict[str, Any], observed: dict[str, Any]) -> None:
         from tasklayer_tasks.runtime import CannotChangeFieldError
 
-        chosen = self._create_only_field(node)
+        chosen = self._create_only_field(node, observed)
         if chosen is None:
             self.outcome.notes.append("no create-only field to change")
             return
@@ -193,7 +221,7 @@ class Cycle:
         writes = self.cloud.writes(since)
         raise StepFailed("create-only change", f"{f.attr} not refused; wrote {dict(writes)}")
 
-    def _create_only_field(self, node: Node) -> tuple[Any, Any] | None:
+    def _create_only_field(self, node: Node, observed: dict[str, Any]) -> tuple[Any, Any] | None:
         """A create-only field the apply declared (else one it could have) and another valid
         value of it. Identity members are not among them: another name is another resource."""
         identity = {*self.spec.natural, *self.spec.parent, *self.spec.primary}
@@ -203,18 +231,15 @@ class Cycle:
             if f.mutability.value in ("create_only", "unknown")
             and f.in_create
             and not (f.write_only or f.references or f.is_tags or f.attr == "name")
+            and not _names_another(f)
             and f.name not in identity
         ]
         fixed.sort(key=lambda f: f.attr not in node.values)  # one the apply declared, first
         for f in fixed:
-            schema = self.cloud.schema_of(self.resource, f.name)
-            if schema is None:
-                continue
-            base = node.values.get(f.attr)
-            for variant in CHANGE_VARIANTS:
-                value = node.synth.value(f.name, schema, variant)
-                if value != base:
-                    return f, value
+            if f.attr not in node.values and observed.get(f.name) is None:
+                continue  # what the cloud holds is not known: a value may be no change at all
+            for value in self._other_values(node, f, observed):
+                return f, value
         return None
 
     def delete(self, node: Node, declared: dict[str, Any]) -> None:
@@ -238,3 +263,9 @@ class Cycle:
             self.executor().delete(tasks)
         except Exception as err:
             self.outcome.notes.append(f"cleanup: {short(err)}")
+
+
+def _names_another(f: Any) -> bool:
+    """An id or ARN of another resource that the annotation gives no reference (a Route's
+    LocalGatewayId): a made-up one means nothing to the cloud."""
+    return f.name.endswith(("Id", "Ids", "Arn", "Arns")) and not f.references

@@ -10,17 +10,35 @@ import json
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from .cycle import Outcome
+
+CAUSES = Path(__file__).resolve().parent / "causes.yaml"
 
 PROVIDERS = ("aws", "gcp")
 Results = dict[str, dict[str, dict[str, Outcome]]]  # provider -> service -> resource -> outcome
 
 
+def causes(path: Path = CAUSES) -> dict[str, tuple[str, str]]:
+    """provider/service/Resource -> (step, diagnosed cause)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {key: (entry["step"], " ".join(entry["cause"].split())) for key, entry in data.items()}
+
+
+def _reason(provider: str, service: str, name: str, o: Outcome, known: dict[str, tuple[str, str]]) -> str | None:
+    step, cause = known.get(f"{provider}/{service}/{name}", (None, None))
+    if o.status == "fail" and o.step == step and cause:
+        return f"{o.reason}. Cause: {cause}"
+    return o.reason
+
+
 def as_json(results: Results) -> dict[str, Any]:
+    known = causes()
     return {
         provider: {
             service: {
-                name: {"status": o.status, "step": o.step, "reason": o.reason}
+                name: {"status": o.status, "step": o.step, "reason": _reason(provider, service, name, o, known)}
                 for name, o in sorted(resources.items())
             }
             for service, resources in sorted(results.get(provider, {}).items())
@@ -79,8 +97,13 @@ def markdown(report: dict[str, Any], results: Results, header: list[str]) -> str
             for name, entry in resources.items():
                 outcome = results.get(provider, {}).get(service, {}).get(name)
                 reason = entry["reason"] or ""
-                if entry["status"] == "pass" and outcome is not None and outcome.notes:
-                    reason = "unchecked: " + "; ".join(outcome.notes)
+                if entry["status"] == "pass" and outcome is not None:
+                    changed = sorted(outcome.evidence.get("changes", {}))
+                    refused = outcome.evidence.get("create-only", {}).get("field")
+                    parts = [f"changed: {', '.join(changed) or 'none'}"]
+                    parts += [f"create-only refused: {refused}"] if refused else []
+                    parts += ["unchecked: " + "; ".join(outcome.notes)] if outcome.notes else []
+                    reason = ". ".join(parts)
                 step = entry["step"] or ""
                 lines.append(f"| {name} | {entry['status']} | {step} | {_cell(reason)} |")
     return "\n".join(lines) + "\n"
