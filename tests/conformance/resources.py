@@ -46,9 +46,6 @@ def generated(
             for task in _tasks_of(module):
                 resource = Resource(provider, service, task.spec.name, task, module.__name__)
                 found.setdefault(service, {})[resource.name] = resource
-    if services:
-        unknown = services - set(found) - set(broken) - {m.name for m in pkgutil.iter_modules(root.__path__)}
-        broken.update({s: "not generated" for s in unknown if provider == "aws"})
     return found, broken
 
 

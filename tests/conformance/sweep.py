@@ -44,8 +44,10 @@ def sweep(args: argparse.Namespace, say: Any = print) -> dict[str, dict[str, dic
 
     services = set(args.service) if args.service else None
     results: dict[str, dict[str, dict[str, Any]]] = {}
+    seen: set[str] = set()
     for provider in args.provider or ("aws", "gcp"):
         index, broken = generated(provider, services)
+        seen |= set(index) | set(broken)
         for service, problem in broken.items():
             say(f"{provider}/{service}: does not import: {problem}")
             results.setdefault(provider, {})[service] = {"(import)": Outcome("fail", "import", problem)}
@@ -63,7 +65,13 @@ def sweep(args: argparse.Namespace, say: Any = print) -> dict[str, dict[str, dic
                     if args.verbose:
                         where = f" at {outcome.step}: {outcome.reason}" if outcome.step else ""
                         say(f"{provider}/{service}/{resource.name}: {outcome.status}{where} ({outcome.seconds:.2f}s)")
+    if services and services - seen:
+        raise BadSelection(f"not generated: {', '.join(sorted(services - seen))} (see generated/tasklayer_tasks)")
     return results
+
+
+class BadSelection(Exception):
+    """A service asked for that is not generated."""
 
 
 def _documents(index: dict[str, Any]) -> dict[str, Path]:
@@ -83,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         results = sweep(args)
-    except ValuesFileError as err:
+    except (ValuesFileError, BadSelection) as err:
         print(f"sweep: error: {err}", file=sys.stderr)
         return 2
     seconds = time.perf_counter() - started
