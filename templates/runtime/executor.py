@@ -196,7 +196,7 @@ class Executor:
                 waiting.add(task)
                 snapshots = getattr(getattr(self.target, "context", None), "snapshots", None)
                 if snapshots is not None:  # what it waits for must be read afresh
-                    snapshots.invalidate(task.spec.service)
+                    snapshots.invalidate(task.spec.service, task.spec.listings_touched())
         elif isinstance(outcome, TaskError):
             failures.append(outcome)
         else:

@@ -252,7 +252,7 @@ class FakeGcp:
         collection, name = url.rsplit("/", 1)
         for manager, group in COMPANIONS.items():
             if collection.endswith("/" + manager):
-                made = {
+                made: dict[str, Any] = {
                     "kind": "compute#instanceGroup",
                     "name": name,
                     "selfLink": resource.get("selfLink", "").replace(f"/{manager}/", f"/{group}/"),
