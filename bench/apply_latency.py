@@ -110,7 +110,7 @@ def measure(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--latency", type=float, default=0.05)
-    parser.add_argument("--concurrency", type=int, nargs="+", default=[4, 16])
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[4, 10, 16])
     args = parser.parse_args()
     workloads = {
         "ec2 stack": lambda c: network_stack(c).tasks(),
