@@ -72,7 +72,7 @@ class AwsCore:
         finally:
             if self.snapshots is not None and not operation.startswith(READ_PREFIXES):
                 # written, or perhaps written (an unknown outcome): what was listed is stale
-                self.snapshots.invalidate(self.spec.service)
+                self.snapshots.invalidate(self.spec.service, self.spec.listings_touched())
 
     def _translated(self, operation: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def call(**params: Any) -> Any:

@@ -257,6 +257,22 @@ class ResourceSpec:
             if f.references == self.name
         ]
 
+    def listings_touched(self) -> frozenset[str]:
+        """The read operations whose listings a write to this kind may make stale: its own, its
+        owning parent's (a Route is an item of its RouteTable), and those of the kinds it refers
+        to in its service (an attachment changes its gateway, a rule its security group)."""
+        names = {f.references for f in self.fields if f.references}
+        if self.owner_parent is not None:
+            names.add(self.owner_parent.spec.name)
+        kinds = [self] + [
+            other
+            for other in _KNOWN
+            if other.service == self.service and other.name in names and other is not self
+        ]
+        return frozenset(
+            call.operation for kind in kinds for call in (kind.read, kind.listing) if call
+        )
+
     def terminal(self, state: dict[str, object]) -> bool:
         """In a state it will never leave (a NAT gateway ``deleted``): not a live resource."""
         r = self.readiness
