@@ -8,8 +8,9 @@ Against moto in this process, each botocore call first sleeps ``--latency`` seco
 call is charged to the task whose step made it (the executor's worker thread says which). The
 bound is the heaviest dependency chain: the most calls along any path of the task graph, times
 the latency; nothing can finish sooner than that chain's calls made one after another. Prints,
-for the EC2 stack of the behaviour tests and kOps' three-zone network, clean apply and
-converged re-apply: wall, bound, wall / bound.
+for the EC2 stack of the behaviour tests, kOps' three-zone network and the whole example cluster
+(``examples/kops_cluster.py``: network, IAM, launch templates, ASGs, NLB, volumes, DNS), clean
+apply and converged re-apply: wall, bound, wall / bound.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from moto import mock_aws  # noqa: E402
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor, Task  # noqa: E402
 from tasklayer_tasks.runtime.retry import RetryPolicy  # noqa: E402
 from tasklayer_tasks.aws.ec2 import Vpc  # noqa: E402
+from examples.kops_cluster import kops_cluster  # noqa: E402
 from tests.behaviour.kops_network import kops_network  # noqa: E402
 from tests.behaviour.stack import network_stack  # noqa: E402
 
@@ -85,7 +87,8 @@ def measure(
     cluster = f"{name.split()[0]}{concurrency}"  # a cluster (and VPC) of its own
     charged: Counter[str] = Counter()
     context = slow_context(latency, charged, cluster)
-    context.client("ec2"), context.client("ec2", sdk_retries=False)  # model loading is not the API's
+    for service in ("ec2", "iam", "autoscaling", "elbv2", "route53"):  # model loading is not the API's
+        context.client(service), context.client(service, sdk_retries=False)
     for phase in ("clean apply", "converged re-apply"):
         charged.clear()
         tasks = make(cluster)
@@ -107,14 +110,20 @@ def measure(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--latency", type=float, default=0.05)
-    parser.add_argument("--concurrency", type=int, nargs="+", default=[4, 16])
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[4, 10, 16])
     args = parser.parse_args()
-    workloads = {"ec2 stack": lambda c: network_stack(c).tasks(), "kops 3-zone network": kops_network}
-    with mock_aws():
-        # moto sets up its EC2 backend on the first call (seconds): not the API's time either
-        measure("warm-up", lambda c: [Vpc(name=c, cidr_block="10.9.0.0/16")], 0.0001, 1, quiet=True)
-        for concurrency in args.concurrency:
-            for name, make in workloads.items():
+    workloads = {
+        "ec2 stack": lambda c: network_stack(c).tasks(),
+        "kops 3-zone network": kops_network,
+        "kops example cluster": lambda c: list(kops_cluster(f"{c}.example.com")),
+    }
+    for concurrency in args.concurrency:
+        for name, make in workloads.items():
+            # an account of its own each (moto's DescribeKeyPairs ignores KeyPairIds, so a
+            # second cluster's key pair would answer the first's read-back)
+            with mock_aws():
+                # moto sets up its EC2 backend on the first call (seconds): not the API's time
+                measure("warm-up", lambda c: [Vpc(name=c, cidr_block="10.9.0.0/16")], 0.0001, 1, quiet=True)
                 measure(name, make, args.latency, concurrency)
 
 

@@ -43,7 +43,11 @@ FIELD_DEFAULTS: dict[str, Any] = {
     "value_wrapper": None,
     "after": (),
     "sensitive_paths": (),
+    "update_kind": None,
     "remove_operation": None,
+    "remove_name": None,
+    "update_paths": (),
+    "create_path": None,
 }
 
 
@@ -161,6 +165,7 @@ class ServiceDraft:
     resources: dict[str, ResourceDraft] = field(default_factory=dict)
     source_files: tuple[str, ...] = ()
     call_shape: type[CallShape] = CallShape  # the provider's variant, for calls a later stage adds
+    tag_shape: type[CallShape] = CallShape  # ... and of a tags model's calls (overlays set its facts)
 
     def claimed_operations(self) -> set[str]:
         claimed: set[str] = set()

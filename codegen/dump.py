@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from codegen.model import Field, Resource, Service
@@ -25,6 +26,10 @@ def field_document(f: Field, detail: bool = False) -> dict[str, Any]:
             read_name=f.read_name,
             update_name=f.update_name,
             read_operation=f.read_operation,
+            update_kind=f.update_kind,
+            remove_operation=f.remove_operation,
+            update_paths=[list(p) for p in f.update_paths],
+            create_path=f.create_path,
             type=f.type.python(),
             provenance=dict(f.provenance),
         )
@@ -53,6 +58,10 @@ def resource_document(r: Resource, detail: bool = False) -> dict[str, Any]:
             "resource_type": r.tags.resource_type,
             "tag_operation": r.tags.tag_operation,
             "untag_operation": r.tags.untag_operation,
+            "selector_member": r.tags.selector_member,
+            "read_operation": r.tags.read_operation,
+            # the provider's own tag-call facts (AWS: payload member, map or list, wrapper, ...)
+            **({"call": dataclasses.asdict(r.tags.call)} if dataclasses.fields(r.tags.call) else {}),
         }
         doc["provenance"] = {**r.provenance, **{f"identity.{k}": v for k, v in r.identity.provenance.items()}}
     return doc
@@ -84,7 +93,10 @@ def service_table(service: Service) -> str:
                                      ("unordered", f.unordered)) if on]
             if f.references:
                 flags.append(f"-> {f.references}")
-            rows.append((f.name, f.mutability.value, f.update_operation or "", ",".join(flags), f.source))
+            if f.update_kind:  # add/remove pairs, patches, nested or flattened members, keyed items
+                flags.append(f.update_kind)
+            via = " / ".join(op for op in (f.update_operation, f.remove_operation) if op)
+            rows.append((f.name, f.mutability.value, via, ",".join(flags), f.source))
         widths = [max(len(row[i]) for row in rows) for i in range(4)]
         for row in rows:
             out.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[4])

@@ -20,6 +20,9 @@ class Mutability(str, Enum):
     UNKNOWN = "unknown"
 
 
+# how an update call changes a field when it does not take the new value itself (Field.update_kind)
+UPDATE_KINDS = ("add_remove", "per_item", "json_patch", "nested", "flattened", "keyed_item")
+
 Provenance = Mapping[str, str]
 """Annotated attribute name -> where its value came from (``rule:<id>`` or ``overlay:<file>#<key>``)."""
 
@@ -80,9 +83,21 @@ class Field:
     value_wrapper: str | None = None  # updates send it as {"Value": v} (AttributeBooleanValue)
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
     sensitive_paths: tuple[str, ...] = ()  # secret parts inside it ("LaunchTemplateData.UserData")
-    # a membership list: items added one per update call, removed one per this call, each named
-    # by ``update_name`` (RemoveRoleFromInstanceProfile, items compared by their "RoleName")
-    remove_operation: str | None = None
+    # how its update call changes it, when not by sending the new value (None): "add_remove"
+    # (an add call and a remove call take the items that differ: AttachLoadBalancerTargetGroups /
+    # DetachLoadBalancerTargetGroups), "per_item" (one put / delete call per list item:
+    # PutLifecycleHook / DeleteLifecycleHook), "json_patch" (patchOperations on a path),
+    # "nested" / "flattened" (the call carries members of the field's structure, under their own
+    # or flattened names: UpdateHostedZoneComment, ModifySubnetAttribute), "keyed_item" (a list
+    # of {id, new value} items: ModifySecurityGroupRules)
+    update_kind: str | None = None
+    remove_operation: str | None = None  # the call that takes items away ("add_remove", "per_item")
+    remove_name: str | None = None  # the member of that call carrying them, when renamed
+    # (update input path, path inside the field) for "nested", "flattened", "keyed_item" and
+    # "json_patch" updates: ("PrivateDnsHostnameTypeOnLaunch", "HostnameType")
+    update_paths: tuple[tuple[str, str], ...] = ()
+    # the create sets it only inside another member's structure: "IpPermissions[].Ipv6Ranges[].CidrIpv6"
+    create_path: str | None = None
     in_create: bool = False  # the create call takes it (a fact of the schema, not a judgement)
     in_read: bool = False  # the main read returns it
     provenance: Provenance = field(default_factory=dict, compare=False)
@@ -198,11 +213,27 @@ class TagsModel:
     selector_is_list: bool = False
     selector_is_arn: bool = False  # tag calls take the ARN rather than the primary id
     untag_member: str | None = None  # "Tags" (EC2 DeleteTags takes [{Key}]) or "TagKeys"
-    read_operation: str | None = None  # tags not in the resource's read: read by this (DescribeTags)
-    read_selector: str | None = None  # ... naming the resources by this, when not selector_member ("ResourceIds")
-    type_member: str | None = None  # tag calls also name the kind here ("ResourceType": "hostedzone")
-    tags_member: str | None = None  # the tag call's member carrying the tags, when not "Tags" ("AddTags")
+    # tags the resource's read does not return are read by this call, for many resources at
+    # once where it takes a list (ELBv2 DescribeTags, Route 53 ListTagsForResources)
+    read_operation: str | None = None
+    # the provider's variant: how its tag calls carry the tags and name what they tag, beyond
+    # the facts above (AWS: ``AwsTagShape``, a {key: value} map, S3's Tagging.TagSet wrapper)
+    call: CallShape = CallShape()
     source: str = ""
+
+    def call_as(self, shape: type[S]) -> S:
+        """The provider's tag-call facts as ``shape`` (its defaults while none are recorded)."""
+        if isinstance(self.call, shape):
+            return self.call
+        if type(self.call) is CallShape:
+            return shape()
+        raise TypeError(f"tags {self.field} carry {self.call.kind} call facts, not {shape.kind}")
+
+    def with_call(self, shape: type[CallShape], **facts: Any) -> TagsModel:
+        """A copy with these provider facts changed (the same model when nothing changes)."""
+        current = self.call_as(shape)
+        changed = replace(current, **facts)
+        return self if changed == current else replace(self, call=changed)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ class _Method:
     literal_length: int
     method: dict[str, Any]
     document: dict[str, Any]
+    named: re.Pattern[str]  # the method's own path ({+name} spans segments): its path parameters
 
 
 def full_document(api: str, version: str = "v1") -> dict[str, Any]:
@@ -62,7 +63,7 @@ class RequestValidator:
                     if name:
                         regex += f"(?P<{re.sub(r'[^A-Za-z0-9_]', '_', name)}>[^/]+)"
                 self.methods.append(_Method(method["id"], method["httpMethod"], re.compile(f"^{regex}$"), literal,
-                                            method, document))
+                                            method, document, _named(prefix + method["path"])))
             self._walk(document, resource.get("resources") or {})
 
     # -- one request -----------------------------------------------------------------------------
@@ -93,7 +94,9 @@ class RequestValidator:
             problem = _scalar_problem(spec, value, from_query=True)
             if problem:
                 out.append(f"{where}: parameter {name}={value!r}: {problem}")
-        path_values = found.pattern.match(path).groupdict()  # type: ignore[union-attr]
+        # matched on the flat path (projects/{projectsId}/...): the parameters are the real path's
+        named = found.named.match(path)
+        path_values = named.groupdict() if named else found.pattern.match(path).groupdict()  # type: ignore[union-attr]
         for name, spec in declared.items():
             given = query.get(name) if spec.get("location") == "query" else path_values.get(re.sub(r"[^A-Za-z0-9_]", "_", name))
             if spec.get("required") and given in (None, ""):
@@ -128,6 +131,15 @@ class RequestValidator:
                 out += [f"{where}: sends {k!r}, but the method says only {said.group(1)} is modified"
                         for k in body if k not in allowed]
         return out
+
+
+def _named(path: str) -> re.Pattern[str]:
+    regex = ""
+    for text, plus, name in re.findall(r"([^{]*)(?:\{(\+?)([^}]+)\})?", path):
+        regex += re.escape(text)
+        if name:
+            regex += f"(?P<{re.sub(r'[^A-Za-z0-9_]', '_', name)}>{'.+' if plus else '[^/]+'})"
+    return re.compile(f"^{regex}$")
 
 
 def _scalar_problem(spec: dict[str, Any], value: Any, from_query: bool = False) -> str | None:

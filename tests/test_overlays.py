@@ -14,6 +14,8 @@ from codegen.errors import TasklayerError
 from codegen.model import FieldType, Mutability, Operation, TagsModel
 from codegen.overlays import apply_overlay, find_overlay, load_overlay
 from codegen.overlays.load import FIELD_VALUES, TAGS_KEYS
+from codegen.providers.aws.shapes import AwsTagShape, aws_tags
+from codegen.providers.registry import PROVIDERS
 
 FILE = "schemas/overlays/aws/tiny.yaml"
 RULE = "rule:test"
@@ -113,6 +115,18 @@ BAD = [
         "resources.Vpc.identity.primary",
         "expected a list",
         id="identity-not-a-list",
+    ),
+    pytest.param(
+        "resources: {Vpc: {fields: {CidrBlock: {update_kind: add-remove}}}}",
+        "resources.Vpc.fields.CidrBlock.update_kind",
+        "update_kind must be null or one of add_remove",
+        id="unknown-update-kind",
+    ),
+    pytest.param(
+        "resources: {Vpc: {fields: {CidrBlock: {update_paths: [[Comment]]}}}}",
+        "resources.Vpc.fields.CidrBlock.update_paths",
+        "expected a list of [name, name] pairs",
+        id="update-paths-not-pairs",
     ),
     pytest.param(
         "resources: {Vpc: {fields: {CidrBlock: {required: 'yes'}}}}",
@@ -401,6 +415,19 @@ def test_tags_correct_the_model_and_the_tag_calls(tmp_path: Path) -> None:
     assert vpc.provenance["tags"] == src("resources.Vpc.tags")
 
 
+def test_tag_call_facts_go_to_the_providers_variant(tmp_path: Path) -> None:
+    """payload_member / selector_extra are AWS tag-call facts: the overlay sets them in the
+    provider's variant (TagsModel.call); a provider without them refuses the key by name."""
+    draft = tiny_draft()
+    draft.tag_shape = AwsTagShape
+    text = "resources: {Vpc: {tags: {payload_member: AddTags, selector_extra: [[ResourceType, vpc]], read_operation: TagResource}}}"
+    tags = apply_overlay(draft, load_overlay(write(tmp_path, text), tmp_path), OPS).resources["Vpc"].tags
+    assert tags is not None and tags.read_operation == "TagResource"
+    assert (aws_tags(tags).payload_member, aws_tags(tags).selector_extra) == ("AddTags", (("ResourceType", "vpc"),))
+    err = failure(tmp_path, "resources: {Vpc: {tags: {payload_member: AddTags}}}")  # tiny_draft: no tag facts
+    assert err.pointer == "resources.Vpc.tags.payload_member" and "not a fact of this provider's tag calls" in err.reason
+
+
 def test_added_field(tmp_path: Path) -> None:
     text = "resources: {Vpc: {fields: {EnableDnsSupport: {add: true, type: boolean, mutability: mutable, update_operation: ModifyVpcAttribute}}}}"
     f = applied(tmp_path, text).resources["Vpc"].freeze().field("EnableDnsSupport")
@@ -438,7 +465,9 @@ def test_find_overlay_refuses_yml(tmp_path: Path) -> None:
 def test_overlay_keys_follow_the_model() -> None:
     """A new annotated attribute or tags setting must become settable by overlays too."""
     assert set(FIELD_VALUES) == set(FIELD_DEFAULTS)
-    assert set(TAGS_KEYS) == {f.name for f in dataclasses.fields(TagsModel)} - {"source"}
+    # the neutral tags model's, and every provider's own tag-call facts (TagsModel.call)
+    variants = {f.name for p in PROVIDERS.values() for f in dataclasses.fields(p.tag_shape)}
+    assert set(TAGS_KEYS) == {f.name for f in dataclasses.fields(TagsModel)} - {"source", "call"} | variants
 
 
 # --- the real thing -----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import pytest
 
 from codegen.providers.aws.rules.run import annotate_model
 from codegen.model import Mutability, Service
+from codegen.providers.aws.shapes import aws_tags
 from codegen.providers.aws.source import load_pinned
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -58,9 +59,10 @@ FIELDS = [
     ("ec2", "SecurityGroup", "VpcId", C, None),
     ("ec2", "SecurityGroup", "GroupId", R, None),
     ("ec2", "SecurityGroup", "IpPermissions", R, None),
-    ("ec2", "SecurityGroupIngress", "IpProtocol", C, None),
-    ("ec2", "SecurityGroupIngress", "FromPort", C, None),
-    ("ec2", "SecurityGroupEgress", "ToPort", C, None),
+    # ModifySecurityGroupRules takes new values for the rules it names by id (SecurityGroupRuleRequest)
+    ("ec2", "SecurityGroupIngress", "IpProtocol", M, "ModifySecurityGroupRules"),
+    ("ec2", "SecurityGroupIngress", "FromPort", M, "ModifySecurityGroupRules"),
+    ("ec2", "SecurityGroupEgress", "ToPort", M, "ModifySecurityGroupRules"),
     ("ec2", "Address", "Domain", C, None),
     ("ec2", "Address", "PublicIp", R, None),
     ("ec2", "Address", "AllocationId", R, None),
@@ -197,3 +199,54 @@ def test_tokens_sensitive_and_references(pinned: dict[str, Service]) -> None:
     assert ec2.resource("Subnet").field("AvailabilityZone").server_default
     assert not ec2.resource("Vpc").field("CidrBlock").server_default
     assert ec2.resource("Vpc").field("EnableDnsHostnames").read_operation == "DescribeVpcAttribute"
+
+
+# The rule classes of issue 12 on the pinned models: (service, resource, field, mutability,
+# update call, update kind, remove call, deciding rule)
+SHAPED = [
+    ("route53", "HostedZone", "Tags", M, "ChangeTagsForResource", None, None, "aws.tags-through-tag-operations"),
+    ("route53", "HealthCheck", "Tags", M, "ChangeTagsForResource", None, None, "aws.tags-through-tag-operations"),
+    ("iam", "ServiceLinkedRole", "Tags", M, "TagRole", None, None, "aws.tags-through-tag-operations"),
+    ("iam", "VirtualMFADevice", "Tags", M, "TagMFADevice", None, None, "aws.tags-through-tag-operations"),
+    ("route53", "HostedZone", "VPC", M, "AssociateVPCWithHostedZone", "add_remove", "DisassociateVPCFromHostedZone", "aws.add-remove-pair-updates"),
+    ("ec2", "NatGateway", "SecondaryPrivateIpAddresses", M, "AssignPrivateNatGatewayAddress", "add_remove", "UnassignPrivateNatGatewayAddress", "aws.add-remove-pair-updates"),
+    ("ec2", "NatGateway", "SecondaryAllocationIds", M, "AssociateNatGatewayAddress", "add_remove", "DisassociateNatGatewayAddress", "aws.add-remove-pair-updates"),
+    ("autoscaling", "AutoScalingGroup", "TargetGroupARNs", M, "AttachLoadBalancerTargetGroups", "add_remove", "DetachLoadBalancerTargetGroups", "aws.add-remove-pair-updates"),
+    ("autoscaling", "AutoScalingGroup", "TrafficSources", M, "AttachTrafficSources", "add_remove", "DetachTrafficSources", "aws.add-remove-pair-updates"),
+    ("autoscaling", "AutoScalingGroup", "EnabledMetrics", M, "EnableMetricsCollection", "add_remove", "DisableMetricsCollection", "aws.add-remove-pair-updates"),
+    ("autoscaling", "AutoScalingGroup", "LifecycleHookSpecificationList", M, "PutLifecycleHook", "per_item", "DeleteLifecycleHook", "aws.put-delete-per-item"),
+    ("iam", "InstanceProfile", "Roles", M, "AddRoleToInstanceProfile", "add_remove", "RemoveRoleFromInstanceProfile", "aws.add-remove-pair-updates"),
+    ("elbv2", "Listener", "Certificates", M, "ModifyListener", None, None, "aws.update-by-identity-in-input"),
+    ("route53", "HostedZone", "HostedZoneConfig", M, "UpdateHostedZoneComment", "nested", None, "aws.nested-update-member"),
+    ("ec2", "Subnet", "PrivateDnsNameOptionsOnLaunch", M, "ModifySubnetAttribute", "flattened", None, "aws.flattened-update-members"),
+    ("ec2", "SecurityGroupIngress", "Description", M, "ModifySecurityGroupRules", "keyed_item", None, "aws.keyed-item-update"),
+    ("ec2", "SecurityGroupIngress", "CidrIpv6", M, "ModifySecurityGroupRules", "keyed_item", None, "aws.keyed-item-update"),
+    ("ec2", "SecurityGroupEgress", "CidrIpv6", M, "ModifySecurityGroupRules", "keyed_item", None, "aws.keyed-item-update"),
+]
+
+
+@pytest.mark.parametrize(("service", "resource", "field", "mutability", "update", "kind", "remove", "rule"), SHAPED)
+def test_shaped_update(pinned: dict[str, Service], service: str, resource: str, field: str, mutability: Mutability,
+                       update: str, kind: str | None, remove: str | None, rule: str) -> None:
+    f = pinned[service].resource(resource).field(field)
+    assert (f.mutability, f.update_operation, f.update_kind, f.remove_operation) == (mutability, update, kind, remove)
+    assert f.source == f"rule:{rule}"
+
+
+def test_ipv6_rule_is_created_through_ip_permissions(pinned: dict[str, Service]) -> None:
+    ipv6 = pinned["ec2"].resource("SecurityGroupIngress").field("CidrIpv6")
+    assert ipv6.create_path == "IpPermissions[].Ipv6Ranges[].CidrIpv6"
+    assert ipv6.update_paths == (("SecurityGroupRules[].SecurityGroupRule.CidrIpv6", "CidrIpv6"),)
+
+
+def test_flattened_paths_and_hosted_zone_tag_calls(pinned: dict[str, Service]) -> None:
+    options = pinned["ec2"].resource("Subnet").field("PrivateDnsNameOptionsOnLaunch")
+    assert dict(options.update_paths) == {
+        "PrivateDnsHostnameTypeOnLaunch": "HostnameType",
+        "EnableResourceNameDnsARecordOnLaunch": "EnableResourceNameDnsARecord",
+        "EnableResourceNameDnsAAAARecordOnLaunch": "EnableResourceNameDnsAAAARecord",
+    }
+    zone = pinned["route53"].resource("HostedZone")
+    assert zone.tags is not None and aws_tags(zone.tags).selector_extra == (("ResourceType", "hostedzone"),)
+    # the field's tag read is the model's: the one reading many zones a call
+    assert zone.field("Tags").read_operation == zone.tags.read_operation == "ListTagsForResources"

@@ -1,5 +1,5 @@
 """The rules that make Route 53 safe to drive, on the pinned model (no overlay): a hosted zone
-tagged and read by kind (ChangeTagsForResource / ListTagsForResources), found by name
+tagged and read by kind (ChangeTagsForResource / ListTagsForResources, with ResourceType), found by name
 (ListHostedZonesByName), created with its CallerReference as the idempotency token; record sets
 as a change-batch resource found by name and type inside their zone, owned through it."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from codegen.model import ChangeBatch, Mutability, Resource
 from codegen.providers.aws.rules.run import annotate_model
-from codegen.providers.aws.shapes import aws
+from codegen.providers.aws.shapes import aws, aws_tags
 from codegen.providers.aws.source import load_pinned
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -27,13 +27,17 @@ def route53() -> dict[str, Resource]:
 
 def test_hosted_zone_is_tagged_and_read_by_kind(route53: dict[str, Resource]) -> None:
     tags = route53["HostedZone"].tags
-    assert tags is not None and tags.source == "rule:aws.tags-by-resource-type"
-    assert (tags.create_member, tags.tag_operation, tags.type_member, tags.resource_type, tags.tags_member) == (
-        None, "ChangeTagsForResource", "ResourceType", "hostedzone", "AddTags")
-    assert (tags.selector_member, tags.read_operation, tags.read_selector) == (
-        "ResourceId", "ListTagsForResources", "ResourceIds")
+    assert tags is not None and tags.source == "rule:aws.service-level-tagging"
+    assert (tags.create_member, tags.tag_operation, tags.untag_operation) == (
+        None, "ChangeTagsForResource", "ChangeTagsForResource")
+    assert (tags.selector_member, tags.read_operation) == ("ResourceId", "ListTagsForResources")
+    call = aws_tags(tags)
+    assert (call.selector_extra, call.payload_member, call.read_selector) == (
+        (("ResourceType", "hostedzone"),), "AddTags", "ResourceIds")
+    assert route53["HostedZone"].provenance["tags"] == "rule:aws.tags-read-separately"
     # a health check is tagged the same way; a kind the enum does not name gets no tags model
-    assert route53["HealthCheck"].tags is not None and route53["HealthCheck"].tags.resource_type == "healthcheck"
+    health = route53["HealthCheck"].tags
+    assert health is not None and aws_tags(health).selector_extra == (("ResourceType", "healthcheck"),)
     assert route53["ReusableDelegationSet"].tags is None
 
 

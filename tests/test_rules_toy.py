@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from codegen.providers.aws.rules.run import AWS_RULES, annotate_model
-from codegen.providers.aws.shapes import aws
+from codegen.providers.aws.shapes import aws, aws_tags
 from codegen.model import Mutability, Service
-from tests.toy_model import toy_model
+from tests.toy_model import toy_model, toy_model_more
 
 
 @pytest.fixture(scope="module")
@@ -101,3 +101,102 @@ def test_versioned_create_updates_parent(toy: Service) -> None:
     t = toy.resource("Template")
     assert t.field("Data").update_operation == "CreateTemplateVersion"
     assert t.field("TemplateName").mutability is Mutability.CREATE_ONLY
+
+
+# --- the rule classes of issue 12, on the toy service's added shapes --------------------------
+
+
+@pytest.fixture(scope="module")
+def more() -> Service:
+    _, draft = annotate_model(toy_model_more(), service="toy", api_version="2020-01-01")
+    return draft.freeze()
+
+
+def test_service_level_tagging_through_a_resource_type(more: Service) -> None:
+    """CreateZone takes no tags and GetZone returns none; ChangeTagsForResource's ResourceType
+    names zones: the zone is tagged through it, the type sent as a fixed value."""
+    zone = more.resource("Zone")
+    tags = zone.field("Tags")
+    assert (tags.mutability, tags.update_operation, tags.in_create) == (Mutability.MUTABLE, "ChangeTagsForResource", False)
+    assert zone.tags is not None and zone.tags.source == "rule:aws.service-level-tagging"
+    call = aws_tags(zone.tags)
+    assert (zone.tags.selector_member, call.selector_extra) == ("ResourceId", (("ResourceType", "zone"),))
+    assert (call.payload_member, zone.tags.untag_operation, zone.tags.untag_member) == (
+        "AddTags", "ChangeTagsForResource", "RemoveTagKeys")
+    assert tags.read_operation == zone.tags.read_operation == "ListTagsForResource"
+    # a generic call whose ResourceType cannot name a Widget is not the Widget's
+    assert more.resource("Widget").field("Tags").update_operation == "CreateTags"
+
+
+def test_tags_as_maps_in_any_case(more: Service) -> None:
+    """CreateQueue takes ``tags`` (lower case) as a map; TagQueue is the queue's own tag call."""
+    queue = more.resource("Queue")
+    assert [f.name for f in queue.fields].count("Tags") == 1 and "tags" not in [f.name for f in queue.fields]
+    assert queue.field("Tags").mutability is Mutability.MUTABLE
+    assert queue.tags is not None
+    call = aws_tags(queue.tags)
+    assert (queue.tags.create_member, call.create_is_map, call.payload_is_map) == ("tags", True, True)
+    assert (queue.tags.tag_operation, queue.tags.selector_member, queue.tags.untag_member) == ("TagQueue", "QueueUrl", "TagKeys")
+
+
+def test_membership_pair_records_both_calls(more: Service) -> None:
+    peers = more.resource("Zone").field("Peers")
+    assert (peers.mutability, peers.update_kind, peers.update_operation, peers.remove_operation) == (
+        Mutability.MUTABLE, "add_remove", "AssociatePeerWithZone", "DisassociatePeerFromZone")
+    assert peers.update_name == "Peer" and peers.source == "rule:aws.add-remove-pair-updates"
+    ops = {op.name: op for op in more.resource("Zone").operations.update}
+    # the calls name the zone as ZoneId; its state calls it Id
+    assert aws(ops["AssociatePeerWithZone"]).identity_pairs == (("ZoneId", "Id"),)
+
+
+def test_put_delete_per_item(more: Service) -> None:
+    hooks = more.resource("Zone").field("Hooks")
+    assert (hooks.mutability, hooks.update_kind, hooks.update_operation, hooks.remove_operation, hooks.source) == (
+        Mutability.MUTABLE, "per_item", "PutHook", "DeleteHook", "rule:aws.put-delete-per-item")
+
+
+def test_nested_update_member(more: Service) -> None:
+    config = more.resource("Zone").field("Config")
+    assert (config.mutability, config.update_kind, config.update_operation, config.update_paths) == (
+        Mutability.MUTABLE, "nested", "UpdateZoneComment", (("Comment", "Comment"),))
+
+
+def test_flattened_update_members(more: Service) -> None:
+    options = more.resource("Zone").field("OptionsOnLaunch")
+    assert (options.mutability, options.update_kind, options.update_operation) == (
+        Mutability.MUTABLE, "flattened", "ModifyZoneAttribute")
+    assert options.update_paths == (("HostnameTypeOnLaunch", "HostnameType"), ("EnableARecordOnLaunch", "EnableARecord"))
+    assert options.source == "rule:aws.flattened-update-members"
+
+
+def test_keyed_items_and_the_structured_create_form(more: Service) -> None:
+    rule = more.resource("Rule")
+    ipv6 = rule.field("CidrIpv6")
+    # the flat create lacks it, the Permissions form carries it; ModifyRules changes it by rule id
+    assert ipv6.create_path == "Permissions[].Ipv6Ranges[].CidrIpv6"
+    assert ipv6.provenance["create_path"] == "rule:aws.structured-create-form"
+    assert (ipv6.mutability, ipv6.update_kind, ipv6.update_operation) == (Mutability.MUTABLE, "keyed_item", "ModifyRules")
+    assert rule.field("Protocol").update_paths == (("Rules[].Rule.Protocol", "Protocol"),)
+    assert rule.field("GroupId").mutability is Mutability.CREATE_ONLY  # the call's selector, not a new value
+
+
+def test_json_patch_update(more: Service) -> None:
+    api = more.resource("Api")
+    name = api.field("name")
+    assert (name.mutability, name.update_kind, name.update_operation, name.update_paths) == (
+        Mutability.MUTABLE, "json_patch", "UpdateApi", (("patchOperations", "/name"),))
+    assert "patchOperations" not in [f.name for f in api.fields]
+    assert api.field("apiId").mutability is Mutability.READ_ONLY
+
+
+def test_renderer_gives_the_runtime_only_what_it_performs(more: Service) -> None:
+    """Kinds the runtime cannot send yet become create-only (created with) or read-only."""
+    from codegen.render.capability import runtime_resource
+
+    zone = runtime_resource(more.resource("Zone"))
+    assert zone.field("Peers").mutability is Mutability.CREATE_ONLY
+    assert zone.field("OptionsOnLaunch").mutability is Mutability.READ_ONLY
+    assert zone.field("Tags").mutability is Mutability.MUTABLE
+    assert zone.field("HostnameTypeOnLaunch").update_operation == "ModifyZoneAttribute"  # a plain set stays
+    kept = {op.name for op in zone.operations.update}
+    assert "AssociatePeerWithZone" not in kept and "ModifyZoneAttribute" in kept

@@ -10,7 +10,7 @@ references to a resource that is gone) are recorded against the overlay key that
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Collection
 
 from codegen.draft import FieldDraft, ResourceDraft, ServiceDraft
@@ -30,7 +30,7 @@ def apply_overlay(given: ServiceDraft, overlay: Overlay, operation_names: Collec
             continue
         resource = draft.resources[names.renames.get(entry.name, entry.name)]
         _apply_identity(overlay, resource, entry)
-        _apply_tags(overlay, resource, entry)
+        _apply_tags(overlay, resource, entry, draft.tag_shape)
         for fo in entry.fields:
             _apply_field(overlay, resource, fo, draft.call_shape)
     _drop(draft, overlay, names)
@@ -71,15 +71,20 @@ def _apply_identity(overlay: Overlay, resource: ResourceDraft, entry: ResourceOv
         resource.set(attr, value, overlay.source(f"{entry.key}.identity.{attr}"))
 
 
-def _apply_tags(overlay: Overlay, resource: ResourceDraft, entry: ResourceOverlay) -> None:
+def _apply_tags(
+    overlay: Overlay, resource: ResourceDraft, entry: ResourceOverlay, tag_shape: type[CallShape]
+) -> None:
     """Correct the tags model in place (or make one, when the rules found none); the tag and
     untag operations the resource calls follow it."""
     if not entry.tags:
         return
     src = overlay.source(f"{entry.key}.tags")
+    neutral = {f.name for f in fields(TagsModel)}
+    given = {k: v for k, v in entry.tags.items() if k in neutral}
+    facts = {k: v for k, v in entry.tags.items() if k not in neutral}  # the provider's (check_overlay)
     base = resource.tags
-    tags = replace(base, **entry.tags, source=src) if base else TagsModel(**entry.tags, source=src)
-    resource.set("tags", tags, src)
+    tags = replace(base, **given, source=src) if base else TagsModel(**given, source=src)
+    resource.set("tags", tags.with_call(tag_shape, **facts) if facts else tags, src)
     for attr, role in (("tag_operation", "tag"), ("untag_operation", "untag")):
         if attr in entry.tags:
             op = entry.tags[attr]

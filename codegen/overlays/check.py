@@ -8,11 +8,11 @@ stay wrong without anybody noticing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Collection
 
 from codegen.draft import FIELD_DEFAULTS, ResourceDraft, ServiceDraft
-from codegen.model import Mutability
+from codegen.model import CallShape, Mutability, TagsModel
 from codegen.providers import info
 from codegen.overlays.schema import FieldOverlay, Overlay, ResourceOverlay, suggest
 
@@ -41,7 +41,7 @@ def check_overlay(draft: ServiceDraft, overlay: Overlay, operation_names: Collec
         resource = draft.resources[entry.name]
         for fo in entry.fields:
             _check_field(overlay, resource, fo, names, operation_names)
-        _check_tags(overlay, resource, entry, operation_names)
+        _check_tags(overlay, resource, entry, operation_names, draft.tag_shape)
         _check_identity(overlay, resource, entry, draft.provider)
     return names
 
@@ -130,7 +130,7 @@ def _check_field(
             f"resource {resource.name!r} has no field {fo.name!r}{hint}",
             ["a field the rules cannot see is added with add: true and a type"],
         )
-    for attr in ("update_operation", "read_operation"):
+    for attr in ("update_operation", "read_operation", "remove_operation"):
         op = fo.settings.get(attr)
         if op is not None and op not in operation_names:
             raise overlay.error(
@@ -171,12 +171,25 @@ def _check_mutability(overlay: Overlay, resource: ResourceDraft, fo: FieldOverla
 
 
 def _check_tags(
-    overlay: Overlay, resource: ResourceDraft, entry: ResourceOverlay, operation_names: Collection[str]
+    overlay: Overlay,
+    resource: ResourceDraft,
+    entry: ResourceOverlay,
+    operation_names: Collection[str],
+    tag_shape: type[CallShape],
 ) -> None:
     if entry.tags and resource.tags is None and "field" not in entry.tags:
         raise overlay.error(
             f"{entry.key}.tags", f"{resource.name} has no tags model to correct; give at least tags.field"
         )
+    neutral = {f.name for f in fields(TagsModel)}
+    own = {f.name for f in fields(tag_shape)}
+    for attr in entry.tags:
+        if attr not in neutral and attr not in own:  # a fact of another cloud's tag calls
+            raise overlay.error(
+                f"{entry.key}.tags.{attr}",
+                f"{attr} is not a fact of this provider's tag calls",
+                [f"its tag facts are {', '.join(sorted(neutral - {'call', 'source'} | own))}"],
+            )
     for attr in ("tag_operation", "untag_operation"):
         op = entry.tags.get(attr)
         if op is not None and op not in operation_names:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable, NoReturn, cast
 
 import yaml
 
-from codegen.model import Mutability
+from codegen.model import UPDATE_KINDS, Mutability
 from codegen.overlays.marked_yaml import Marked, parse_yaml, yaml_reason
 from codegen.overlays.schema import (
     ADDED_TYPES,
@@ -37,9 +37,14 @@ TAGS_KEYS = (
     "selector_is_arn",
     "untag_member",
     "read_operation",
+    "payload_member",
+    "payload_is_map",
+    "payload_wrapper",
+    "key_member",
+    "value_member",
+    "create_is_map",
+    "selector_extra",
     "read_selector",
-    "type_member",
-    "tags_member",
 )
 FIELD_EXTRA_KEYS = ("add", "type")
 
@@ -225,6 +230,18 @@ class _Reader:
             self.fail(key, f"names listed twice: {', '.join(dupes)}")
         return out
 
+    def pairs(self, value: Any, key: str) -> tuple[tuple[str, str], ...]:
+        """A list of [name, name] pairs: (update path, field path), (member, fixed value)."""
+        if not isinstance(value, list) or not all(isinstance(v, list) and len(v) == 2 for v in value):
+            self.fail(key, f"expected a list of [name, name] pairs, got {_shown(value)}")
+        return tuple((self.name(a, key), self.name(b, key)) for a, b in value)
+
+    def update_kind(self, value: Any, key: str) -> str | None:
+        if value is not None and value not in UPDATE_KINDS:
+            hint = suggest(value, list(UPDATE_KINDS)) if isinstance(value, str) else ""
+            self.fail(key, f"update_kind must be null or one of {', '.join(UPDATE_KINDS)}, got {_shown(value)}{hint}")
+        return value  # type: ignore[no-any-return]
+
     def mutability(self, value: Any, key: str) -> Mutability:
         allowed = [m.value for m in Mutability]
         if value not in allowed:
@@ -253,7 +270,11 @@ FIELD_VALUES: dict[str, _Check] = {
     "value_wrapper": _Reader.optional_name,
     "after": _Reader.names,
     "sensitive_paths": _Reader.names,
+    "update_kind": _Reader.update_kind,
     "remove_operation": _Reader.optional_name,
+    "remove_name": _Reader.optional_name,
+    "update_paths": _Reader.pairs,
+    "create_path": _Reader.optional_name,
 }
 
 IDENTITY_VALUES: dict[str, _Check] = {
@@ -262,11 +283,13 @@ IDENTITY_VALUES: dict[str, _Check] = {
     "parent": _Reader.names,
     "arn": _Reader.optional_name,
 }
+_TAGS_BOOLEANS = ("selector_is_list", "selector_is_arn", "payload_is_map", "create_is_map")
 TAGS_VALUES: dict[str, _Check] = {
     k: (
         _Reader.name
-        if k == "field"
-        else _Reader.boolean if k in ("selector_is_list", "selector_is_arn") else _Reader.optional_name
+        if k in ("field", "payload_member", "key_member", "value_member")
+        else _Reader.boolean if k in _TAGS_BOOLEANS
+        else _Reader.pairs if k == "selector_extra" else _Reader.optional_name
     )
     for k in TAGS_KEYS
 }

@@ -16,6 +16,7 @@ from codegen.render import crd
 from codegen.render.names import check_resources, check_service_name
 from codegen.render.verify import check_modules
 from codegen.render.env import make_environment, render_template
+from codegen.render.capability import runtime_service
 from codegen.providers.base import Provider
 from codegen.providers.registry import PROVIDERS
 from codegen.render.views import ResourceView
@@ -114,7 +115,7 @@ def _runtime(templates_dir: Path) -> dict[str, str]:
 
 
 def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
-    service = selection.service
+    service = runtime_service(selection.service)
     pinned_from = safe_docstring(f" ({selection.pinned_from})" if selection.pinned_from else "")
     cloud = PROVIDERS[service.provider]
     check_service_name(service)

@@ -158,6 +158,7 @@ class FieldView:
             ("filter_name", self.filter_name),
             ("after", f.after or None),
             ("sensitive_paths", f.sensitive_paths or None),
+            ("update_kind", f.update_kind),
             ("remove_operation", f.remove_operation),
         ]
         defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
@@ -333,6 +334,8 @@ class ResourceView:
             ("selector_is_list", t.selector_is_list),
             ("selector_is_arn", t.selector_is_arn),
         ]
+        if t.read_operation:
+            values.append(("read_operation", t.read_operation))
         return arguments(values)
 
     def versioning_arguments(self) -> list[Argument] | None:

@@ -86,13 +86,13 @@ def delete(core: AwsCore, actual: Mapping[str, Any]) -> None:
 
 def find(core: AwsCore, desired: Mapping[str, Any], retry_not_found: bool) -> list[State]:
     """The parent's items whose start-key members are the desired ones."""
-    from .aws_core import _known
+    from .aws_find import known  # it imports this module
 
     batch, read = core.spec.change_batch, core.spec.read
     assert batch is not None and read is not None
     parent = desired.get(batch.parent_member)
     keys = {f: desired.get(f) for _, f in batch.start}
-    if not _known(parent) or not all(_known(v) for v in keys.values()):
+    if not known(parent) or not all(known(v) for v in keys.values()):
         return []
     if core.snapshots is not None and not retry_not_found:
         items = core.snapshots.items(

@@ -107,7 +107,7 @@ class GcpCore:
         finally:
             if self.snapshots is not None and not read:
                 # written, or perhaps written (an unknown outcome): what was listed is stale
-                self.snapshots.invalidate(self.spec.service)
+                self.snapshots.invalidate(self.spec.service, self.spec.listings_touched())
         return result
 
     def params(

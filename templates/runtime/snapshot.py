@@ -9,51 +9,81 @@ not listed), ids the snapshot does not hold, a natural key found nowhere in it w
 not found by the ownership tag (another owner's resource of that name must still be an error),
 kinds that cannot be listed by tag.
 
-Freshness: any write through a core of a service drops that service's snapshots (a create, a
-change, a delete, or a call whose outcome is unknown), and a listing that was under way while a
-write went out is used by the task that asked for it but never kept. A task that asks to try
-again drops its service's snapshots too (a NAT gateway still ``pending`` must be read again).
+Freshness: a write through a kind's core (a create, a change, a delete, or a call whose outcome
+is unknown) drops the listings it may have made stale: its own kind's, its owning parent's (a
+Route lives in its RouteTable's item) and those of the kinds it refers to (an attachment changes
+its gateway's item, a rule its group's) — :meth:`ResourceSpec.listings_touched`. A listing that
+was under way while such a write went out is used by the task that asked for it but never kept.
+A task that asks to try again drops its kind's listings too (a NAT gateway still ``pending``
+must be read again). Writes to unrelated kinds leave a listing alone: creating a Subnet does
+not make the pass list its security groups again.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Collection, Hashable
 from typing import Any
 
 
 class Snapshots:
-    """The listings of one pass, by key; thread-safe, each listing made once at a time."""
+    """The listings of one pass, by key (its read operation first); thread-safe, each listing
+    made once at a time."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._gates: dict[Hashable, threading.Lock] = {}
         self._held: dict[tuple[str, Hashable], list[Any]] = {}
-        self._generation: dict[str, int] = {}
+        self._generation: dict[tuple[str, Hashable], int] = {}
+        self._started = 0  # listings begun so far: orders them against a find's arrival
+        self._latest: dict[tuple[str, Hashable], tuple[int, list[Any]]] = {}
         self.users = 0  # runs sharing it (see Context.batched_reads)
 
     def items(self, group: str, key: Hashable, load: Callable[[], list[Any]]) -> list[Any]:
         """The listing under ``key`` (of service ``group``): made by ``load`` the first time,
-        the same list after that, until a write to the group drops it."""
+        the same list after that, until a write that touches it drops it."""
         slot = (group, key)
         with self._lock:
             if slot in self._held:
                 return self._held[slot]
             gate = self._gates.setdefault(slot, threading.Lock())
+            arrived = self._started
         with gate:  # two tasks of one type wanting it at once: one listing
             with self._lock:
                 if slot in self._held:
                     return self._held[slot]
-                generation = self._generation.get(group, 0)
+                begun, latest = self._latest.get(slot, (0, []))
+                if begun > arrived:
+                    # begun after this find was asked for, so as fresh as a read it would make
+                    # (a write since then dropped it for later finds, not for this one)
+                    return latest
+                generation = self._stamp(group, key)
+                self._started += 1
+                begun = self._started
             items = load()
             with self._lock:
-                if self._generation.get(group, 0) == generation:  # no write went out meanwhile
+                self._latest[slot] = (begun, items)
+                if self._stamp(group, key) == generation:  # no touching write went out meanwhile
                     self._held[slot] = items
             return items
 
-    def invalidate(self, group: str) -> None:
-        """Something of ``group`` was (or may have been) written: its listings are stale."""
+    def invalidate(self, group: str, operations: Collection[str] | None = None) -> None:
+        """Something of ``group`` was (or may have been) written: the listings made by these
+        read ``operations`` (all of the group's when None) are stale."""
         with self._lock:
-            self._generation[group] = self._generation.get(group, 0) + 1
+            for mark in [(group, None)] if operations is None else [(group, o) for o in operations]:
+                self._generation[mark] = self._generation.get(mark, 0) + 1
             for slot in [s for s in self._held if s[0] == group]:
-                del self._held[slot]
+                if operations is None or _operation(slot[1]) in operations:
+                    del self._held[slot]
+
+    def _stamp(self, group: str, key: Hashable) -> tuple[int, int]:
+        return (
+            self._generation.get((group, None), 0),
+            self._generation.get((group, _operation(key)), 0),
+        )
+
+
+def _operation(key: Hashable) -> Hashable:
+    """The read operation a listing's key starts with."""
+    return key[0] if isinstance(key, tuple) and key else key

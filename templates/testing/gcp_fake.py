@@ -43,6 +43,8 @@ from .gcp_answers import TIMESTAMP, fill_defaults, link_base, links, output_only
 from .gcp_routes import Route, routes
 
 SCOPE_PARAMS = ("project", "region", "zone")
+# a collection whose resources come with one of another collection, under the same name
+COMPANIONS = {"instanceGroupManagers": "instanceGroups"}
 _IP = re.compile(r"^[0-9.]+$|:")
 
 
@@ -175,6 +177,10 @@ class FakeGcp:
         if route.http_method == "DELETE":
             self._get(url)
             del self.store[url]
+            collection, name = url.rsplit("/", 1)
+            for manager, group in COMPANIONS.items():  # the managed group goes with its manager
+                if collection.endswith("/" + manager):
+                    self.store.pop(f"{collection[: -len(manager)]}{group}/{name}", None)
             return self._done(route, url)
         if route.http_method in ("PATCH", "PUT"):
             return self._change(route, url, body or {}, replace=route.http_method == "PUT")
@@ -236,7 +242,34 @@ class FakeGcp:
         self._addresses(route, resource, props, url)
         self._renew_fingerprints(resource, schema)
         self.store[url] = resource
+        self._companion_made(route, url, resource)
         return self._done(route, url)
+
+    def _companion_made(self, route: Route, url: str, resource: dict[str, Any]) -> None:
+        """A managed instance group's manager comes with the instance group it manages, under
+        its name ("Named ports configured on the Instance Groups complementary to this
+        Instance Group Manager")."""
+        collection, name = url.rsplit("/", 1)
+        for manager, group in COMPANIONS.items():
+            if collection.endswith("/" + manager):
+                made: dict[str, Any] = {
+                    "kind": "compute#instanceGroup",
+                    "name": name,
+                    "selfLink": resource.get("selfLink", "").replace(f"/{manager}/", f"/{group}/"),
+                    "fingerprint": "",
+                    **{k: resource[k] for k in ("zone", "region") if k in resource},
+                }
+                self._renew_fingerprints(made)
+                self.store[f"{collection[: -len(manager)]}{group}/{name}"] = made
+
+    def _companion_of(self, url: str) -> str | None:
+        """The manager whose read shows this instance group's named ports, if it has one."""
+        collection, name = url.rsplit("/", 1)
+        for manager, group in COMPANIONS.items():
+            if collection.endswith("/" + group):
+                held = f"{collection[: -len(group)]}{manager}/{name}"
+                return held if held in self.store else None
+        return None
 
     def _new_resource(
         self, route: Route, query: dict[str, str], body: dict[str, Any]
@@ -355,6 +388,9 @@ class FakeGcp:
                 _add_remove(stored, key, value, add=route.verb.startswith("add"))
             else:
                 stored[key] = copy.deepcopy(value)
+            manager = self._companion_of(item) if key == "namedPorts" else None
+            if manager is not None:
+                self.store[manager][key] = copy.deepcopy(value)
         for key, value in query.items():
             if key in route.params or key in ("requestId", *SCOPE_PARAMS):
                 continue

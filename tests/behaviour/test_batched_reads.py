@@ -131,3 +131,30 @@ def test_a_listing_made_while_a_write_went_out_is_not_kept() -> None:
     snapshots.invalidate("ec2")
     assert snapshots.items("ec2", "DescribeVpcs", load) == [3]
     assert not writing.is_set()
+
+
+def test_a_write_drops_only_the_listings_it_touches() -> None:
+    snapshots = Snapshots()
+    loads: list[str] = []
+
+    def load(op: str):
+        return lambda: loads.append(op) or [len(loads)]
+
+    for op in ("DescribeVpcs", "DescribeSecurityGroups", "DescribeSubnets"):
+        snapshots.items("ec2", (op, "owner"), load(op))
+    snapshots.invalidate("ec2", {"DescribeSubnets", "DescribeVpcs"})  # a Subnet was written
+    for op in ("DescribeVpcs", "DescribeSecurityGroups", "DescribeSubnets"):
+        snapshots.items("ec2", (op, "owner"), load(op))
+    assert loads == ["DescribeVpcs", "DescribeSecurityGroups", "DescribeSubnets", "DescribeVpcs", "DescribeSubnets"]
+
+
+def test_listings_touched_follow_references_and_the_owning_parent() -> None:
+    from tasklayer_tasks.aws.ec2 import InternetGatewayAttachment, Route, SecurityGroupIngress
+
+    assert Subnet.spec.listings_touched() == {"DescribeSubnets", "DescribeVpcs"}
+    # a rule changes its group's item; an attachment its gateway's; a route its table's
+    assert "DescribeSecurityGroups" in SecurityGroupIngress.spec.listings_touched()
+    assert "DescribeInternetGateways" in InternetGatewayAttachment.spec.listings_touched()
+    assert "DescribeRouteTables" in Route.spec.listings_touched()
+    assert "DescribeSecurityGroups" not in Subnet.spec.listings_touched()
+

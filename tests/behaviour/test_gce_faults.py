@@ -90,7 +90,7 @@ def test_a_fault_at_every_mutating_call_converges_with_no_duplicate_and_no_412(k
         since = len(fake.log)
         Executor(CloudTarget(context), sleep=lambda _: None).run(gce_stack().tasks())
         assert writes(fake, since) == [], (kind, at, faults[0].hit)  # converged
-        assert len(fake.store) == 13, (kind, at)  # nothing made twice
+        assert len(fake.store) == 14, (kind, at)  # nothing made twice (13 and the managed group)
         statuses = [r.status for r in fake.log]
         assert 409 not in statuses and 412 not in statuses, (kind, at, faults[0].hit)
     assert hits == set(MUTATING_CALLS)  # every mutating call was hit
@@ -105,7 +105,7 @@ def test_recreate_after_delete_creates_with_new_request_ids() -> None:
     since = len(fake.log)
     Executor(CloudTarget(context), sleep=lambda _: None).run(gce_stack().tasks())
     again = {r.query["requestId"] for r in fake.log[since:] if r.method_id.endswith(".insert")}
-    assert len(fake.store) == 13 and len(again) == 13 and not first & again
+    assert len(fake.store) == 14 and len(again) == 13 and not first & again
 
 
 def test_reconciler_recreates_after_delete() -> None:
@@ -189,7 +189,7 @@ def test_each_thread_has_its_own_client_and_a_shared_http_is_used_one_request_at
 
     context, fake = gcp_context(http=counting)
     Executor(CloudTarget(context), sleep=lambda _: None, max_concurrency=4).run(gce_stack().tasks())
-    assert len(fake.store) == 13 and most[0] == 1
+    assert len(fake.store) == 14 and most[0] == 1
     clients = {id(c) for k, c in context._clients.items() if isinstance(k, tuple)}
     assert len(clients) > 1  # one per executor thread
 

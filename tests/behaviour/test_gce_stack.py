@@ -110,7 +110,7 @@ def test_dry_run_plans_and_writes_nothing(cloud: tuple[Context, FakeGcp]) -> Non
 def test_delete_leaves_nothing(cloud: tuple[Context, FakeGcp]) -> None:
     context, fake = cloud
     apply(context, gce_stack().tasks())
-    assert len(fake.store) == 13
+    assert len(fake.store) == 14  # and the instance group the manager made
     Executor(CloudTarget(context), sleep=lambda _: None).delete(gce_stack().tasks())
     assert fake.store == {}
     assert sorted(w.replace(".delete", ".insert") for w in writes(fake) if w.endswith(".delete")) == INSERTS

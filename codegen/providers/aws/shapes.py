@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from codegen.model import CallShape, Operation
+from codegen.model import CallShape, Operation, TagsModel
 
 
 @dataclass(frozen=True)
@@ -41,3 +41,29 @@ def aws(op: Operation) -> AwsCallShape:
 def with_aws(op: Operation, **facts: Any) -> Operation:
     """``op`` with these AWS facts changed."""
     return op.with_call(AwsCallShape, **facts)
+
+
+@dataclass(frozen=True)
+class AwsTagShape(CallShape):
+    """How AWS tag calls carry the tags, beyond the neutral :class:`~codegen.model.TagsModel`:
+    the member holding them ("Tags", "tags", "AddTags", "Tagging"), as a ``{key: value}`` map
+    rather than a list of ``{Key, Value}``, with other key / value member names (KMS TagKey /
+    TagValue), inside a wrapper that replaces the whole set (S3 Tagging.TagSet); fixed members
+    every tag call (and the tag read) takes beside the selector (Route 53's ResourceType); the
+    member the tag read names many resources by ("ResourceIds" beside the calls' "ResourceId")."""
+
+    kind: ClassVar[str] = "aws"
+
+    payload_member: str = "Tags"
+    payload_is_map: bool = False
+    payload_wrapper: str | None = None
+    key_member: str = "Key"
+    value_member: str = "Value"
+    create_is_map: bool = False  # the create's tags member is a {key: value} map (SQS, logs)
+    selector_extra: tuple[tuple[str, str], ...] = ()  # (("ResourceType", "hostedzone"),)
+    read_selector: str | None = None
+
+
+def aws_tags(tags: TagsModel) -> AwsTagShape:
+    """The AWS facts of a tags model."""
+    return tags.call_as(AwsTagShape)

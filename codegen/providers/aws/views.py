@@ -4,13 +4,14 @@ go in as members named differently or as lists)."""
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cached_property
 
 from botocore import xform_name
 
 from codegen.model import Field, Operation
 from codegen.naming import PythonIdentifier, class_name
-from codegen.providers.aws.shapes import aws
+from codegen.providers.aws.shapes import AwsTagShape, aws, aws_tags
 from codegen.render.views import Argument, FieldView, ResourceView, arguments
 
 ID_SUFFIXES = ("Ids", "Arns", "ARNs", "Id", "Arn")  # longest first: the stem drops one
@@ -162,15 +163,15 @@ class AwsResourceView(ResourceView):
         return arguments([(k, v) for k, v in values if k == "identity" or v not in (False, ())])
 
     def tags_arguments(self) -> list[Argument] | None:
-        """The shared tag facts, and the tag read (ELBv2 DescribeTags) where the resource's read
-        returns no tags (the runtime's aws_tag_reads calls it)."""
+        """The shared tag facts, and how AWS tag calls carry the tags where that is not EC2's
+        list of {Key, Value} under ``Tags`` (the variant's facts that differ from its defaults)."""
         values = super().tags_arguments()
         t = self.resource.tags
-        if values is None or t is None or not t.read_operation:
+        if values is None or t is None:
             return values
-        extra = [("read_operation", t.read_operation), ("read_selector", t.read_selector),
-                 ("type_member", t.type_member), ("tags_member", t.tags_member)]
-        return values + arguments([(k, v) for k, v in extra if v is not None])
+        shape, default = aws_tags(t), AwsTagShape()
+        facts = [(f.name, getattr(shape, f.name)) for f in dataclasses.fields(shape)]
+        return values + arguments([(k, v) for k, v in facts if v != getattr(default, k)])
 
     def versioning_arguments(self) -> list[Argument] | None:
         """``VersionSpec``: the calls runtime/versions.py makes to change a versioned resource

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import TasklayerError
+from codegen.model import CallShape
 from codegen.naming import Code, PythonIdentifier
 from codegen.providers.base import Annotated
 from codegen.providers.gcp import INFO, source
@@ -25,6 +26,7 @@ class GcpProvider:
     info = INFO
     rules = GCP_RULES
     call_shape = GcpCallShape
+    tag_shape = CallShape  # labels need no call facts beyond the neutral ones
     view_class = GcpResourceView
     core_template = "gcp/core.py.jinja"
     runtime_core = ("gcp_core", "gcp_errors", "gcp_operations", "gcp_refs", "gcp_task")

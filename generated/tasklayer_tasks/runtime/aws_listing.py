@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .aws_find import carries, known, natural_params
 from .core import State
 from .errors import MalformedResponseError
 
@@ -31,8 +32,6 @@ def find_listed(
 ) -> list[State] | None:
     """What ``core.find(desired, name, match_tags=match_tags)`` would return, from the pass's
     listing; None when the listing cannot say (the caller reads directly)."""
-    from .aws_core import _known
-
     spec, read = core.spec, core.spec.read
     if core.snapshots is None or read is None or not listable(core):
         return None
@@ -42,15 +41,15 @@ def find_listed(
     if states is None:
         return None  # nothing to list it by
     primary = {p: desired.get(p) for p in spec.primary}
-    if spec.primary and all(_known(v) for v in primary.values()):
+    if spec.primary and all(known(v) for v in primary.values()):
         hits = [s for s in states if all(s.get(p) == v for p, v in primary.items())]
         return hits or None  # not held: perhaps another owner's, which the direct read names
-    if core._natural_params(desired, name, match_tags) is None:
+    if natural_params(core, desired, name, match_tags) is None:
         return []  # the direct find has no way to look either
     hits = [s for s in states if _same_identity(core, s, desired, name)]
     if match_tags is None and not hits:
         return None  # found by a name the cloud keeps unique: another owner's must be seen
-    return [s for s in hits if core._carries(s, match_tags)]
+    return [s for s in hits if carries(core, s, match_tags)]
 
 
 def owned_states(core: AwsCore, owner: Owner) -> list[State] | None:
@@ -112,11 +111,9 @@ def _listing(core: AwsCore, owner: Owner) -> list[dict[str, Any]]:
 def _nested(core: AwsCore, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:
     """A sub-resource from its parent's item in the parent's listing; None when the parent is
     not there (not owned, or not listed yet: the direct read decides)."""
-    from .aws_core import _known
-
     parent = core.spec.owner_parent
     parent_id = desired.get(core.spec.parent[0]) if core.spec.parent else None
-    if parent is None or parent.spec.tags is None or not _known(parent_id):
+    if parent is None or parent.spec.tags is None or not known(parent_id):
         return None
     id_member = parent.spec.primary[0]
     items = [i for i in _listing(core, owner) if i.get(id_member) == parent_id]

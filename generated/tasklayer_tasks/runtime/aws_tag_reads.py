@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .aws_tags import tag_selector
 from .errors import MalformedResponseError
 
 if TYPE_CHECKING:
@@ -21,18 +22,16 @@ def with_tags(core: AwsCore, items: list[dict[str, Any]]) -> list[dict[str, Any]
     tags = core.spec.tags
     if tags is None or tags.read_operation is None or tags.selector_member is None or not items:
         return items
-    from .aws_core import tag_selector
-
     key = core.spec.arn if tags.selector_is_arn and core.spec.arn else core.spec.primary[0]
     wanted = [str(tag_selector(i[key])) for i in items if i.get(key)]
     found: dict[str, list[Any]] = {}
     listed = bool(tags.read_selector) or tags.selector_is_list  # the read takes many at once
     step = BATCH if listed else 1
-    kind = {tags.type_member: tags.resource_type} if tags.type_member else {}
+    fixed = dict(tags.selector_extra)  # the kind, where the tag calls name it (ResourceType)
     for start in range(0, len(wanted), step):
         chunk = wanted[start : start + step]
         selector = chunk if listed else chunk[0]
-        params = {tags.read_selector or tags.selector_member: selector, **kind}
+        params = {tags.read_selector or tags.selector_member: selector, **fixed}
         response = core.call(tags.read_operation, params, idempotent=True)
         found.update(_tag_sets(tags.read_operation, response, set(chunk)))
     for item in items:

@@ -53,7 +53,8 @@ def _check_acyclic(graph: dict[Task, list[Task]]) -> None:
 @dataclass
 class Executor:
     target: Target
-    max_concurrency: int = 4
+    # calls in flight at once; Terraform's default parallelism, well under EC2's request rates
+    max_concurrency: int = 10
     task_deadline: float = 600.0  # seconds a task may keep asking to try again later
     retry_interval: float = 2.0
     in_use_grace: float = 300.0  # seconds a delete waits for what it just removed to go away
@@ -196,7 +197,7 @@ class Executor:
                 waiting.add(task)
                 snapshots = getattr(getattr(self.target, "context", None), "snapshots", None)
                 if snapshots is not None:  # what it waits for must be read afresh
-                    snapshots.invalidate(task.spec.service)
+                    snapshots.invalidate(task.spec.service, task.spec.listings_touched())
         elif isinstance(outcome, TaskError):
             failures.append(outcome)
         else:

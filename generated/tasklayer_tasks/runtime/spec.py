@@ -46,8 +46,11 @@ class FieldSpec:
     filter_name: str | None = None  # name of the {Name, Values} filter that selects by it
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
     key: str = ""  # the custom resource's key ("cidrBlock"); generated specs always give it
-    # a membership list (an instance profile's Roles): items added one per update_operation call
-    # and removed one per remove_operation call, each named by update_member, compared by it
+    # "add_remove": a membership list (an instance profile's Roles, an Auto Scaling group's
+    # TargetGroupARNs) whose missing items go to update_operation and extra ones to
+    # remove_operation, under update_member (items read as structures are compared by that
+    # member: a Role by its RoleName); None: the update call takes the new value
+    update_kind: str | None = None
     remove_operation: str | None = None
 
     def __post_init__(self) -> None:
@@ -125,10 +128,28 @@ class TagsSpec:
     selector_member: str | None
     selector_is_list: bool
     selector_is_arn: bool
-    read_operation: str | None = None  # the read returns no tags: they are read by this, in bulk
-    read_selector: str | None = None  # ... naming the resources so, when not selector_member
-    type_member: str | None = None  # tag calls name the kind here too (Route 53 "ResourceType")
-    tags_member: str | None = None  # the tag call carries the tags here, when not "Tags"
+    # how the tag call carries tags: its member, a {key: value} map (SQS TagQueue, logs) or a
+    # list of {key_member, value_member} (KMS TagKey / TagValue), inside a wrapper that replaces
+    # the whole set (S3 Tagging.TagSet); fixed members beside the selector (route53's
+    # ResourceType); the create's member as a map (CreateQueue's ``tags``)
+    payload_member: str = "Tags"
+    payload_is_map: bool = False
+    payload_wrapper: str | None = None
+    key_member: str = "Key"
+    value_member: str = "Value"
+    selector_extra: tuple[tuple[str, str], ...] = ()
+    create_is_map: bool = False
+    # the read returns no tags: they are read by this (ELBv2 DescribeTags, many at once), naming
+    # the resources by ``read_selector`` when not by ``selector_member`` (Route 53 ResourceIds)
+    read_operation: str | None = None
+    read_selector: str | None = None
+
+    def payload(self, tags: dict[str, str]) -> object:
+        """The tags as the tag call takes them."""
+        if self.payload_is_map:
+            return dict(tags)
+        items = [{self.key_member: k, self.value_member: v} for k, v in tags.items()]
+        return {self.payload_wrapper: items} if self.payload_wrapper else items
 
 
 @dataclass(frozen=True)
@@ -235,6 +256,22 @@ class ResourceSpec:
             for f in other.fields
             if f.references == self.name
         ]
+
+    def listings_touched(self) -> frozenset[str]:
+        """The read operations whose listings a write to this kind may make stale: its own, its
+        owning parent's (a Route is an item of its RouteTable), and those of the kinds it refers
+        to in its service (an attachment changes its gateway, a rule its security group)."""
+        names = {f.references for f in self.fields if f.references}
+        if self.owner_parent is not None:
+            names.add(self.owner_parent.spec.name)
+        kinds = [self] + [
+            other
+            for other in _KNOWN
+            if other.service == self.service and other.name in names and other is not self
+        ]
+        return frozenset(
+            call.operation for kind in kinds for call in (kind.read, kind.listing) if call
+        )
 
     def terminal(self, state: dict[str, object]) -> bool:
         """In a state it will never leave (a NAT gateway ``deleted``): not a live resource."""

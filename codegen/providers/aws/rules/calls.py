@@ -8,10 +8,11 @@ import dataclasses
 from botocore.model import Shape
 
 from codegen.providers.aws.rules.context import AwsContext, singular_candidates
+from codegen.providers.aws.rules.tagging import member_named, spells, tag_selectors_of
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation
-from codegen.providers.aws.shapes import aws, with_aws
+from codegen.providers.aws.shapes import AwsTagShape, aws, with_aws
 
 
 def _is_filter_list(shape: Shape) -> bool:
@@ -133,27 +134,72 @@ def value_wrapper(ctx: AwsContext) -> None:
 @rule("aws.tag-call-selectors")
 def tag_selectors(ctx: AwsContext) -> None:
     """Tag calls name the resource by a list of ids (``Resources``), a list of ARNs
-    (``ResourceArns``) or its own id member (``RoleName``); untag calls take keys as ``TagKeys``
-    or as ``Tags`` with keys only (EC2's DeleteTags)."""
+    (``ResourceArns``), its own id member (``RoleName``, ``QueueUrl``), or a resource id plus a
+    fixed type (route53's ``ResourceType: hostedzone``); they carry the tags as a list of
+    {Key, Value} (or {TagKey, TagValue}), a {key: value} map (``TagQueue``) or wrapped
+    (``Tagging.TagSet``); untag calls take keys as ``TagKeys`` or as ``Tags`` with keys only."""
     rid = source("aws.tag-call-selectors")
     for resource in ctx.resources():
         tags = resource.tags
         if tags is None or tags.tag_operation is None:
             continue
         members = dict(ctx.input_members(tags.tag_operation))
-        payload = ("Tags", "TagKeys", "AddTags", "RemoveTagKeys", "DryRun")
-        kind = (tags.type_member,) if tags.type_member else ()  # ResourceType names the kind
-        selectors = [m for m in ctx.required_inputs(tags.tag_operation) if m not in (*payload, *kind)]
+        extra = _fixed_type(ctx, resource, tags.tag_operation)
+        selectors = [m for m in tag_selectors_of(ctx, tags.tag_operation) if m not in dict(extra)]
         selector = selectors[0] if selectors else None
         untag = None
         if tags.untag_operation:
             untag_members = ctx.input_members(tags.untag_operation)
-            untag = next((m for m in ("TagKeys", "RemoveTagKeys", "Tags") if m in untag_members), None)
+            untag = member_named(untag_members, ("TagKeys", "RemoveTagKeys", "Tags"))
+        payload = member_named(members, ("Tags", "AddTags", "Tagging")) or "Tags"
+        shape = members.get(payload)
+        wrapper, item = _tag_items(shape)
+        create_shape = ctx.input_members(resource.create.name).get(tags.create_member or "") if resource.create else None
         shaped = dataclasses.replace(
             tags,
             selector_member=selector,
             selector_is_list=selector is not None and members[selector].type_name == "list",
             selector_is_arn=selector is not None and "arn" in selector.lower(),
             untag_member=untag,
+        ).with_call(
+            AwsTagShape,
+            payload_member=payload,
+            payload_is_map=shape is not None and shape.type_name == "map",
+            payload_wrapper=wrapper,
+            key_member=_item_member(item, "Key"),
+            value_member=_item_member(item, "Value"),
+            create_is_map=create_shape is not None and create_shape.type_name == "map",
+            selector_extra=extra,
         )
         resource.set("tags", shaped, rid)
+
+
+def _tag_items(shape: Shape | None) -> tuple[str | None, Shape | None]:
+    """(wrapper member, tag item shape) of a tags payload: a list, or a structure around one."""
+    if shape is None:
+        return None, None
+    if shape.type_name == "list":
+        return None, shape.member
+    if shape.type_name == "structure":
+        for name, member in shape.members.items():
+            if member.type_name == "list":
+                return name, member.member
+    return None, None
+
+
+def _item_member(item: Shape | None, suffix: str) -> str:
+    """``Key`` / ``Value``, or the item's own spelling (KMS ``TagKey``, logs ``key``)."""
+    if item is None or item.type_name != "structure":
+        return suffix
+    return next((m for m in item.members if m.lower().endswith(suffix.lower())), suffix)
+
+
+def _fixed_type(ctx: AwsContext, resource: ResourceDraft, op_name: str) -> tuple[tuple[str, str], ...]:
+    """A required enum member of a tag call whose value spells the resource's name (route53
+    ChangeTagsForResource's ``ResourceType: hostedzone``) is sent as that fixed value."""
+    members = ctx.input_members(op_name)
+    for name in ctx.required_inputs(op_name):
+        for value in getattr(members[name], "enum", None) or []:
+            if spells(value, resource):
+                return ((name, str(value)),)
+    return ()

@@ -88,12 +88,19 @@ def _flat_create_outputs(ctx: AwsContext, resource: ResourceDraft) -> dict[str, 
 @rule("aws.tags-are-one-field")
 def tags_field(ctx: AwsContext) -> None:
     """Tags are one logical field, ``Tags``, whether the create takes ``TagSpecifications`` and
-    reads return ``Tags``, or both say ``Tags``."""
+    reads return ``Tags`` (or ``TagSet``, or ``tags``), or both say ``Tags``."""
     rid = source("aws.tags-are-one-field")
     for resource in ctx.resources():
         tags = resource.tags
         if tags is None:
             continue
+        spelled = next((n for n in resource.fields if n != tags.field and n.lower() in ("tags", "tagset", "taglist")), None)
+        if tags.field not in resource.fields and spelled is not None:
+            # read back as TagSet (an ENI) or tags (logs): one field, named Tags, read under that name
+            read = resource.fields.pop(spelled)
+            read.name = tags.field
+            read.set("read_name", spelled, rid)
+            resource.fields[tags.field] = read
         if tags.field not in resource.fields:
             # tagged on create (TagSpecifications) but the read shape lists no tags
             tag_shape = ctx.model.shape_for("Tag") if "Tag" in ctx.shape_names else None

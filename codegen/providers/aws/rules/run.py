@@ -21,16 +21,18 @@ from codegen.providers.aws.rules import (
     reads,
     resources,
     safety,
+    service_tags,
+    shaped_updates,
+    structured_create,
     tag_reads,
     tagging,
-    typed_tags,
     updates,
     versions,
 )
 from codegen.providers.aws.rules.context import AwsContext
 from codegen.annotate.draft import ServiceDraft
 from codegen.annotate.rules import Rule, check_unique
-from codegen.providers.aws.shapes import AwsCallShape
+from codegen.providers.aws.shapes import AwsCallShape, AwsTagShape
 
 AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
     (
@@ -44,7 +46,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         reads.read_through_parent,
         reads.shape_from_create,
         tagging.tags_model,
-        typed_tags.tags_by_resource_type,
+        service_tags.service_level_tagging,
         # identity
         identity.primary_identity,
         identity.arn_member,
@@ -57,7 +59,13 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         updates.versioned_updates,
         updates.put_upsert,
         updates.route_updates,
-        membership.membership_add_remove,
+        membership.add_remove_pairs,
+        membership.put_delete_items,
+        shaped_updates.json_patch,
+        shaped_updates.nested_member,
+        shaped_updates.flattened_members,
+        shaped_updates.keyed_items,
+        structured_create.structured_create,
         updates.tags_mutable,
         classify.nested_unknown,
         classify.create_only,
@@ -105,7 +113,8 @@ def annotate_model(
     source_files: tuple[str, ...] = (),
 ) -> tuple[AwsContext, ServiceDraft]:
     """Run every AWS rule over one botocore service model; overlays come after."""
-    draft = ServiceDraft("aws", service, api_version, source_files=source_files, call_shape=AwsCallShape)
+    draft = ServiceDraft("aws", service, api_version, source_files=source_files, call_shape=AwsCallShape,
+                         tag_shape=AwsTagShape)
     ctx = AwsContext(model=model, paginators=paginators or {}, waiters=waiters, draft=draft)
     for r in AWS_RULES:
         r(ctx)

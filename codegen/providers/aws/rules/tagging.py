@@ -9,6 +9,8 @@ carry, then given to resources; they never become resources themselves.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from codegen.providers.aws.rules.context import AwsContext, split_operation, words
 from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
@@ -21,9 +23,18 @@ READ_VERBS = ("Describe", "List", "Get")
 TAGS_IN = ("TagSpecifications", "Tags", "TagList", "Tagging", "TagSet")
 
 
+TAG_PAYLOADS = ("tags", "tagkeys", "tagging", "addtags", "removetagkeys")
+
+
+def member_named(members: Iterable[str], wanted: Iterable[str]) -> str | None:
+    """The member spelled like one of ``wanted`` in any case: services spell tags ``Tags``
+    (ec2, iam, sqs TagQueue) or ``tags`` (logs, ecr, CreateQueue)."""
+    by_lower = {m.lower(): m for m in members}
+    return next((by_lower[w.lower()] for w in wanted if w.lower() in by_lower), None)
+
+
 def _carries_tags(ctx: AwsContext, op_name: str) -> bool:
-    members = ctx.input_members(op_name)
-    return any(m in members for m in ("Tags", "TagKeys", "Tagging", "AddTags", "RemoveTagKeys"))
+    return member_named(ctx.input_members(op_name), TAG_PAYLOADS) is not None
 
 
 @rule("aws.tag-operations")
@@ -51,29 +62,65 @@ def _specific_noun(op_name: str) -> str:
     return noun
 
 
+def tag_selectors_of(ctx: AwsContext, op_name: str) -> list[str]:
+    """Required members of a tag call that name what is tagged (not the tags themselves)."""
+    payload = {*TAG_PAYLOADS, "dryrun"}
+    return [m for m in ctx.required_inputs(op_name) if m.lower() not in payload]
+
+
+def spells(value: str, resource: ResourceDraft) -> bool:
+    """An enum value naming the resource: ``hostedzone`` for HostedZone."""
+    return value.replace("-", "").replace("_", "").lower() in (resource.name.lower(), resource.api_name.lower())
+
+
+def _fits(ctx: AwsContext, op_name: str, resource: ResourceDraft) -> bool:
+    """A required enum member of the call (ChangeTagsForResource's ResourceType) has a value
+    for this resource, or the call has none."""
+    members = ctx.input_members(op_name)
+    enums = [getattr(members[m], "enum", None) for m in ctx.required_inputs(op_name)]
+    return all(any(spells(v, resource) for v in e) for e in enums if e)
+
+
+def _generic(ctx: AwsContext, op_name: str) -> bool:
+    """A tag call for any resource of the service: it names what it tags by a resource ARN, id
+    or type (TagResource, AddTagsToResource, ChangeTagsForResource, CreateTags' Resources), or
+    not at all outside the tags (autoscaling's CreateOrUpdateTags); an OpenIDConnectProviderArn
+    names one kind only."""
+    selectors = tag_selectors_of(ctx, op_name)
+    return all("resource" in m.lower() or m.lower() == "arn" for m in selectors)
+
+
 def _pick(ctx: AwsContext, resource: ResourceDraft, role: str) -> str | None:
-    names = set(ctx.draft.resources)
-    ops = [n for n, r in ctx.tag_operations.items() if r == role]
-    specific = [n for n in ops if _specific_noun(n) == resource.name]
-    # CreateOrUpdateTags names no resource: it is the service's generic tag call
-    generic = [n for n in ops if _specific_noun(n) not in names]
-    if specific or generic:
-        return sorted(specific)[0] if specific else sorted(generic)[0]
+    """The resource's own tag call (TagRole, PutBucketTagging), else one that selects it by its
+    identity (a service-linked role is tagged by TagRole's RoleName), else the service's generic
+    one (TagResource). TagMFADevice, selecting by SerialNumber, is nobody else's."""
     if role == "untag":  # ChangeTagsForResource adds and removes in one call
         tag = _pick(ctx, resource, "tag")
-        if tag and "RemoveTagKeys" in ctx.input_members(tag):
+        if tag and member_named(ctx.input_members(tag), ("RemoveTagKeys",)):
             return tag
+    ops = sorted(n for n, r in ctx.tag_operations.items() if r == role and _fits(ctx, n, resource))
+    own = {resource.name, resource.api_name}
+    # identity rules run later: what the delete requires selects the resource as well
+    deletes = ctx.required_inputs(resource.delete.name) if resource.delete else []
+    identity = {*resource.primary, *deletes, *([resource.arn] if resource.arn else [])}
+    for matches in (
+        lambda n: _specific_noun(n) in own,
+        lambda n: bool(identity) and set(tag_selectors_of(ctx, n)) <= identity and bool(tag_selectors_of(ctx, n)),
+        lambda n: _generic(ctx, n),
+    ):
+        found = [n for n in ops if matches(n)]
+        if found:
+            return found[0]
     return None
 
 
 def _tag_member(ctx: AwsContext, resource: ResourceDraft) -> tuple[str | None, str | None]:
     """(member in the create input, member in the read shape) that carry tags."""
     create_in = ctx.input_members(resource.create.name) if resource.create else {}
-    create = next((m for m in TAGS_IN if m in create_in), None)
+    create = member_named(create_in, TAGS_IN)
     read = None
     if resource.shape:
-        members = ctx.model.shape_for(resource.shape).members
-        read = next((m for m in ("Tags", "TagList", "TagSet") if m in members), None)
+        read = member_named(ctx.model.shape_for(resource.shape).members, ("Tags", "TagList", "TagSet"))
     return create, read
 
 

@@ -106,7 +106,7 @@ class AutoScalingGroup(AwsTask):
     """The amount of time, in seconds, until a new instance is considered to have finished initializing and resource consumption to become stable after it enters the ``InService`` state. During an instance refresh, Amazon EC2 Auto Scaling waits for the warm-up period after it replaces an instance before it moves on to replacing the next instance. Amazon EC2 Auto Scaling also waits for the warm-up period before aggregating the metrics for new instances with existing instances in the Amazon CloudWatch metrics that are used for scaling, resulting in more reliable usage data. For more information,... Changed with UpdateAutoScalingGroup."""
 
     traffic_sources: list[dict[str, Any]] | None = None
-    """The list of traffic sources to attach to this Auto Scaling group. You can use any of the following as traffic sources for an Auto Scaling group: Classic Load Balancer, Application Load Balancer, Gateway Load Balancer, Network Load Balancer, and VPC Lattice. Changed with DetachTrafficSources."""
+    """The list of traffic sources to attach to this Auto Scaling group. You can use any of the following as traffic sources for an Auto Scaling group: Classic Load Balancer, Application Load Balancer, Gateway Load Balancer, Network Load Balancer, and VPC Lattice. Changed with AttachTrafficSources."""
 
     instance_maintenance_policy: dict[str, Any] | None = None
     """An instance maintenance policy. For more information, see `Set instance maintenance policy <https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-instance-maintenance-policy.html>`__ in the *Amazon EC2 Auto Scaling User Guide*. Changed with UpdateAutoScalingGroup."""

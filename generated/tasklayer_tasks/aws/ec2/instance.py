@@ -150,6 +150,9 @@ class Instance(AwsTask):
     ebs_optimized: bool | None = None
     """Indicates whether the instance is optimized for Amazon EBS I/O. This optimization provides dedicated throughput to Amazon EBS and an optimized configuration stack to provide optimal Amazon EBS I/O performance. This optimization isn't available with all instance types. Additional usage charges apply when using an EBS-optimized instance. Default: ``false`` Can only be set when the resource is created."""
 
+    groups: list[dict[str, Any]] | None = None
+    """Not supported. Can only be set when the resource is created."""
+
     tags: dict[str, str] | None = None
     """The tags. Changed with CreateTags."""
 

@@ -52,7 +52,7 @@ class NatGateway(AwsTask):
     """Secondary EIP allocation IDs. For more information, see `Create a NAT gateway <https://docs.aws.amazon.com/vpc/latest/userguide/nat-gateway-working-with.html>`__ in the *Amazon VPC User Guide*. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     secondary_private_ip_addresses: list[str] | None = None
-    """Secondary private IPv4 addresses. For more information about secondary addresses, see `Create a NAT gateway <https://docs.aws.amazon.com/vpc/latest/userguide/nat-gateway-working-with.html>`__ in the *Amazon VPC User Guide*. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """Secondary private IPv4 addresses. For more information about secondary addresses, see `Create a NAT gateway <https://docs.aws.amazon.com/vpc/latest/userguide/nat-gateway-working-with.html>`__ in the *Amazon VPC User Guide*. Changed with AssignPrivateNatGatewayAddress. Never returned by reads, so never compared."""
 
     secondary_private_ip_address_count: int | None = None
     """[Private NAT gateway only] The number of secondary private IPv4 addresses you want to assign to the NAT gateway. For more information about secondary addresses, see `Create a NAT gateway <https://docs.aws.amazon.com/vpc/latest/userguide/nat-gateway-working-with.html>`__ in the *Amazon VPC User Guide*. Can only be set when the resource is created. Never returned by reads, so never compared."""

@@ -26,13 +26,13 @@ class NetworkInterface(AwsTask):
     """
 
     ipv4_prefixes: list[dict[str, Any]] | None = None
-    """The IPv4 prefixes assigned to the network interface. You can't specify IPv4 prefixes if you've specified one of the following: a count of IPv4 prefixes, specific private IPv4 addresses, or a count of private IPv4 addresses. Changed with UnassignPrivateIpAddresses."""
+    """The IPv4 prefixes assigned to the network interface. You can't specify IPv4 prefixes if you've specified one of the following: a count of IPv4 prefixes, specific private IPv4 addresses, or a count of private IPv4 addresses. Changed with AssignPrivateIpAddresses."""
 
     ipv4_prefix_count: int | None = None
     """The number of IPv4 prefixes that Amazon Web Services automatically assigns to the network interface. You can't specify a count of IPv4 prefixes if you've specified one of the following: specific IPv4 prefixes, specific private IPv4 addresses, or a count of private IPv4 addresses. Changed with AssignPrivateIpAddresses. Never returned by reads, so never compared."""
 
     ipv6_prefixes: list[dict[str, Any]] | None = None
-    """The IPv6 prefixes assigned to the network interface. You can't specify IPv6 prefixes if you've specified one of the following: a count of IPv6 prefixes, specific IPv6 addresses, or a count of IPv6 addresses. Changed with UnassignIpv6Addresses."""
+    """The IPv6 prefixes assigned to the network interface. You can't specify IPv6 prefixes if you've specified one of the following: a count of IPv6 prefixes, specific IPv6 addresses, or a count of IPv6 addresses. Changed with AssignIpv6Addresses."""
 
     ipv6_prefix_count: int | None = None
     """The number of IPv6 prefixes that Amazon Web Services automatically assigns to the network interface. You can't specify a count of IPv6 prefixes if you've specified one of the following: specific IPv6 prefixes, specific IPv6 addresses, or a count of IPv6 addresses. Changed with AssignIpv6Addresses. Never returned by reads, so never compared."""
@@ -62,13 +62,13 @@ class NetworkInterface(AwsTask):
     """The IDs of the security groups. Changed with ModifyNetworkInterfaceAttribute."""
 
     private_ip_addresses: list[dict[str, Any]] | None = None
-    """The private IPv4 addresses. You can't specify private IPv4 addresses if you've specified one of the following: a count of private IPv4 addresses, specific IPv4 prefixes, or a count of IPv4 prefixes. Changed with UnassignPrivateIpAddresses."""
+    """The private IPv4 addresses. You can't specify private IPv4 addresses if you've specified one of the following: a count of private IPv4 addresses, specific IPv4 prefixes, or a count of IPv4 prefixes. Changed with AssignPrivateIpAddresses."""
 
     secondary_private_ip_address_count: int | None = None
     """The number of secondary private IPv4 addresses to assign to a network interface. When you specify a number of secondary IPv4 addresses, Amazon EC2 selects these IP addresses within the subnet's IPv4 CIDR range. You can't specify this option and specify more than one private IP address using ``privateIpAddresses``. You can't specify a count of private IPv4 addresses if you've specified one of the following: specific private IPv4 addresses, specific IPv4 prefixes, or a count of IPv4 prefixes. Changed with AssignPrivateIpAddresses. Never returned by reads, so never compared."""
 
     ipv6_addresses: list[dict[str, Any]] | None = None
-    """The IPv6 addresses from the IPv6 CIDR block range of your subnet. You can't specify IPv6 addresses using this parameter if you've specified one of the following: a count of IPv6 addresses, specific IPv6 prefixes, or a count of IPv6 prefixes. Changed with UnassignIpv6Addresses."""
+    """The IPv6 addresses from the IPv6 CIDR block range of your subnet. You can't specify IPv6 addresses using this parameter if you've specified one of the following: a count of IPv6 addresses, specific IPv6 prefixes, or a count of IPv6 prefixes. Changed with AssignIpv6Addresses."""
 
     ipv6_address_count: int | None = None
     """The number of IPv6 addresses to assign to a network interface. Amazon EC2 automatically selects the IPv6 addresses from the subnet range. You can't specify a count of IPv6 addresses using this parameter if you've specified one of the following: specific IPv6 addresses, specific IPv6 prefixes, or a count of IPv6 prefixes. If your subnet has the ``AssignIpv6AddressOnCreation`` attribute set, you can override that setting by specifying 0 as the IPv6 address count. Changed with AssignIpv6Addresses. Never returned by reads, so never compared."""
@@ -83,7 +83,7 @@ class NetworkInterface(AwsTask):
     """Indicates whether source/destination checking is enabled. Changed with ModifyNetworkInterfaceAttribute."""
 
     tags: dict[str, str] | None = None
-    """The tags. Changed with CreateTags."""
+    """Any tags assigned to the network interface. Changed with CreateTags."""
 
     ena_srd_specification: dict[str, Any] | None = None
     """Updates the ENA Express configuration for the network interface that’s attached to the instance. Changed with ModifyNetworkInterfaceAttribute. Never returned by reads, so never compared."""

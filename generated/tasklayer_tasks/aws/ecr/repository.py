@@ -30,9 +30,6 @@ class Repository(AwsTask):
     repository_name: str | None = None
     """The name to use for the repository. The repository name may be specified on its own (such as ``nginx-web-app``) or it can be prepended with a namespace to group the repository into a category (such as ``project-a/nginx-web-app``). The repository name must start with a letter and can only contain lowercase letters, numbers, hyphens, underscores, and forward slashes. Can only be set when the resource is created."""
 
-    tags: list[dict[str, Any]] | None = None
-    """The metadata that you apply to the repository to help you categorize and organize them. Each tag consists of a key and an optional value, both of which you define. Tag keys can have a maximum character length of 128 characters, and tag values can have a maximum length of 256 characters. Can only be set when the resource is created. Never returned by reads, so never compared."""
-
     image_tag_mutability: str | None = None
     """The tag mutability setting for the repository. If this parameter is omitted, the default setting of ``MUTABLE`` will be used which will allow image tags to be overwritten. If ``IMMUTABLE`` is specified, all image tags within the repository will be immutable which will prevent them from being overwritten. Changed with PutImageTagMutability."""
 
@@ -44,6 +41,9 @@ class Repository(AwsTask):
 
     encryption_configuration: dict[str, Any] | None = None
     """The encryption configuration for the repository. This determines how the contents of your repository are encrypted at rest. Can only be set when the resource is created."""
+
+    tags: dict[str, str] | None = None
+    """The tags. Changed with TagResource."""
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -43,7 +43,7 @@ class ServiceLinkedRole(AwsTask):
     """The ARN of the policy used to set the permissions boundary for the role. For more information about permissions boundaries, see `Permissions boundaries for IAM identities <https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_boundaries.html>`__ in the *IAM User Guide*. Changed with PutRolePermissionsBoundary."""
 
     tags: dict[str, str] | None = None
-    """A list of tags that are attached to the role. For more information about tagging, see `Tagging IAM resources <https://docs.aws.amazon.com/IAM/latest/UserGuide/id_tags.html>`__ in the *IAM User Guide*. Changed with TagMFADevice."""
+    """A list of tags that are attached to the role. For more information about tagging, see `Tagging IAM resources <https://docs.aws.amazon.com/IAM/latest/UserGuide/id_tags.html>`__ in the *IAM User Guide*. Changed with TagRole."""
 
     id: str | None = None
     """The RoleName, once the ServiceLinkedRole is found or created."""

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class Delivery(AwsTask):
     """The logs Delivery, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by id, within its deliverySourceName. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    Found by id else by its Name tag, within its deliverySourceName. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/delivery.py``): what this class adds is its fields and its core.
     """
 
@@ -40,7 +40,7 @@ class Delivery(AwsTask):
     """This structure contains parameters that are valid only when the delivery's delivery destination is an S3 bucket. Changed with UpdateDeliveryConfiguration."""
 
     tags: dict[str, str] | None = None
-    """An optional list of key-value pairs to associate with the resource. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__ Can only be set when the resource is created."""
+    """The tags that have been assigned to this delivery. Changed with TagResource."""
 
     id: str | None = None
     """The id, once the Delivery is found or created."""

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class DeliveryDestination(AwsTask):
     """The logs DeliveryDestination, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    Found by name else by its Name tag. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/delivery_destination.py``): what this class adds is its fields and its core.
     """
 
@@ -34,7 +34,7 @@ class DeliveryDestination(AwsTask):
     """The type of delivery destination. This parameter specifies the target service where log data will be delivered. Valid values include: * ``S3`` - Amazon S3 for long-term storage and analytics * ``CWL`` - CloudWatch Logs for centralized log management * ``FH`` - Amazon Kinesis Data Firehose for real-time data streaming * ``XRAY`` - Amazon Web Services X-Ray for distributed tracing and application monitoring The delivery destination type determines the format and configuration options available for log delivery. Changed with PutDeliveryDestination."""
 
     tags: dict[str, str] | None = None
-    """An optional list of key-value pairs to associate with the resource. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__ Changed with PutDeliveryDestination."""
+    """The tags that have been assigned to this delivery destination. Changed with TagResource."""
 
     spec: ClassVar[ResourceSpec] = SPEC
 

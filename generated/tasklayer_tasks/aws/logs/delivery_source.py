@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class DeliverySource(AwsTask):
     """The logs DeliverySource, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by name. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    Found by name else by its Name tag. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/delivery_source.py``): what this class adds is its fields and its core.
     """
 
@@ -30,11 +30,11 @@ class DeliverySource(AwsTask):
     log_type: str | None = None
     """Defines the type of log that the source is sending. * For Amazon Bedrock Agents, the valid values are ``APPLICATION_LOGS`` and ``EVENT_LOGS``. * For Amazon Bedrock Knowledge Bases, the valid value is ``APPLICATION_LOGS``. * For Amazon Bedrock AgentCore Runtime, the valid values are ``APPLICATION_LOGS``, ``USAGE_LOGS`` and ``TRACES``. * For Amazon Bedrock AgentCore Tools, the valid values are ``APPLICATION_LOGS``, ``USAGE_LOGS`` and ``TRACES``. * For Amazon Bedrock AgentCore Identity, the valid values are ``APPLICATION_LOGS`` and ``TRACES``. * For Amazon Bedrock AgentCore Memory, the valid... Changed with PutDeliverySource."""
 
-    tags: dict[str, str] | None = None
-    """An optional list of key-value pairs to associate with the resource. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__ Changed with PutDeliverySource."""
-
     delivery_source_configuration: dict[str, str] | None = None
     """A map of key-value pairs to configure the delivery source. Both keys and values must be between 1 and 255 characters in length. For example, ``{"samplingRate": "50"}``. Changed with PutDeliverySource."""
+
+    tags: dict[str, str] | None = None
+    """The tags that have been assigned to this delivery source. Changed with TagResource."""
 
     spec: ClassVar[ResourceSpec] = SPEC
 

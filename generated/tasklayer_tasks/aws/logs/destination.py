@@ -33,11 +33,11 @@ class Destination(AwsTask):
     role_arn: str | None = None
     """The ARN of an IAM role that grants CloudWatch Logs permissions to call the Amazon Kinesis ``PutRecord`` operation on the destination stream. Changed with PutDestination."""
 
-    tags: dict[str, str] | None = None
-    """An optional list of key-value pairs to associate with the resource. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__ Changed with PutDestination. Never returned by reads, so never compared."""
-
     access_policy: str | None = None
     """An IAM policy document that governs which Amazon Web Services accounts can create subscription filters against this destination. Changed with PutDestinationPolicy."""
+
+    tags: dict[str, str] | None = None
+    """The tags. Changed with TagResource."""
 
     id: str | None = None
     """The destinationName, once the Destination is found or created."""

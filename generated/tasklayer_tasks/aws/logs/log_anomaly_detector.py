@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class LogAnomalyDetector(AwsTask):
     """The logs LogAnomalyDetector, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by anomalyDetectorArn. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    Found by anomalyDetectorArn else by its Name tag. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/log_anomaly_detector.py``): what this class adds is its fields and its core.
     """
 
@@ -43,7 +43,7 @@ class LogAnomalyDetector(AwsTask):
     """The number of days to have visibility on an anomaly. After this time period has elapsed for an anomaly, it will be automatically baselined and the anomaly detector will treat new occurrences of a similar anomaly as normal. Therefore, if you do not correct the cause of an anomaly during the time period specified in ``anomalyVisibilityTime``, it will be considered normal going forward and will not be detected as an anomaly. Changed with UpdateLogAnomalyDetector."""
 
     tags: dict[str, str] | None = None
-    """An optional list of key-value pairs to associate with the resource. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__ Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The tags. Changed with TagResource."""
 
     enabled: bool | None = None
     """Use this parameter to pause or restart the anomaly detector. Changed with UpdateLogAnomalyDetector. Never returned by reads, so never compared."""

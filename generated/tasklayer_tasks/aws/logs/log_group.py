@@ -30,14 +30,14 @@ class LogGroup(AwsTask):
     kms_key_id: str | None = None
     """The Amazon Resource Name (ARN) of the KMS key to use when encrypting log data. For more information, see `Amazon Resource Names <https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html#arn-syntax-kms>`__. Can only be set when the resource is created."""
 
-    tags: dict[str, str] | None = None
-    """The key-value pairs to use for the tags. You can grant users access to certain log groups while preventing them from accessing other log groups. To do so, tag your groups and use IAM policies that refer to those tags. To assign tags when you create a log group, you must have either the ``logs:TagResource`` or ``logs:TagLogGroup`` permission. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__. For more information about using tags to control access, see `Controlling access to Amazon Web Services... Can only be set when the resource is created. Never returned by reads, so never compared."""
-
     log_group_class: str | None = None
     """Use this parameter to specify the log group class for this log group. There are three classes: * The ``Standard`` log class supports all CloudWatch Logs features. * The ``Infrequent Access`` log class supports a subset of CloudWatch Logs features and incurs lower costs. * Use the ``Delivery`` log class only for delivering Lambda logs to store in Amazon S3 or Amazon Data Firehose. Log events in log groups in the Delivery class are kept in CloudWatch Logs for only one day. This log class doesn't offer rich CloudWatch Logs capabilities such as CloudWatch Logs Insights queries. If you omit... Can only be set when the resource is created."""
 
     deletion_protection_enabled: bool | None = None
     """Use this parameter to enable deletion protection for the new log group. When enabled on a log group, deletion protection blocks all deletion operations until it is explicitly disabled. By default log groups are created without deletion protection enabled. Can only be set when the resource is created."""
+
+    tags: dict[str, str] | None = None
+    """The tags. Changed with TagLogGroup."""
 
     id: str | None = None
     """The logGroupName, once the LogGroup is found or created."""

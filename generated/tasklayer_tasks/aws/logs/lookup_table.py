@@ -37,7 +37,7 @@ class LookupTable(AwsTask):
     """The ARN of the KMS key to use to encrypt the lookup table data. If you don't specify a key, the data is encrypted with an Amazon Web Services-owned key. Changed with UpdateLookupTable."""
 
     tags: dict[str, str] | None = None
-    """A list of key-value pairs to associate with the lookup table. You can associate as many as 50 tags with a lookup table. Tags can help you organize and categorize your resources. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The tags. Changed with TagResource."""
 
     id: str | None = None
     """The lookupTableArn, once the LookupTable is found or created."""

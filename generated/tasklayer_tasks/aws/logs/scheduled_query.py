@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class ScheduledQuery(AwsTask):
     """The logs ScheduledQuery, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by identifier. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    Found by identifier else by its Name tag. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/scheduled_query.py``): what this class adds is its fields and its core.
     """
 
@@ -64,7 +64,7 @@ class ScheduledQuery(AwsTask):
     """The initial state of the scheduled query. Valid values are ``ENABLED`` and ``DISABLED``. Default is ``ENABLED``. Changed with UpdateScheduledQuery. Never returned by reads, so never compared."""
 
     tags: dict[str, str] | None = None
-    """Key-value pairs to associate with the scheduled query for resource management and cost allocation. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The tags. Changed with TagResource."""
 
     id: str | None = None
     """The identifier, once the ScheduledQuery is found or created."""

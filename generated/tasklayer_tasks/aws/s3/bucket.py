@@ -57,6 +57,9 @@ class Bucket(AwsTask):
     bucket_namespace: str | None = None
     """Specifies the namespace where you want to create your general purpose bucket. When you create a general purpose bucket, you can choose to create a bucket in the shared global namespace or you can choose to create a bucket in your account regional namespace. Your account regional namespace is a subdivision of the global namespace that only your account can create buckets in. For more information on bucket namespaces, see `Namespaces for general purpose buckets <https://docs.aws.amazon.com/AmazonS3/latest/userguide/gpbucketnamespaces.html>`__. General purpose buckets in your account regional... Can only be set when the resource is created. Never returned by reads, so never compared."""
 
+    tags: dict[str, str] | None = None
+    """The tags. Changed with PutBucketTagging."""
+
     id: str | None = None
     """The Bucket, once the Bucket is found or created."""
 

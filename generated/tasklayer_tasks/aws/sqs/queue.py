@@ -31,7 +31,7 @@ class Queue(AwsTask):
     """A map of attributes with their corresponding values. The following lists the names, descriptions, and values of the special request parameters that the ``CreateQueue`` action uses: * ``DelaySeconds`` – The length of time, in seconds, for which the delivery of all messages in the queue is delayed. Valid values: An integer from 0 to 900 seconds (15 minutes). Default: 0. * ``MaximumMessageSize`` – The limit of how many bytes a message can contain before Amazon SQS rejects it. Valid values: An integer from 1,024 bytes (1 KiB) to 1,048,576 bytes (1 MiB). Default: 1,048,576 bytes (1 MiB). *... Changed with SetQueueAttributes."""
 
     tags: dict[str, str] | None = None
-    """Add cost allocation tags to the specified Amazon SQS queue. For an overview, see `Tagging Your Amazon SQS Queues <https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html>`__ in the *Amazon SQS Developer Guide*. When you use queue tags, keep the following guidelines in mind: * Adding more than 50 tags to a queue isn't recommended. * Tags don't have any semantic meaning. Amazon SQS interprets tags as character strings. * Tags are case-sensitive. * A new tag with a key identical to that of an existing tag overwrites the existing tag. For a full list of... Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The tags. Changed with TagQueue."""
 
     id: str | None = None
     """The QueueUrl, once the Queue is found or created."""

@@ -44,7 +44,7 @@ class Activation(AwsTask):
     """Reserved for internal use. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     tags: dict[str, str] | None = None
-    """Tags assigned to the activation. Changed with AddTagsToResource."""
+    """Tags assigned to the activation. Can only be set when the resource is created."""
 
     id: str | None = None
     """The ActivationId, once the Activation is found or created."""

@@ -6,6 +6,9 @@
     update: AttachLoadBalancers (LoadBalancerNames)
     update: DetachTrafficSources (TrafficSources)
     update: UpdateAutoScalingGroup (LaunchConfigurationName, LaunchTemplate, MixedInstancesPolicy, MinSize, MaxSize, DesiredCapacity, DefaultCooldown, AvailabilityZones, AvailabilityZoneIds, HealthCheckType, HealthCheckGracePeriod, PlacementGroup, VPCZoneIdentifier, TerminationPolicies, NewInstancesProtectedFromScaleIn, ServiceLinkedRoleARN, MaxInstanceLifetime, CapacityRebalance, Context, DesiredCapacityType, DefaultInstanceWarmup, InstanceMaintenancePolicy, AvailabilityZoneDistribution, AvailabilityZoneImpairmentPolicy, SkipZonalShiftValidation, CapacityReservationSpecification, InstanceLifecyclePolicy, DeletionProtection)
+    update: DetachLoadBalancerTargetGroups (TargetGroupARNs)
+    update: DetachLoadBalancers (LoadBalancerNames)
+    update: AttachTrafficSources (TrafficSources)
     tags:   CreateOrUpdateTags
     delete: DeleteAutoScalingGroup
 
@@ -133,6 +136,8 @@ SPEC = ResourceSpec(
             in_create=True,
             update_operation="AttachLoadBalancers",
             unordered=True,
+            update_kind="add_remove",
+            remove_operation="DetachLoadBalancers",
         ),
         FieldSpec(
             name="TargetGroupARNs",
@@ -142,6 +147,8 @@ SPEC = ResourceSpec(
             in_create=True,
             update_operation="AttachLoadBalancerTargetGroups",
             unordered=True,
+            update_kind="add_remove",
+            remove_operation="DetachLoadBalancerTargetGroups",
         ),
         FieldSpec(
             name="HealthCheckType",
@@ -269,7 +276,10 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="trafficSources",
             in_create=True,
-            update_operation="DetachTrafficSources",
+            update_operation="AttachTrafficSources",
+            unordered=True,
+            update_kind="add_remove",
+            remove_operation="DetachTrafficSources",
         ),
         FieldSpec(
             name="InstanceMaintenancePolicy",
@@ -356,6 +366,7 @@ SPEC = ResourceSpec(
             attr="enabled_metrics",
             mutability=Mutability.READ_ONLY,
             key="enabledMetrics",
+            unordered=True,
         ),
         FieldSpec(
             name="Status",
@@ -421,6 +432,18 @@ SPEC = ResourceSpec(
         ),
         CallSpec(
             operation="UpdateAutoScalingGroup",
+            identity=(("AutoScalingGroupName", "AutoScalingGroupName"),),
+        ),
+        CallSpec(
+            operation="DetachLoadBalancerTargetGroups",
+            identity=(("AutoScalingGroupName", "AutoScalingGroupName"),),
+        ),
+        CallSpec(
+            operation="DetachLoadBalancers",
+            identity=(("AutoScalingGroupName", "AutoScalingGroupName"),),
+        ),
+        CallSpec(
+            operation="AttachTrafficSources",
             identity=(("AutoScalingGroupName", "AutoScalingGroupName"),),
         ),
     ),

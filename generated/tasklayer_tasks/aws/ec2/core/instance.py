@@ -389,7 +389,7 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="Groups",
             attr="groups",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.CREATE_ONLY,
             key="groups",
         ),
         FieldSpec(

@@ -2,6 +2,8 @@
 
     create: CreateNatGateway
     read:   DescribeNatGateways
+    update: AssignPrivateNatGatewayAddress (SecondaryPrivateIpAddresses)
+    update: UnassignPrivateNatGatewayAddress (SecondaryPrivateIpAddresses)
     tags:   CreateTags
     delete: DeleteNatGateway
 
@@ -98,10 +100,15 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="SecondaryPrivateIpAddresses",
             attr="secondary_private_ip_addresses",
-            mutability=Mutability.CREATE_ONLY,
+            mutability=Mutability.MUTABLE,
             key="secondaryPrivateIpAddresses",
             in_create=True,
+            update_operation="AssignPrivateNatGatewayAddress",
+            update_member="PrivateIpAddresses",
             write_only=True,
+            unordered=True,
+            update_kind="add_remove",
+            remove_operation="UnassignPrivateNatGatewayAddress",
         ),
         FieldSpec(
             name="SecondaryPrivateIpAddressCount",
@@ -215,7 +222,16 @@ SPEC = ResourceSpec(
         nested_member=None,
         required=(),
     ),
-    updates=(),
+    updates=(
+        CallSpec(
+            operation="AssignPrivateNatGatewayAddress",
+            identity=(("NatGatewayId", "NatGatewayId"),),
+        ),
+        CallSpec(
+            operation="UnassignPrivateNatGatewayAddress",
+            identity=(("NatGatewayId", "NatGatewayId"),),
+        ),
+    ),
     delete=CallSpec(
         operation="DeleteNatGateway",
         identity=(("NatGatewayId", "NatGatewayId"),),

@@ -148,6 +148,9 @@ class InstanceSpec(TypedDict, total=False):
     ebsOptimized: bool
     """Indicates whether the instance is optimized for Amazon EBS I/O. This optimization provides dedicated throughput to Amazon EBS and an optimized configuration stack to provide optimal Amazon EBS I/O performance. This optimization isn't available with all instance types. Additional usage charges apply when using an EBS-optimized instance. Default: ``false`` Can only be set when the resource is created."""
 
+    groups: list[dict[str, Any]]
+    """Not supported. Can only be set when the resource is created."""
+
 
 class InstanceStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
@@ -195,7 +198,7 @@ class InstanceStatus(TypedDict, total=False):
     """The ID of the requester that launched the instances on your behalf (for example, Amazon Web Services Management Console or Auto Scaling)."""
 
     groups: list[dict[str, Any]]
-    """Not supported."""
+    """Not supported. Can only be set when the resource is created."""
 
     instances: list[dict[str, Any]]
     """The instances."""

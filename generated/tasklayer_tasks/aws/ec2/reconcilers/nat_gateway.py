@@ -52,7 +52,7 @@ class NatGatewaySpec(TypedDict, total=False):
     """Secondary EIP allocation IDs. For more information, see `Create a NAT gateway <https://docs.aws.amazon.com/vpc/latest/userguide/nat-gateway-working-with.html>`__ in the *Amazon VPC User Guide*. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     secondaryPrivateIpAddresses: list[str]
-    """Secondary private IPv4 addresses. For more information about secondary addresses, see `Create a NAT gateway <https://docs.aws.amazon.com/vpc/latest/userguide/nat-gateway-working-with.html>`__ in the *Amazon VPC User Guide*. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """Secondary private IPv4 addresses. For more information about secondary addresses, see `Create a NAT gateway <https://docs.aws.amazon.com/vpc/latest/userguide/nat-gateway-working-with.html>`__ in the *Amazon VPC User Guide*. Changed with AssignPrivateNatGatewayAddress. Never returned by reads, so never compared."""
 
     secondaryPrivateIpAddressCount: int
     """[Private NAT gateway only] The number of secondary private IPv4 addresses you want to assign to the NAT gateway. For more information about secondary addresses, see `Create a NAT gateway <https://docs.aws.amazon.com/vpc/latest/userguide/nat-gateway-working-with.html>`__ in the *Amazon VPC User Guide*. Can only be set when the resource is created. Never returned by reads, so never compared."""

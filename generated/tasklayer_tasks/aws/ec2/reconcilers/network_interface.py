@@ -26,13 +26,13 @@ class NetworkInterfaceSpec(TypedDict, total=False):
     """Tags to set besides Name and the ownership tag."""
 
     ipv4Prefixes: list[dict[str, Any]]
-    """The IPv4 prefixes assigned to the network interface. You can't specify IPv4 prefixes if you've specified one of the following: a count of IPv4 prefixes, specific private IPv4 addresses, or a count of private IPv4 addresses. Changed with UnassignPrivateIpAddresses."""
+    """The IPv4 prefixes assigned to the network interface. You can't specify IPv4 prefixes if you've specified one of the following: a count of IPv4 prefixes, specific private IPv4 addresses, or a count of private IPv4 addresses. Changed with AssignPrivateIpAddresses."""
 
     ipv4PrefixCount: int
     """The number of IPv4 prefixes that Amazon Web Services automatically assigns to the network interface. You can't specify a count of IPv4 prefixes if you've specified one of the following: specific IPv4 prefixes, specific private IPv4 addresses, or a count of private IPv4 addresses. Changed with AssignPrivateIpAddresses. Never returned by reads, so never compared."""
 
     ipv6Prefixes: list[dict[str, Any]]
-    """The IPv6 prefixes assigned to the network interface. You can't specify IPv6 prefixes if you've specified one of the following: a count of IPv6 prefixes, specific IPv6 addresses, or a count of IPv6 addresses. Changed with UnassignIpv6Addresses."""
+    """The IPv6 prefixes assigned to the network interface. You can't specify IPv6 prefixes if you've specified one of the following: a count of IPv6 prefixes, specific IPv6 addresses, or a count of IPv6 addresses. Changed with AssignIpv6Addresses."""
 
     ipv6PrefixCount: int
     """The number of IPv6 prefixes that Amazon Web Services automatically assigns to the network interface. You can't specify a count of IPv6 prefixes if you've specified one of the following: specific IPv6 prefixes, specific IPv6 addresses, or a count of IPv6 addresses. Changed with AssignIpv6Addresses. Never returned by reads, so never compared."""
@@ -62,13 +62,13 @@ class NetworkInterfaceSpec(TypedDict, total=False):
     """The IDs of the security groups. Changed with ModifyNetworkInterfaceAttribute."""
 
     privateIpAddresses: list[dict[str, Any]]
-    """The private IPv4 addresses. You can't specify private IPv4 addresses if you've specified one of the following: a count of private IPv4 addresses, specific IPv4 prefixes, or a count of IPv4 prefixes. Changed with UnassignPrivateIpAddresses."""
+    """The private IPv4 addresses. You can't specify private IPv4 addresses if you've specified one of the following: a count of private IPv4 addresses, specific IPv4 prefixes, or a count of IPv4 prefixes. Changed with AssignPrivateIpAddresses."""
 
     secondaryPrivateIpAddressCount: int
     """The number of secondary private IPv4 addresses to assign to a network interface. When you specify a number of secondary IPv4 addresses, Amazon EC2 selects these IP addresses within the subnet's IPv4 CIDR range. You can't specify this option and specify more than one private IP address using ``privateIpAddresses``. You can't specify a count of private IPv4 addresses if you've specified one of the following: specific private IPv4 addresses, specific IPv4 prefixes, or a count of IPv4 prefixes. Changed with AssignPrivateIpAddresses. Never returned by reads, so never compared."""
 
     ipv6Addresses: list[dict[str, Any]]
-    """The IPv6 addresses from the IPv6 CIDR block range of your subnet. You can't specify IPv6 addresses using this parameter if you've specified one of the following: a count of IPv6 addresses, specific IPv6 prefixes, or a count of IPv6 prefixes. Changed with UnassignIpv6Addresses."""
+    """The IPv6 addresses from the IPv6 CIDR block range of your subnet. You can't specify IPv6 addresses using this parameter if you've specified one of the following: a count of IPv6 addresses, specific IPv6 prefixes, or a count of IPv6 prefixes. Changed with AssignIpv6Addresses."""
 
     ipv6AddressCount: int
     """The number of IPv6 addresses to assign to a network interface. Amazon EC2 automatically selects the IPv6 addresses from the subnet range. You can't specify a count of IPv6 addresses using this parameter if you've specified one of the following: specific IPv6 addresses, specific IPv6 prefixes, or a count of IPv6 prefixes. If your subnet has the ``AssignIpv6AddressOnCreation`` attribute set, you can override that setting by specifying 0 as the IPv6 address count. Changed with AssignIpv6Addresses. Never returned by reads, so never compared."""
@@ -99,10 +99,10 @@ class NetworkInterfaceStatus(TypedDict, total=False):
     """The NetworkInterfaceId."""
 
     ipv4Prefixes: list[dict[str, Any]]
-    """The IPv4 prefixes assigned to the network interface. You can't specify IPv4 prefixes if you've specified one of the following: a count of IPv4 prefixes, specific private IPv4 addresses, or a count of private IPv4 addresses. Changed with UnassignPrivateIpAddresses."""
+    """The IPv4 prefixes assigned to the network interface. You can't specify IPv4 prefixes if you've specified one of the following: a count of IPv4 prefixes, specific private IPv4 addresses, or a count of private IPv4 addresses. Changed with AssignPrivateIpAddresses."""
 
     ipv6Prefixes: list[dict[str, Any]]
-    """The IPv6 prefixes assigned to the network interface. You can't specify IPv6 prefixes if you've specified one of the following: a count of IPv6 prefixes, specific IPv6 addresses, or a count of IPv6 addresses. Changed with UnassignIpv6Addresses."""
+    """The IPv6 prefixes assigned to the network interface. You can't specify IPv6 prefixes if you've specified one of the following: a count of IPv6 prefixes, specific IPv6 addresses, or a count of IPv6 addresses. Changed with AssignIpv6Addresses."""
 
     interfaceType: str
     """The type of network interface. The default is ``interface``. If you specify ``efa-only``, do not assign any IP addresses to the network interface. EFA-only network interfaces do not support IP addresses. The only supported values are ``interface``, ``efa``, ``efa-only``, and ``trunk``. Can only be set when the resource is created."""
@@ -123,10 +123,10 @@ class NetworkInterfaceStatus(TypedDict, total=False):
     """The IDs of the security groups. Changed with ModifyNetworkInterfaceAttribute."""
 
     privateIpAddresses: list[dict[str, Any]]
-    """The private IPv4 addresses. You can't specify private IPv4 addresses if you've specified one of the following: a count of private IPv4 addresses, specific IPv4 prefixes, or a count of IPv4 prefixes. Changed with UnassignPrivateIpAddresses."""
+    """The private IPv4 addresses. You can't specify private IPv4 addresses if you've specified one of the following: a count of private IPv4 addresses, specific IPv4 prefixes, or a count of IPv4 prefixes. Changed with AssignPrivateIpAddresses."""
 
     ipv6Addresses: list[dict[str, Any]]
-    """The IPv6 addresses from the IPv6 CIDR block range of your subnet. You can't specify IPv6 addresses using this parameter if you've specified one of the following: a count of IPv6 addresses, specific IPv6 prefixes, or a count of IPv6 prefixes. Changed with UnassignIpv6Addresses."""
+    """The IPv6 addresses from the IPv6 CIDR block range of your subnet. You can't specify IPv6 addresses using this parameter if you've specified one of the following: a count of IPv6 addresses, specific IPv6 prefixes, or a count of IPv6 prefixes. Changed with AssignIpv6Addresses."""
 
     association: dict[str, Any]
     """The association information for an Elastic IP address (IPv4) associated with the network interface."""
@@ -172,9 +172,6 @@ class NetworkInterfaceStatus(TypedDict, total=False):
 
     status: str
     """The status of the network interface."""
-
-    tagSet: list[dict[str, Any]]
-    """Any tags assigned to the network interface."""
 
     vpcId: str
     """The ID of the VPC."""

@@ -14,7 +14,16 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, Mutability, ReadSpec, ResourceSpec
+from ....runtime.spec import (
+    CallSpec,
+    CreateSpec,
+    FieldSpec,
+    Mutability,
+    ParentSpec,
+    ReadSpec,
+    ResourceSpec,
+)
+from .repository import SPEC as REPOSITORY_SPEC
 
 SPEC = ResourceSpec(
     service="ecr",
@@ -84,6 +93,7 @@ SPEC = ResourceSpec(
         identity=(("repositoryName", "repositoryName"), ("registryId", "registryId")),
     ),
     tags=None,
+    owner_parent=ParentSpec(field="repositoryName", spec=REPOSITORY_SPEC),
 )
 
 

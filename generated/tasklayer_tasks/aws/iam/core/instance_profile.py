@@ -3,6 +3,7 @@
     create: CreateInstanceProfile
     read:   GetInstanceProfile
     update: AddRoleToInstanceProfile (Roles)
+    update: RemoveRoleFromInstanceProfile (Roles)
     tags:   TagInstanceProfile
     delete: DeleteInstanceProfile
 
@@ -70,6 +71,7 @@ SPEC = ResourceSpec(
             update_operation="AddRoleToInstanceProfile",
             update_member="RoleName",
             unordered=True,
+            update_kind="add_remove",
             remove_operation="RemoveRoleFromInstanceProfile",
         ),
         FieldSpec(
@@ -106,6 +108,10 @@ SPEC = ResourceSpec(
     updates=(
         CallSpec(
             operation="AddRoleToInstanceProfile",
+            identity=(("InstanceProfileName", "InstanceProfileName"),),
+        ),
+        CallSpec(
+            operation="RemoveRoleFromInstanceProfile",
             identity=(("InstanceProfileName", "InstanceProfileName"),),
         ),
     ),

@@ -14,7 +14,16 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, Mutability, ReadSpec, ResourceSpec
+from ....runtime.spec import (
+    CallSpec,
+    CreateSpec,
+    FieldSpec,
+    Mutability,
+    ParentSpec,
+    ReadSpec,
+    ResourceSpec,
+)
+from .delivery_destination import SPEC as DELIVERY_DESTINATION_SPEC
 
 SPEC = ResourceSpec(
     service="logs",
@@ -71,6 +80,7 @@ SPEC = ResourceSpec(
         identity=(("deliveryDestinationName", "deliveryDestinationName"),),
     ),
     tags=None,
+    owner_parent=ParentSpec(field="deliveryDestinationName", spec=DELIVERY_DESTINATION_SPEC),
 )
 
 

@@ -13,7 +13,16 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, Mutability, ReadSpec, ResourceSpec
+from ....runtime.spec import (
+    CallSpec,
+    CreateSpec,
+    FieldSpec,
+    Mutability,
+    ParentSpec,
+    ReadSpec,
+    ResourceSpec,
+)
+from .log_group import SPEC as LOG_GROUP_SPEC
 
 SPEC = ResourceSpec(
     service="logs",
@@ -106,6 +115,7 @@ SPEC = ResourceSpec(
         identity=(("logGroupName", "logGroupName"), ("logStreamName", "logStreamName")),
     ),
     tags=None,
+    owner_parent=ParentSpec(field="logGroupName", spec=LOG_GROUP_SPEC),
 )
 
 

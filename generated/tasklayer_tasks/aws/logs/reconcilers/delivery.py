@@ -17,10 +17,13 @@ class DeliverySpec(TypedDict, total=False):
     """Desired state, keyed as the Delivery custom resource's spec."""
 
     name: str
-    """Names the resource."""
+    """Names the resource (its Name tag)."""
 
     shared: bool
     """Use an existing resource without changing or deleting it."""
+
+    additionalTags: dict[str, str]
+    """Tags to set besides Name and the ownership tag."""
 
     deliverySourceName: str
     """The name of the delivery source to use for this delivery. Can only be set when the resource is created."""
@@ -36,9 +39,6 @@ class DeliverySpec(TypedDict, total=False):
 
     s3DeliveryConfiguration: dict[str, Any]
     """This structure contains parameters that are valid only when the delivery's delivery destination is an S3 bucket. Changed with UpdateDeliveryConfiguration."""
-
-    deliveryTags: dict[str, str]
-    """An optional list of key-value pairs to associate with the resource. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__ Can only be set when the resource is created."""
 
 
 class DeliveryStatus(TypedDict, total=False):
@@ -61,9 +61,6 @@ class DeliveryStatus(TypedDict, total=False):
 
     s3DeliveryConfiguration: dict[str, Any]
     """This structure contains parameters that are valid only when the delivery's delivery destination is an S3 bucket. Changed with UpdateDeliveryConfiguration."""
-
-    deliveryTags: dict[str, str]
-    """An optional list of key-value pairs to associate with the resource. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__ Can only be set when the resource is created."""
 
     deliveryId: str
     """The unique ID that identifies this delivery in your account."""

@@ -17,10 +17,13 @@ class DeliveryDestinationSpec(TypedDict, total=False):
     """Desired state, keyed as the DeliveryDestination custom resource's spec."""
 
     name: str
-    """Names the resource."""
+    """Names the resource (its Name tag)."""
 
     shared: bool
     """Use an existing resource without changing or deleting it."""
+
+    additionalTags: dict[str, str]
+    """Tags to set besides Name and the ownership tag."""
 
     outputFormat: str
     """The format for the logs that this delivery destination will receive. Changed with PutDeliveryDestination."""
@@ -30,9 +33,6 @@ class DeliveryDestinationSpec(TypedDict, total=False):
 
     deliveryDestinationType: str
     """The type of delivery destination. This parameter specifies the target service where log data will be delivered. Valid values include: * ``S3`` - Amazon S3 for long-term storage and analytics * ``CWL`` - CloudWatch Logs for centralized log management * ``FH`` - Amazon Kinesis Data Firehose for real-time data streaming * ``XRAY`` - Amazon Web Services X-Ray for distributed tracing and application monitoring The delivery destination type determines the format and configuration options available for log delivery. Changed with PutDeliveryDestination."""
-
-    deliveryDestinationTags: dict[str, str]
-    """An optional list of key-value pairs to associate with the resource. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__ Changed with PutDeliveryDestination."""
 
 
 class DeliveryDestinationStatus(TypedDict, total=False):
@@ -49,9 +49,6 @@ class DeliveryDestinationStatus(TypedDict, total=False):
 
     deliveryDestinationType: str
     """The type of delivery destination. This parameter specifies the target service where log data will be delivered. Valid values include: * ``S3`` - Amazon S3 for long-term storage and analytics * ``CWL`` - CloudWatch Logs for centralized log management * ``FH`` - Amazon Kinesis Data Firehose for real-time data streaming * ``XRAY`` - Amazon Web Services X-Ray for distributed tracing and application monitoring The delivery destination type determines the format and configuration options available for log delivery. Changed with PutDeliveryDestination."""
-
-    deliveryDestinationTags: dict[str, str]
-    """An optional list of key-value pairs to associate with the resource. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__ Changed with PutDeliveryDestination."""
 
     arn: str
     """The Amazon Resource Name (ARN) that uniquely identifies this delivery destination."""

@@ -17,19 +17,19 @@ class DeliverySourceSpec(TypedDict, total=False):
     """Desired state, keyed as the DeliverySource custom resource's spec."""
 
     name: str
-    """Names the resource."""
+    """Names the resource (its Name tag)."""
 
     shared: bool
     """Use an existing resource without changing or deleting it."""
+
+    additionalTags: dict[str, str]
+    """Tags to set besides Name and the ownership tag."""
 
     resourceArn: str
     """The ARN of the Amazon Web Services resource that is generating and sending logs. For example, ``arn:aws:workmail:us-east-1:123456789012:organization/m-1234EXAMPLEabcd1234abcd1234abcd1234`` For the ``SECURITY_FINDING_LOGS`` logType, use a wildcard ARN for the hub resource. For Amazon Web Services Security Hub CSPM, use ``arn:aws:securityhub:us-east-1:111122223333:hub/*`` and for Amazon Web Services Security Hub, use ``arn:aws:securityhub:us-east-1:111122223333:hubv2/*`` Changed with PutDeliverySource. Never returned by reads, so never compared."""
 
     logType: str
     """Defines the type of log that the source is sending. * For Amazon Bedrock Agents, the valid values are ``APPLICATION_LOGS`` and ``EVENT_LOGS``. * For Amazon Bedrock Knowledge Bases, the valid value is ``APPLICATION_LOGS``. * For Amazon Bedrock AgentCore Runtime, the valid values are ``APPLICATION_LOGS``, ``USAGE_LOGS`` and ``TRACES``. * For Amazon Bedrock AgentCore Tools, the valid values are ``APPLICATION_LOGS``, ``USAGE_LOGS`` and ``TRACES``. * For Amazon Bedrock AgentCore Identity, the valid values are ``APPLICATION_LOGS`` and ``TRACES``. * For Amazon Bedrock AgentCore Memory, the valid... Changed with PutDeliverySource."""
-
-    deliverySourceTags: dict[str, str]
-    """An optional list of key-value pairs to associate with the resource. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__ Changed with PutDeliverySource."""
 
     deliverySourceConfiguration: dict[str, str]
     """A map of key-value pairs to configure the delivery source. Both keys and values must be between 1 and 255 characters in length. For example, ``{"samplingRate": "50"}``. Changed with PutDeliverySource."""
@@ -43,9 +43,6 @@ class DeliverySourceStatus(TypedDict, total=False):
 
     logType: str
     """Defines the type of log that the source is sending. * For Amazon Bedrock Agents, the valid values are ``APPLICATION_LOGS`` and ``EVENT_LOGS``. * For Amazon Bedrock Knowledge Bases, the valid value is ``APPLICATION_LOGS``. * For Amazon Bedrock AgentCore Runtime, the valid values are ``APPLICATION_LOGS``, ``USAGE_LOGS`` and ``TRACES``. * For Amazon Bedrock AgentCore Tools, the valid values are ``APPLICATION_LOGS``, ``USAGE_LOGS`` and ``TRACES``. * For Amazon Bedrock AgentCore Identity, the valid values are ``APPLICATION_LOGS`` and ``TRACES``. * For Amazon Bedrock AgentCore Memory, the valid... Changed with PutDeliverySource."""
-
-    deliverySourceTags: dict[str, str]
-    """An optional list of key-value pairs to associate with the resource. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__ Changed with PutDeliverySource."""
 
     deliverySourceConfiguration: dict[str, str]
     """A map of key-value pairs to configure the delivery source. Both keys and values must be between 1 and 255 characters in length. For example, ``{"samplingRate": "50"}``. Changed with PutDeliverySource."""

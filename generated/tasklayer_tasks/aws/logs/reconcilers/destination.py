@@ -22,6 +22,9 @@ class DestinationSpec(TypedDict, total=False):
     shared: bool
     """Use an existing resource without changing or deleting it."""
 
+    additionalTags: dict[str, str]
+    """Tags to set besides Name and the ownership tag."""
+
     destinationName: str
     """A name for the destination. Can only be set when the resource is created."""
 
@@ -30,9 +33,6 @@ class DestinationSpec(TypedDict, total=False):
 
     roleArn: str
     """The ARN of an IAM role that grants CloudWatch Logs permissions to call the Amazon Kinesis ``PutRecord`` operation on the destination stream. Changed with PutDestination."""
-
-    tags: dict[str, str]
-    """An optional list of key-value pairs to associate with the resource. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__ Changed with PutDestination. Never returned by reads, so never compared."""
 
     accessPolicy: str
     """An IAM policy document that governs which Amazon Web Services accounts can create subscription filters against this destination. Changed with PutDestinationPolicy."""

@@ -17,10 +17,13 @@ class LogAnomalyDetectorSpec(TypedDict, total=False):
     """Desired state, keyed as the LogAnomalyDetector custom resource's spec."""
 
     name: str
-    """Names the resource."""
+    """Names the resource (its Name tag)."""
 
     shared: bool
     """Use an existing resource without changing or deleting it."""
+
+    additionalTags: dict[str, str]
+    """Tags to set besides Name and the ownership tag."""
 
     logGroupArnList: list[str]
     """An array containing the ARN of the log group that this anomaly detector will watch. You can specify only one log group ARN. Can only be set when the resource is created."""
@@ -39,9 +42,6 @@ class LogAnomalyDetectorSpec(TypedDict, total=False):
 
     anomalyVisibilityTime: int
     """The number of days to have visibility on an anomaly. After this time period has elapsed for an anomaly, it will be automatically baselined and the anomaly detector will treat new occurrences of a similar anomaly as normal. Therefore, if you do not correct the cause of an anomaly during the time period specified in ``anomalyVisibilityTime``, it will be considered normal going forward and will not be detected as an anomaly. Changed with UpdateLogAnomalyDetector."""
-
-    tags: dict[str, str]
-    """An optional list of key-value pairs to associate with the resource. For more information about tagging, see `Tagging Amazon Web Services resources <https://docs.aws.amazon.com/general/latest/gr/aws_tagging.html>`__ Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     enabled: bool
     """Use this parameter to pause or restart the anomaly detector. Changed with UpdateLogAnomalyDetector. Never returned by reads, so never compared."""

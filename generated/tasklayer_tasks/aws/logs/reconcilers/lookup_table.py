@@ -22,6 +22,9 @@ class LookupTableSpec(TypedDict, total=False):
     shared: bool
     """Use an existing resource without changing or deleting it."""
 
+    additionalTags: dict[str, str]
+    """Tags to set besides Name and the ownership tag."""
+
     lookupTableName: str
     """The name of the lookup table. The name must be unique within your account and Region. The name can contain only alphanumeric characters and underscores, and can be up to 256 characters long. Can only be set when the resource is created."""
 
@@ -33,9 +36,6 @@ class LookupTableSpec(TypedDict, total=False):
 
     kmsKeyId: str
     """The ARN of the KMS key to use to encrypt the lookup table data. If you don't specify a key, the data is encrypted with an Amazon Web Services-owned key. Changed with UpdateLookupTable."""
-
-    tags: dict[str, str]
-    """A list of key-value pairs to associate with the lookup table. You can associate as many as 50 tags with a lookup table. Tags can help you organize and categorize your resources. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
 
 class LookupTableStatus(TypedDict, total=False):

@@ -17,10 +17,13 @@ class ScheduledQuerySpec(TypedDict, total=False):
     """Desired state, keyed as the ScheduledQuery custom resource's spec."""
 
     name: str
-    """Names the resource."""
+    """Names the resource (its Name tag)."""
 
     shared: bool
     """Use an existing resource without changing or deleting it."""
+
+    additionalTags: dict[str, str]
+    """Tags to set besides Name and the ownership tag."""
 
     scheduledQueryName: str
     """The name of the scheduled query. The name must be unique within your account and region. Valid characters are alphanumeric characters, hyphens, underscores, and periods. Length must be between 1 and 255 characters. Can only be set when the resource is created. Never returned by reads, so never compared."""
@@ -60,9 +63,6 @@ class ScheduledQuerySpec(TypedDict, total=False):
 
     state: str
     """The initial state of the scheduled query. Valid values are ``ENABLED`` and ``DISABLED``. Default is ``ENABLED``. Changed with UpdateScheduledQuery. Never returned by reads, so never compared."""
-
-    tags: dict[str, str]
-    """Key-value pairs to associate with the scheduled query for resource management and cost allocation. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
 
 class ScheduledQueryStatus(TypedDict, total=False):

@@ -232,15 +232,15 @@ SPEC = ResourceSpec(
     tags=TagsSpec(
         field="Tags",
         create_member=None,
-        resource_type="healthcheck",
+        resource_type=None,
         tag_operation="ChangeTagsForResource",
         selector_member="ResourceId",
         selector_is_list=False,
         selector_is_arn=False,
         read_operation="ListTagsForResources",
+        payload_member="AddTags",
+        selector_extra=(("ResourceType", "healthcheck"),),
         read_selector="ResourceIds",
-        type_member="ResourceType",
-        tags_member="AddTags",
     ),
 )
 

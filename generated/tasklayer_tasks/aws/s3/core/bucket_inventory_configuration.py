@@ -14,7 +14,16 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, Mutability, ReadSpec, ResourceSpec
+from ....runtime.spec import (
+    CallSpec,
+    CreateSpec,
+    FieldSpec,
+    Mutability,
+    ParentSpec,
+    ReadSpec,
+    ResourceSpec,
+)
+from .bucket import SPEC as BUCKET_SPEC
 
 SPEC = ResourceSpec(
     service="s3",
@@ -125,6 +134,7 @@ SPEC = ResourceSpec(
         identity=(("Bucket", "Bucket"), ("Id", "Id")),
     ),
     tags=None,
+    owner_parent=ParentSpec(field="Bucket", spec=BUCKET_SPEC),
 )
 
 

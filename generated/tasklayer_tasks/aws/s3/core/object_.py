@@ -548,6 +548,8 @@ SPEC = ResourceSpec(
         selector_is_list=False,
         selector_is_arn=False,
         read_operation="GetBucketTagging",
+        payload_member="Tagging",
+        payload_wrapper="TagSet",
     ),
 )
 

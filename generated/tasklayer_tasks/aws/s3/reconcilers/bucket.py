@@ -24,6 +24,9 @@ class BucketSpec(TypedDict, total=False):
     shared: bool
     """Use an existing resource without changing or deleting it."""
 
+    additionalTags: dict[str, str]
+    """Tags to set besides Name and the ownership tag."""
+
     acl: str
     """The canned ACL to apply to the bucket. .. note:: This functionality is not supported for directory buckets. Changed with PutBucketAcl. Never returned by reads, so never compared."""
 

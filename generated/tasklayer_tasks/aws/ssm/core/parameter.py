@@ -191,9 +191,11 @@ SPEC = ResourceSpec(
         create_member="Tags",
         resource_type=None,
         tag_operation="AddTagsToResource",
-        selector_member="ResourceType",
+        selector_member="ResourceId",
         selector_is_list=False,
         selector_is_arn=False,
+        read_operation="ListTagsForResource",
+        selector_extra=(("ResourceType", "Parameter"),),
     ),
 )
 

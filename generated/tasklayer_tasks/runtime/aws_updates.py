@@ -1,0 +1,112 @@
+"""Changing and deleting an AWS resource.
+
+Each changed field goes through the call that carries it, in the order the field metadata gives
+(``after``); fields sharing a call go in one call unless the call takes one field at a time.
+A versioned resource gets a new default version first (:mod:`.versions`); a change-batch one
+is replaced whole (:mod:`.aws_change_batch`); tags go through the kind's tag call
+(:mod:`.aws_tags`); a membership list (``update_kind`` ``add_remove``) through its pair of
+calls, item by item (:func:`members`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from . import aws_change_batch
+from .aws_find import known
+from .aws_tags import tag
+from .errors import InUseError, NotFoundError
+from .spec import FieldSpec, update_order
+from .versions import new_default_version
+
+if TYPE_CHECKING:
+    from .aws_core import AwsCore
+
+ADD_REMOVE = "add_remove"
+
+
+def update(core: AwsCore, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None:
+    """:meth:`AwsCore.update`: send each changed field through the call that carries it."""
+    spec = core.spec
+    if spec.change_batch is not None:
+        aws_change_batch.upsert(core, actual, changes)
+        return
+    versioning = spec.versioning
+    if versioning is not None and any(n in versioning.fields for n in changes):
+        new_default_version(core, actual, changes)
+        changes = {n: v for n, v in changes.items() if n not in versioning.fields}
+    groups: list[tuple[str, list[FieldSpec]]] = []
+    for f in update_order(spec, list(changes)):
+        if f.update_kind == ADD_REMOVE:
+            members(core, actual, f, changes[f.name])
+        elif f.is_tags:
+            tag(core, actual, changes[f.name])
+        elif f.update_operation:
+            call = spec.update_call(f.update_operation)
+            same = [g for op, g in groups if op == f.update_operation]
+            if (
+                same
+                and not call.one_field_per_call
+                and not any(a in {x.name for x in same[-1]} for a in f.after)
+            ):
+                same[-1].append(f)
+            else:
+                groups.append((f.update_operation, [f]))
+    for operation, fields in groups:
+        params = spec.update_call(operation).identity_params(dict(actual))
+        for f in fields:
+            params[f.update_member or f.name] = core._to_api(f, changes[f.name])
+        core.call(operation, params, idempotent=False)
+
+
+def members(core: AwsCore, actual: Mapping[str, Any], f: FieldSpec, wanted: Any) -> None:
+    """A membership list made what is wanted, by set difference: the extra items go to the
+    removing call, then the missing ones to the adding call (AddRoleToInstanceProfile /
+    RemoveRoleFromInstanceProfile, AttachLoadBalancerTargetGroups / Detach...). Removals come
+    first: an instance profile holds at most one role, so a swap must make room. A call whose
+    member takes a list gets every item at once; one taking a single value, one call each."""
+    assert f.update_operation and f.remove_operation
+    member = f.update_member or f.name
+    have, want = list(actual.get(f.name) or []), list(wanted or [])
+    selector = core.spec.update_call(f.update_operation).identity_params(dict(actual))
+    for operation, items in (
+        (f.remove_operation, [i for i in have if i not in want]),
+        (f.update_operation, [i for i in want if i not in have]),
+    ):
+        if not items:
+            continue
+        taken = core.inputs(operation).get(member)
+        if taken is not None and taken.type_name == "list":
+            core.call(operation, {**selector, member: items}, idempotent=False)
+            continue
+        for item in items:
+            core.call(operation, {**selector, member: item}, idempotent=False)
+
+
+def delete(core: AwsCore, actual: Mapping[str, Any]) -> None:
+    """:meth:`AwsCore.delete`: gone already is fine; in use raises :class:`InUseError` for the
+    caller. A delete refused as in use while membership lists hold items is tried once more
+    after they are emptied: IAM refuses to delete an instance profile that holds a role. Only
+    then, so that a delete the API allows (an Auto Scaling group with target groups) costs no
+    detach calls, and a list that must keep one item is never emptied for nothing."""
+    call = core.spec.delete
+    assert call is not None
+    if core.spec.change_batch is not None:
+        aws_change_batch.delete(core, actual)
+        return
+    params = call.identity_params(dict(actual))
+    if not params or not all(known(v) for v in params.values()):
+        return  # nothing identifies it: there is nothing to delete
+    held = [f for f in core.spec.fields if f.update_kind == ADD_REMOVE and actual.get(f.name)]
+    try:
+        try:
+            core.call(call.operation, params, idempotent=False)
+        except InUseError:
+            if not held:
+                raise
+            for f in held:
+                members(core, actual, f, [])
+            core.call(call.operation, params, idempotent=False)  # the first was refused
+    except NotFoundError:
+        return

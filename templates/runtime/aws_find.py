@@ -1,0 +1,197 @@
+"""Finding AWS resources: by primary id when it is known, else by natural key within the parent
+scope (filters where the read has them, a list that starts at a name where it does not), and
+sub-resources inside their parent's read (a Route in its RouteTable). Every answer is checked
+against what was asked, in case a server ignored a filter."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from . import aws_change_batch
+from .core import State
+from .errors import MalformedResponseError
+from .spec import Mutability, ReadSpec
+
+if TYPE_CHECKING:
+    from .aws_core import AwsCore
+
+
+def known(value: Any) -> bool:
+    """A value that can be sent: not missing, not empty, not a dry run's placeholder."""
+    return value is not None and value != "" and not getattr(value, "placeholder", False)
+
+
+def find(
+    core: AwsCore,
+    desired: Mapping[str, Any],
+    name: str,
+    match_tags: Mapping[str, str] | None,
+    retry_not_found: bool,
+) -> list[State]:
+    """:meth:`AwsCore.find`: every resource matching the desired identity."""
+    spec, read = core.spec, core.spec.read
+    if read is None:
+        return []
+    if spec.change_batch is not None:
+        return aws_change_batch.find(core, desired, retry_not_found)
+    if read.nested_member:
+        return _find_nested(core, desired, retry_not_found)
+    primary = {p: desired.get(p) for p in spec.primary}
+    by_id = bool(spec.primary) and all(known(v) for v in primary.values())
+    listing = spec.listing
+    if not by_id and listing is not None and listing.natural_filter and not read.natural_filter:
+        read = listing  # found by name through a list (ListHostedZonesByName)
+    params = (
+        _id_params(core, primary, desired)
+        if by_id
+        else natural_params(core, desired, name, match_tags, read)
+    )
+    if params is None:
+        return []
+    states = [core.state(item) for item in core._read(params, retry_not_found, read)]
+    if by_id:
+        for state in states:  # an answer about another resource is not believed
+            if any(state.get(p) is not None and state.get(p) != v for p, v in primary.items()):
+                raise MalformedResponseError(
+                    read.operation, "/", f"asked for {primary}, got another resource"
+                )
+        return [s for s in states if carries(core, s, match_tags)]
+    return [s for s in states if _in_scope(core, s, desired, name) and carries(core, s, match_tags)]
+
+
+def carries(core: AwsCore, state: State, tags: Mapping[str, str] | None) -> bool:
+    """The state holds every one of ``tags`` (ownership and the cluster's markers)."""
+    if not tags or core.spec.tags is None:
+        return True
+    have = state.get(core.spec.tags.field) or {}
+    return all(have.get(k) == v for k, v in tags.items())
+
+
+def _id_params(
+    core: AwsCore, primary: Mapping[str, Any], desired: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    read = core.spec.read
+    assert read is not None
+    if read.id_filter and len(primary) == 1:
+        value = next(iter(primary.values()))
+        return {read.id_filter: [value] if read.id_filter_is_list else value}
+    if read.required and all(known(desired.get(m)) for m in read.required):
+        return {m: desired[m] for m in read.required}
+    return None
+
+
+def natural_params(
+    core: AwsCore,
+    desired: Mapping[str, Any],
+    name: str,
+    match_tags: Mapping[str, str] | None,
+    read: ReadSpec | None = None,
+) -> dict[str, Any] | None:
+    """The read's parameters selecting by natural key and parent; None when it cannot select."""
+    spec = core.spec
+    read = read or spec.read
+    assert read is not None
+    filters: list[dict[str, Any]] = []
+    params: dict[str, Any] = {}
+    unfiltered = False
+    for member in spec.natural:
+        if member == "tag:Name":
+            if not name:
+                return None
+            filters.append({"Name": "tag:Name", "Values": [name]})
+            continue
+        value = desired.get(member)
+        f = spec.field(member)
+        if not known(value):
+            return None
+        if read.filters_member and f.filter_name:
+            filters.append({"Name": f.filter_name, "Values": [value]})
+        elif read.natural_filter:
+            params[read.natural_filter] = [value] if read.natural_filter_is_list else value
+        elif member in read.required:
+            params[member] = value
+        else:
+            unfiltered = True  # matched on the client (_in_scope), if the parent narrows it
+    for member in spec.parent:
+        value, f = desired.get(member), spec.field(member)
+        if value is not None and not known(value):
+            return None  # a parent that does not exist yet has no children
+        if value is not None and read.filters_member and f.filter_name:
+            filters.append({"Name": f.filter_name, "Values": [value]})
+        elif value is not None and member in core.inputs(spec.read.operation):  # type: ignore[union-attr]
+            params[member] = value  # the read lists the parent's (DescribeListeners)
+    if unfiltered and not params:
+        return None
+    if filters and read.filters_member and spec.tags is not None:
+        filters += [
+            {"Name": f"tag:{k}", "Values": [v]} for k, v in sorted((match_tags or {}).items())
+        ]
+    if filters and not read.filters_member:
+        return None
+    if filters:
+        params[read.filters_member] = filters  # type: ignore[index]
+    if read.required and not all(m in params for m in read.required):
+        return None
+    return params if params else None
+
+
+def _in_scope(core: AwsCore, state: State, desired: Mapping[str, Any], name: str) -> bool:
+    """Check what the filters asked, in case a server ignored one."""
+    spec = core.spec
+    for member in (*spec.natural, *spec.parent):
+        if member == "tag:Name":
+            if (state.get(spec.tags.field if spec.tags else "Tags") or {}).get("Name") != name:
+                return False
+        elif (
+            desired.get(member) is not None and member in state and state[member] != desired[member]
+        ):
+            return False
+    return True
+
+
+def _find_nested(core: AwsCore, desired: Mapping[str, Any], retry_not_found: bool) -> list[State]:
+    """Sub-resources listed inside their parent (a Route in its RouteTable)."""
+    read = core.spec.read
+    assert read is not None and read.nested_member and read.id_filter
+    parent_id = desired.get(core.spec.parent[0])
+    if not known(parent_id):
+        return []
+    params = {read.id_filter: [parent_id] if read.id_filter_is_list else parent_id}
+    return nested_states(core, core._read(params, retry_not_found), desired)
+
+
+def nested_states(
+    core: AwsCore, parents: list[dict[str, Any]], desired: Mapping[str, Any]
+) -> list[State]:
+    """The sub-resources inside parents' items that match the desired identity."""
+    spec, read = core.spec, core.spec.read
+    assert read is not None and read.nested_member
+    parent_field = spec.parent[0]
+    parent_id = desired.get(parent_field)
+    found = []
+    for parent in parents:
+        nested = parent.get(read.nested_member) or []
+        if not isinstance(nested, list):
+            raise MalformedResponseError(
+                read.operation, f"/{read.output_member}/{read.nested_member}", "expected a list"
+            )
+        for item in nested:
+            if not isinstance(item, Mapping):
+                raise MalformedResponseError(
+                    read.operation, f"/{read.nested_member}", "expected an object"
+                )
+            state = core.state(item)
+            state.setdefault(parent_field, parent_id)
+            found.append(state)
+    keys = [p for p in spec.primary if p != parent_field and desired.get(p) is not None]
+    if not keys:
+        keys = [
+            f.name
+            for f in spec.fields
+            if f.in_create
+            and f.mutability is Mutability.CREATE_ONLY
+            and f.name != parent_field
+            and desired.get(f.name) is not None
+        ]
+    return [s for s in found if all(s.get(k) == desired[k] for k in keys)]

@@ -1,0 +1,271 @@
+"""One resource's conformance cycle: apply -> re-apply (0 writes) -> change each mutable field
+(exactly its routed call) -> a create-only change refused before any call -> delete (its delete
+call) -> gone. Each step's evidence is kept, so the invariants can be checked apart from the
+verdict (``test_sweep.py`` does)."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .blueprint import Builder, Node, Unsatisfiable, instantiate
+from .resources import Resource
+
+CHANGE_VARIANTS = (1, 2, 3, 0)  # the first that differs from what the cloud holds is declared
+
+
+@dataclass
+class Outcome:
+    status: str  # "pass", "fail" or "skipped"
+    step: str | None = None
+    reason: str | None = None
+    notes: list[str] = field(default_factory=list)  # what could not be checked, and why
+    evidence: dict[str, Any] = field(default_factory=dict)  # writes per step, by operation
+    seconds: float = 0.0
+
+
+class StepFailed(Exception):
+    def __init__(self, step: str, reason: str, skipped: bool = False) -> None:
+        super().__init__(reason)
+        self.step, self.reason, self.skipped = step, reason, skipped
+
+
+def short(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return (text[:297] + "...") if len(text) > 300 else text or type(error).__name__
+
+
+class Cycle:
+    def __init__(self, cloud: Any, builder: Builder, resource: Resource) -> None:
+        self.cloud, self.builder, self.resource = cloud, builder, resource
+        self.spec = resource.spec
+        self.outcome = Outcome("pass")
+        self.evidence = self.outcome.evidence
+
+    # -- running tasks ---------------------------------------------------------------------------
+
+    def executor(self) -> Any:
+        from tasklayer_tasks.runtime import CloudTarget, Executor
+
+        return Executor(
+            CloudTarget(self.cloud.context),
+            sleep=lambda _: None,
+            retry_interval=0.01,
+            task_deadline=2.0,  # a resource that is not ready in 2s against a fake never will be
+        )
+
+    def step(self, name: str, action: Any) -> Counter[str]:
+        """Run ``action``; the writes it made. A failure is this step's, with its cause."""
+        since = self.cloud.mark()
+        try:
+            action()
+        except StepFailed:
+            raise
+        except Exception as err:  # the runtime's errors carry the task and the call
+            raise StepFailed(name, short(err), skipped=self.cloud.lacks(err)) from None
+        problems = self.cloud.request_problems(since)
+        if problems:
+            raise StepFailed(name, f"a request the API would refuse: {problems[0]}")
+        return self.cloud.writes(since)
+
+    # -- the cycle -------------------------------------------------------------------------------
+
+    def run(self) -> Outcome:
+        started = time.perf_counter()
+        node = None
+        try:
+            try:
+                node = self.builder.build(self.resource)
+            except Unsatisfiable as err:
+                raise StepFailed("synthesise", str(err)) from None
+            self.apply(node)
+            observed = self.reapply(node)
+            declared, observed = self.changes(node, observed)
+            self.create_only(node, declared, observed)
+            self.delete(node, declared)
+        except StepFailed as failed:
+            status = "skipped" if failed.skipped else "fail"
+            self.outcome.status, self.outcome.step = status, failed.step
+            self.outcome.reason = failed.reason
+        finally:
+            if node is not None:
+                self.cleanup(node)
+            self.outcome.seconds = time.perf_counter() - started
+        return self.outcome
+
+    def apply(self, node: Node) -> None:
+        _, tasks = instantiate(node)
+        writes = self.step("apply", lambda: self.executor().run(tasks))
+        self.evidence["apply"] = dict(writes)
+        create = self.spec.create.operation
+        if writes[create] != 1:
+            raise StepFailed("apply", f"{create} made {writes[create]} times, not once")
+
+    def reapply(self, node: Node) -> dict[str, Any]:
+        task, tasks = instantiate(node)
+        writes = self.step("re-apply", lambda: self.executor().run(tasks))
+        self.evidence["re-apply"] = dict(writes)
+        if writes:
+            raise StepFailed("re-apply", f"{sum(writes.values())} writes: {dict(writes)}")
+        return dict(task.observed)
+
+    def changes(self, node: Node, observed: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Each mutable field changed in turn, the earlier changes kept declared: (what was
+        declared, task attribute -> value; the state last read)."""
+        changed: dict[str, dict[str, int]] = {}
+        declared: dict[str, Any] = {}
+        self.evidence["changes"] = changed
+        for f in self.spec.fields:
+            if f.mutability.value != "mutable" or f.attr == "name":
+                continue
+            why_not = self._unchangeable(f)
+            if why_not:
+                self.outcome.notes.append(f"{f.attr}: not changed ({why_not})")
+                continue
+            expected = self.spec.tags.tag_operation if f.is_tags else f.update_operation
+            result = self._change(node, f, declared, observed, expected)
+            if result is None:
+                continue
+            value, writes, observed = result
+            changed[f.attr] = dict(writes)
+            declared[f.attr] = value
+        return declared, observed
+
+    def _change(
+        self, node: Node, f: Any, declared: dict[str, Any], observed: dict[str, Any], expected: str
+    ) -> tuple[Any, Counter[str], dict[str, Any]] | None:
+        """Declare another valid value of ``f``; the writes must be exactly one ``expected``.
+        A value the cloud already holds writes nothing: the next one is tried (fields read by a
+        separate call are not in the state read before)."""
+        from tasklayer_tasks.runtime import NotConvergedError
+
+        step = f"change {f.attr}"
+        for value in self._other_values(node, f, observed):
+            task, tasks = instantiate(node, {**declared, f.attr: value})
+            since = self.cloud.mark()
+            try:
+                writes = self.step(step, lambda: self.executor().run(tasks))
+            except StepFailed as failed:
+                writes = self.cloud.writes(since)
+                if failed.skipped:
+                    self.outcome.notes.append(f"{f.attr}: not changed ({self.cloud.label} lacks {expected})")
+                    return None
+                if "still differs" in failed.reason and writes == Counter({expected: 1}):
+                    self.outcome.notes.append(
+                        f"{f.attr}: {expected} sent; {self.cloud.label} does not keep it (read back unchanged)"
+                    )
+                    return None
+                raise
+            if not writes and observed.get(f.name) is None:
+                continue  # the cloud held this value already
+            if writes != Counter({expected: 1}):
+                raise StepFailed(step, f"wrote {dict(writes)}; the routed call is {expected}")
+            return value, writes, dict(task.observed)
+        self.outcome.notes.append(f"{f.attr}: not changed (no other valid value)")
+        return None
+
+    def _other_values(self, node: Node, f: Any, observed: dict[str, Any]) -> list[Any]:
+        from tasklayer_tasks.runtime.diff import differs
+
+        if f.is_tags:
+            return [{"sweep-change": "1"}]
+        schema = self.cloud.schema_of(self.resource, f.name)
+        if schema is None:  # neither the create nor the routed call has the member
+            raise StepFailed(
+                f"change {f.attr}", f"{f.update_operation} has no member {f.update_member or f.name}"
+            )
+        out: list[Any] = []
+        for variant in CHANGE_VARIANTS:
+            value = node.synth.value(f.name, schema, variant)
+            if value not in out and differs(self.spec, f.name, observed.get(f.name), value):
+                out.append(value)
+        return out
+
+    def _unchangeable(self, f: Any) -> str | None:
+        if f.write_only:
+            return "write-only: never read back, so never compared"
+        if f.name in (*self.spec.natural, *self.spec.primary):
+            return "it names the resource: another value is another resource"
+        if f.references:
+            return f"refers to {f.references}: a second one is not synthesised"
+        if _names_another(f):
+            return "an id of another resource, which the annotation does not name"
+        if f.is_tags and (self.spec.tags is None or self.spec.tags.tag_operation is None):
+            return "no tag call"
+        return None
+
+    def create_only(self, node: Node, declared: dict[str, Any], observed: dict[str, Any]) -> None:
+        from tasklayer_tasks.runtime import CannotChangeFieldError
+
+        chosen = self._create_only_field(node, observed)
+        if chosen is None:
+            self.outcome.notes.append("no create-only field to change")
+            return
+        f, value = chosen
+        _, tasks = instantiate(node, {**declared, f.attr: value})
+        since = self.cloud.mark()
+        try:
+            self.executor().run(tasks)
+        except CannotChangeFieldError as err:
+            writes = self.cloud.writes(since)
+            self.evidence["create-only"] = {"field": f.attr, "writes": dict(writes)}
+            if writes:
+                raise StepFailed("create-only change", f"refused, but after writes {dict(writes)}")
+            if f.attr not in str(err):
+                raise StepFailed("create-only change", f"refused without naming {f.attr}: {err}")
+            return
+        except Exception as err:
+            raise StepFailed("create-only change", f"{f.attr}: {short(err)}") from None
+        writes = self.cloud.writes(since)
+        raise StepFailed("create-only change", f"{f.attr} not refused; wrote {dict(writes)}")
+
+    def _create_only_field(self, node: Node, observed: dict[str, Any]) -> tuple[Any, Any] | None:
+        """A create-only field the apply declared (else one it could have) and another valid
+        value of it. Identity members are not among them: another name is another resource."""
+        identity = {*self.spec.natural, *self.spec.parent, *self.spec.primary}
+        fixed = [
+            f
+            for f in self.spec.fields
+            if f.mutability.value in ("create_only", "unknown")
+            and f.in_create
+            and not (f.write_only or f.references or f.is_tags or f.attr == "name")
+            and not _names_another(f)
+            and f.name not in identity
+        ]
+        fixed.sort(key=lambda f: f.attr not in node.values)  # one the apply declared, first
+        for f in fixed:
+            if f.attr not in node.values and observed.get(f.name) is None:
+                continue  # what the cloud holds is not known: a value may be no change at all
+            for value in self._other_values(node, f, observed):
+                return f, value
+        return None
+
+    def delete(self, node: Node, declared: dict[str, Any]) -> None:
+        task, tasks = instantiate(node, declared)
+        writes = self.step("delete", lambda: self.executor().delete([task]))
+        self.evidence["delete"] = dict(writes)
+        operation = self.spec.delete.operation
+        if writes != Counter({operation: 1}):
+            raise StepFailed("delete", f"wrote {dict(writes)}; expected one {operation}")
+        task, tasks = instantiate(node)
+        context = self.cloud.context
+        found = [t.locate(context) for t in tasks]  # parents first: children are found in them
+        self.evidence["gone"] = not found[tasks.index(task)]
+        if found[tasks.index(task)]:
+            raise StepFailed("gone", "still found after its delete")
+
+    def cleanup(self, node: Node) -> None:
+        """The parents (and the resource, after a failure) go, so the next cycle starts clean."""
+        task, tasks = instantiate(node)
+        try:
+            self.executor().delete(tasks)
+        except Exception as err:
+            self.outcome.notes.append(f"cleanup: {short(err)}")
+
+
+def _names_another(f: Any) -> bool:
+    """An id or ARN of another resource that the annotation gives no reference (a Route's
+    LocalGatewayId): a made-up one means nothing to the cloud."""
+    return f.name.endswith(("Id", "Ids", "Arn", "Arns")) and not f.references

@@ -1,0 +1,73 @@
+"""Service-level tag calls through the runtime, against moto: tags sent as the service's own
+tag call takes them (SQS TagQueue's {key: value} map, S3 PutBucketTagging's Tagging.TagSet),
+named by the resource's id. The specs are written out as the generator writes them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from tasklayer_tasks.runtime.aws_core import AwsCore
+from tasklayer_tasks.runtime.spec import CreateSpec, FieldSpec, ResourceSpec, TagsSpec
+
+QUEUE = ResourceSpec(
+    service="sqs", name="Queue",
+    fields=(
+        FieldSpec(name="QueueName", attr="queue_name", mutability="create_only", in_create=True),
+        FieldSpec(name="QueueUrl", attr="queue_url", mutability="read_only"),
+        FieldSpec(name="Tags", attr="tags", mutability="mutable", is_tags=True),
+    ),
+    primary=("QueueUrl",), natural=("QueueName",), parent=(), arn=None,
+    create=CreateSpec(operation="CreateQueue", output_member=None, output_is_list=False,
+                      id_member="QueueUrl", idempotency_token=None),
+    read=None, updates=(), delete=None,
+    tags=TagsSpec(field="Tags", create_member="tags", resource_type=None, tag_operation="TagQueue",
+                  selector_member="QueueUrl", selector_is_list=False, selector_is_arn=False,
+                  payload_is_map=True, create_is_map=True),
+)
+
+BUCKET = ResourceSpec(
+    service="s3", name="Bucket",
+    fields=(
+        FieldSpec(name="Bucket", attr="bucket", mutability="create_only", in_create=True),
+        FieldSpec(name="Tags", attr="tags", mutability="mutable", is_tags=True),
+    ),
+    primary=("Bucket",), natural=(), parent=(), arn=None,
+    create=CreateSpec(operation="CreateBucket", output_member=None, output_is_list=False,
+                      id_member=None, idempotency_token=None),
+    read=None, updates=(), delete=None,
+    tags=TagsSpec(field="Tags", create_member=None, resource_type=None, tag_operation="PutBucketTagging",
+                  selector_member="Bucket", selector_is_list=False, selector_is_arn=False,
+                  payload_member="Tagging", payload_wrapper="TagSet"),
+)
+
+
+@pytest.fixture
+def aws() -> Iterator[None]:
+    with mock_aws():
+        yield
+
+
+def test_queue_tagged_with_maps_on_create_and_through_tag_queue(aws: None) -> None:
+    client = boto3.client("sqs", region_name="us-east-1")
+    core = AwsCore(QUEUE, client)
+    identity = core.create({"QueueName": "q1", "Tags": {"team": "a"}})
+    url = identity["QueueUrl"]
+    assert client.list_queue_tags(QueueUrl=url)["Tags"] == {"team": "a"}
+    actual: dict[str, Any] = {"QueueUrl": url, "Tags": {"team": "a"}}
+    core.update(actual, {"Tags": {"team": "a", "env": "dev"}})
+    assert client.list_queue_tags(QueueUrl=url)["Tags"] == {"team": "a", "env": "dev"}
+
+
+def test_bucket_tagging_replaces_the_set_so_the_others_are_kept(aws: None) -> None:
+    client = boto3.client("s3", region_name="us-east-1")
+    core = AwsCore(BUCKET, client)
+    core.create({"Bucket": "tasklayer-b1"})
+    client.put_bucket_tagging(Bucket="tasklayer-b1", Tagging={"TagSet": [{"Key": "theirs", "Value": "x"}]})
+    core.update({"Bucket": "tasklayer-b1", "Tags": {"theirs": "x"}}, {"Tags": {"ours": "y"}})
+    got = {t["Key"]: t["Value"] for t in client.get_bucket_tagging(Bucket="tasklayer-b1")["TagSet"]}
+    assert got == {"theirs": "x", "ours": "y"}
