@@ -69,7 +69,7 @@ class FieldDraft:
     def get(self, attr: str) -> Any:
         return self.values.get(attr, FIELD_DEFAULTS[attr])
 
-    def set_call(self, shape: type[CallShape], attr: str, value: Any, source: str) -> None:
+    def set_call(self, shape: builtins.type[CallShape], attr: str, value: Any, source: str) -> None:
         """Record one of the provider's facts about the field (``shape``: its field variant);
         provenance keys it by the fact's own name, as for the neutral facts."""
         current = self.call_as(shape)
@@ -78,7 +78,7 @@ class FieldDraft:
         self.call = replace(current, **{attr: value})
         self.provenance[attr] = source
 
-    def call_as(self, shape: type[S]) -> S:
+    def call_as(self, shape: builtins.type[S]) -> S:
         """The provider's facts so far, as ``shape`` (its defaults while none are recorded)."""
         if isinstance(self.call, shape):
             return self.call
