@@ -11,6 +11,7 @@ from typing import Any
 
 from codegen.model import (
     CallShape,
+    CarriesCall,
     Field,
     FieldType,
     Identity,
@@ -21,7 +22,6 @@ from codegen.model import (
     Versioning,
     ChangeBatch,
     Resource,
-    S,
     Service,
     TagsModel,
 )
@@ -49,7 +49,7 @@ FIELD_DEFAULTS: dict[str, Any] = {
 
 
 @dataclass
-class FieldDraft:
+class FieldDraft(CarriesCall):
     name: str
     type: FieldType
     documentation: str = ""
@@ -78,13 +78,8 @@ class FieldDraft:
         self.call = replace(current, **{attr: value})
         self.provenance[attr] = source
 
-    def call_as(self, shape: builtins.type[S]) -> S:
-        """The provider's facts so far, as ``shape`` (its defaults while none are recorded)."""
-        if isinstance(self.call, shape):
-            return self.call
-        if type(self.call) is not CallShape:
-            raise TypeError(f"field {self.name} carries {self.call.kind} call facts, not {shape.kind}")
-        return shape()
+    def _variant_owner(self) -> str:
+        return f"field {self.name} carries"
 
     def freeze(self) -> Field:
         values = {k: self.values.get(k, d) for k, d in FIELD_DEFAULTS.items()}
