@@ -16,6 +16,7 @@ from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import source
 from codegen.model import Operation, TagsModel
+from codegen.providers.aws.shapes import AwsTagShape
 
 TAG_WORDS = ("Tag", "Tags", "Tagging", "Untag")
 UNTAG_VERBS = ("Untag", "Delete", "Remove")
@@ -139,11 +140,10 @@ def tags_model(ctx: AwsContext) -> None:
             TagsModel(
                 field="Tags",
                 create_member=create,
-                resource_type=_resource_type(ctx, resource, create),
                 tag_operation=tag,
                 untag_operation=untag,
                 source=source(rid),
-            ),
+            ).with_call(AwsTagShape, resource_type=_resource_type(ctx, resource, create)),
             source(rid),
         )
         if tag:
