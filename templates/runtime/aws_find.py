@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import aws_change_batch
 from .core import State
+from .diff import same_name
 from .errors import MalformedResponseError
 from .spec import Mutability, ReadSpec
 
@@ -144,7 +145,9 @@ def _in_scope(core: AwsCore, state: State, desired: Mapping[str, Any], name: str
             if (state.get(spec.tags.field if spec.tags else "Tags") or {}).get("Name") != name:
                 return False
         elif (
-            desired.get(member) is not None and member in state and state[member] != desired[member]
+            desired.get(member) is not None
+            and member in state
+            and not same_name(state[member], desired[member])
         ):
             return False
     return True
