@@ -4,6 +4,7 @@ named by the resource's id. The specs are written out as the generator writes th
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 from moto import mock_aws
 
 from tasklayer_tasks.runtime.aws_core import AwsCore
-from tasklayer_tasks.runtime.spec import CreateSpec, FieldSpec, ResourceSpec, TagsSpec
+from tasklayer_tasks.runtime.spec import CreateSpec, FieldSpec, ReadSpec, ResourceSpec, TagsSpec
 
 QUEUE = ResourceSpec(
     service="sqs", name="Queue",
@@ -71,3 +72,27 @@ def test_bucket_tagging_replaces_the_set_so_the_others_are_kept(aws: None) -> No
     core.update({"Bucket": "tasklayer-b1", "Tags": {"theirs": "x"}}, {"Tags": {"ours": "y"}})
     got = {t["Key"]: t["Value"] for t in client.get_bucket_tagging(Bucket="tasklayer-b1")["TagSet"]}
     assert got == {"theirs": "x", "ours": "y"}
+
+
+HEADED_BUCKET = dataclasses.replace(
+    BUCKET,
+    read=ReadSpec(operation="HeadBucket", output_member=None, output_is_list=False, id_filter=None,
+                  id_filter_is_list=False, filters_member=None, natural_filter=None, nested_member=None,
+                  required=("Bucket",)),
+    tags=dataclasses.replace(BUCKET.tags, read_operation="GetBucketTagging"),  # type: ignore[arg-type]
+)
+
+
+def test_a_bucket_read_by_head_keeps_its_id_and_its_tags_from_get_bucket_tagging(aws: None) -> None:
+    """HeadBucket answers without the bucket's name and GetBucketTagging answers ``{TagSet}``
+    without it either: the state keeps the name asked for, and the tag set is that bucket's,
+    so an owned bucket is found as owned (not "exists but is not owned")."""
+    client = boto3.client("s3", region_name="us-east-1")
+    core = AwsCore(HEADED_BUCKET, client)
+    core.create({"Bucket": "tasklayer-b2"})
+    client.put_bucket_tagging(Bucket="tasklayer-b2", Tagging={"TagSet": [{"Key": "owner", "Value": "me"}]})
+    found = core.find({"Bucket": "tasklayer-b2"}, "b2", match_tags={"owner": "me"})
+    assert len(found) == 1
+    assert found[0]["Bucket"] == "tasklayer-b2"
+    assert found[0]["Tags"] == {"owner": "me"}
+    assert core.find({"Bucket": "tasklayer-missing"}, "m", match_tags={"owner": "me"}) == []

@@ -1,0 +1,76 @@
+"""aws.read-by-id-over-unselecting-list and the name-prefix selector of aws.read-selectors, on
+toy models: a listing that cannot select the resource is replaced by a read by id (HeadBucket,
+GetTopicAttributes), or dropped so ``generate: all`` leaves the kind out; a listing that takes
+``<name>Prefix`` selects by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botocore.model import ServiceModel
+
+from codegen.model import Service
+from codegen.providers.aws.rules.run import annotate_model
+from tests.toy_model import MORE_OPERATIONS, MORE_SHAPES, TOY, _op, _struct
+
+
+def _annotate(operations: dict[str, Any], shapes: dict[str, Any]) -> Service:
+    model = {**TOY, "operations": {**TOY["operations"], **MORE_OPERATIONS, **operations},
+             "shapes": {**TOY["shapes"], **MORE_SHAPES, **shapes}}
+    _, draft = annotate_model(ServiceModel(model, service_name="toy"), service="toy", api_version="2020-01-01")
+    return draft.freeze()
+
+
+BUCKET_OPS = {
+    "CreateBucket": _op("CreateBucket", "BucketOnly", "CreateBucketResult"),
+    "DeleteBucket": _op("DeleteBucket", "BucketOnly"),
+    "ListBuckets": _op("ListBuckets", "ListBucketsRequest", "ListBucketsResult"),
+}
+BUCKET_SHAPES = {
+    "BucketOnly": _struct({"Bucket": "String"}, ("Bucket",)),
+    "CreateBucketResult": _struct({"Location": "String"}),
+    "ListBucketsRequest": _struct({"ContinuationToken": "String", "Prefix": "String"}),
+    "BucketSummary": _struct({"Name": "String", "CreationDate": "String"}),
+    "BucketList": {"type": "list", "member": {"shape": "BucketSummary"}},
+    "ListBucketsResult": _struct({"Buckets": "BucketList"}),
+    "HeadBucketResult": _struct({"BucketRegion": "String"}),
+}
+
+
+def test_a_bucket_listed_without_a_selector_is_read_by_head() -> None:
+    """ListBuckets takes no bucket name (only paging and a prefix of nothing the bucket is named
+    by) and lists items naming it ``Name``: HeadBucket, taking exactly the id, reads it."""
+    ops = {**BUCKET_OPS, "HeadBucket": _op("HeadBucket", "BucketOnly", "HeadBucketResult")}
+    bucket = _annotate(ops, BUCKET_SHAPES).resource("Bucket")
+    assert bucket.identity.primary == ("Bucket",)
+    assert bucket.operations.read is not None
+    assert bucket.operations.read.name == "HeadBucket"
+    assert bucket.operations.read.output_member is None
+
+
+def test_without_a_read_by_id_the_listing_is_dropped() -> None:
+    """No HeadBucket: the kind has no read that can find what it made, so it is incomplete (and
+    ``generate: all`` leaves it out saying "no read") rather than a task that never finds."""
+    bucket = _annotate(BUCKET_OPS, BUCKET_SHAPES).resource("Bucket")
+    assert bucket.operations.read is None
+
+
+def test_a_listing_with_a_name_prefix_selects_by_name() -> None:
+    """DescribeLogGroups takes ``logGroupNamePrefix``: the natural key's prefix selects it (the
+    runtime keeps the exact match), so the listing stays the read."""
+    ops = {
+        "CreateLogGroup": _op("CreateLogGroup", "LogGroupNameOnly"),
+        "DeleteLogGroup": _op("DeleteLogGroup", "LogGroupNameOnly"),
+        "DescribeLogGroups": _op("DescribeLogGroups", "DescribeLogGroupsRequest", "DescribeLogGroupsResult"),
+    }
+    shapes = {
+        "LogGroupNameOnly": _struct({"logGroupName": "String"}, ("logGroupName",)),
+        "DescribeLogGroupsRequest": _struct({"logGroupNamePrefix": "String", "nextToken": "String"}),
+        "LogGroup": _struct({"logGroupName": "String", "arn": "String"}),
+        "LogGroups": {"type": "list", "member": {"shape": "LogGroup"}},
+        "DescribeLogGroupsResult": _struct({"logGroups": "LogGroups"}),
+    }
+    group = _annotate(ops, shapes).resource("LogGroup")
+    read = group.operations.read
+    assert read is not None and read.name == "DescribeLogGroups"
+    assert read.natural_filter == "logGroupNamePrefix"
