@@ -74,3 +74,25 @@ def test_a_listing_with_a_name_prefix_selects_by_name() -> None:
     read = group.operations.read
     assert read is not None and read.name == "DescribeLogGroups"
     assert read.natural_filter == "logGroupNamePrefix"
+
+
+def test_a_read_answering_the_resource_itself_beside_a_status_list_is_flat() -> None:
+    """DescribeSecret answers the secret's own members (Name, Description, ...) beside one
+    structure list (ReplicationStatus): that list is not the secret, the answer is."""
+    ops = {
+        "CreateSecret": _op("CreateSecret", "CreateSecretRequest", "SecretIdentity"),
+        "DeleteSecret": _op("DeleteSecret", "SecretIdOnly"),
+        "DescribeSecret": _op("DescribeSecret", "SecretIdOnly", "DescribeSecretResult"),
+    }
+    shapes = {
+        "CreateSecretRequest": _struct({"Name": "String", "Description": "String", "KmsKeyId": "String"}, ("Name",)),
+        "SecretIdentity": _struct({"ARN": "String", "Name": "String"}),
+        "SecretIdOnly": _struct({"SecretId": "String"}, ("SecretId",)),
+        "ReplicationStatusType": _struct({"Region": "String", "Status": "String"}),
+        "ReplicationStatusList": {"type": "list", "member": {"shape": "ReplicationStatusType"}},
+        "DescribeSecretResult": _struct({"ARN": "String", "Name": "String", "Description": "String",
+                                         "KmsKeyId": "String", "ReplicationStatus": "ReplicationStatusList"}),
+    }
+    read = _annotate(ops, shapes).resource("Secret").operations.read
+    assert read is not None and read.name == "DescribeSecret"
+    assert read.output_member is None

@@ -96,3 +96,30 @@ def test_a_bucket_read_by_head_keeps_its_id_and_its_tags_from_get_bucket_tagging
     assert found[0]["Bucket"] == "tasklayer-b2"
     assert found[0]["Tags"] == {"owner": "me"}
     assert core.find({"Bucket": "tasklayer-missing"}, "m", match_tags={"owner": "me"}) == []
+
+
+LOG_GROUP = ResourceSpec(
+    service="logs", name="LogGroup",
+    fields=(
+        FieldSpec(name="logGroupName", attr="log_group_name", mutability="create_only", in_create=True),
+        FieldSpec(name="Tags", attr="tags", mutability="mutable", is_tags=True, read_member="tags"),
+    ),
+    primary=("logGroupName",), natural=("logGroupName",), parent=(), arn=None,
+    create=CreateSpec(operation="CreateLogGroup", output_member=None, output_is_list=False,
+                      id_member=None, idempotency_token=None),
+    read=ReadSpec(operation="DescribeLogGroups", output_member="logGroups", output_is_list=True, id_filter=None,
+                  id_filter_is_list=False, filters_member=None, natural_filter="logGroupNamePrefix",
+                  nested_member=None, natural_filter_is_list=False),
+    updates=(), delete=None, tags=None,
+)
+
+
+def test_a_primary_id_the_read_cannot_select_by_is_found_as_the_natural_key(aws: None) -> None:
+    """A log group's id is its name, and DescribeLogGroups selects only by a name prefix: it is
+    found through the prefix and kept only on the exact name (not "a-1" for "a")."""
+    client = boto3.client("logs", region_name="us-east-1")
+    core = AwsCore(LOG_GROUP, client)
+    client.create_log_group(logGroupName="app")
+    client.create_log_group(logGroupName="app-1")
+    found = core.find({"logGroupName": "app"}, "app")
+    assert [s["logGroupName"] for s in found] == ["app"]

@@ -43,11 +43,12 @@ def find(
     listing = spec.listing
     if not by_id and listing is not None and listing.natural_filter and not read.natural_filter:
         read = listing  # found by name through a list (ListHostedZonesByName)
-    params = (
-        _id_params(core, primary, desired)
-        if by_id
-        else natural_params(core, desired, name, match_tags, read)
-    )
+    params = _id_params(core, primary, desired) if by_id else None
+    if params is None:
+        # a primary id the read cannot select by (a log group's name, where DescribeLogGroups
+        # takes only a prefix) is looked up as the natural key
+        by_id = False
+        params = natural_params(core, desired, name, match_tags, read)
     if params is None:
         return []
     states = [core.state(item) for item in core._read(params, retry_not_found, read)]
