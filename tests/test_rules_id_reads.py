@@ -77,8 +77,8 @@ def test_a_listing_with_a_name_prefix_selects_by_name() -> None:
 
 
 def test_a_read_answering_the_resource_itself_beside_a_status_list_is_flat() -> None:
-    """DescribeSecret answers the secret's own members (Name, Description, ...) beside one
-    structure list (ReplicationStatus): that list is not the secret, the answer is."""
+    """DescribeSecret answers the secret's own members (Name, Description, ...) beside
+    structures (ReplicationStatus, RotationRules): neither is the secret, the answer is."""
     ops = {
         "CreateSecret": _op("CreateSecret", "CreateSecretRequest", "SecretIdentity"),
         "DeleteSecret": _op("DeleteSecret", "SecretIdOnly"),
@@ -90,8 +90,10 @@ def test_a_read_answering_the_resource_itself_beside_a_status_list_is_flat() -> 
         "SecretIdOnly": _struct({"SecretId": "String"}, ("SecretId",)),
         "ReplicationStatusType": _struct({"Region": "String", "Status": "String"}),
         "ReplicationStatusList": {"type": "list", "member": {"shape": "ReplicationStatusType"}},
+        "RotationRulesType": _struct({"ScheduleExpression": "String"}),
         "DescribeSecretResult": _struct({"ARN": "String", "Name": "String", "Description": "String",
-                                         "KmsKeyId": "String", "ReplicationStatus": "ReplicationStatusList"}),
+                                         "KmsKeyId": "String", "ReplicationStatus": "ReplicationStatusList",
+                                         "RotationRules": "RotationRulesType"}),
     }
     read = _annotate(ops, shapes).resource("Secret").operations.read
     assert read is not None and read.name == "DescribeSecret"

@@ -102,7 +102,7 @@ LOG_GROUP = ResourceSpec(
     service="logs", name="LogGroup",
     fields=(
         FieldSpec(name="logGroupName", attr="log_group_name", mutability="create_only", in_create=True),
-        FieldSpec(name="Tags", attr="tags", mutability="mutable", is_tags=True, read_member="tags"),
+        FieldSpec(name="Tags", attr="tags", mutability="mutable", is_tags=True),
     ),
     primary=("logGroupName",), natural=("logGroupName",), parent=(), arn=None,
     create=CreateSpec(operation="CreateLogGroup", output_member=None, output_is_list=False,
@@ -110,16 +110,49 @@ LOG_GROUP = ResourceSpec(
     read=ReadSpec(operation="DescribeLogGroups", output_member="logGroups", output_is_list=True, id_filter=None,
                   id_filter_is_list=False, filters_member=None, natural_filter="logGroupNamePrefix",
                   nested_member=None, natural_filter_is_list=False),
-    updates=(), delete=None, tags=None,
+    updates=(), delete=None,
+    tags=TagsSpec(field="Tags", create_member="tags", resource_type=None, tag_operation="TagLogGroup",
+                  selector_member="logGroupName", selector_is_list=False, selector_is_arn=False,
+                  payload_member="tags", payload_is_map=True, create_is_map=True, read_operation="ListTagsLogGroup"),
 )
 
 
 def test_a_primary_id_the_read_cannot_select_by_is_found_as_the_natural_key(aws: None) -> None:
     """A log group's id is its name, and DescribeLogGroups selects only by a name prefix: it is
-    found through the prefix and kept only on the exact name (not "a-1" for "a")."""
+    found through the prefix and kept only on the exact name (not "a-1" for "a"); its tags come
+    from ListTagsLogGroup's ``{tags: {key: value}}``, which does not name the group."""
     client = boto3.client("logs", region_name="us-east-1")
     core = AwsCore(LOG_GROUP, client)
-    client.create_log_group(logGroupName="app")
-    client.create_log_group(logGroupName="app-1")
-    found = core.find({"logGroupName": "app"}, "app")
+    client.create_log_group(logGroupName="app", tags={"owner": "me"})
+    client.create_log_group(logGroupName="app-1", tags={"owner": "me"})
+    found = core.find({"logGroupName": "app"}, "app", match_tags={"owner": "me"})
     assert [s["logGroupName"] for s in found] == ["app"]
+    assert found[0]["Tags"] == {"owner": "me"}
+
+
+LOG_STREAM = ResourceSpec(
+    service="logs", name="LogStream",
+    fields=(
+        FieldSpec(name="logGroupName", attr="log_group_name", mutability="create_only", in_create=True),
+        FieldSpec(name="logStreamName", attr="log_stream_name", mutability="create_only", in_create=True),
+    ),
+    primary=("logGroupName", "logStreamName"), natural=("logStreamName",), parent=("logGroupName",), arn=None,
+    create=CreateSpec(operation="CreateLogStream", output_member=None, output_is_list=False,
+                      id_member=None, idempotency_token=None),
+    read=ReadSpec(operation="DescribeLogStreams", output_member="logStreams", output_is_list=True,
+                  id_filter="logGroupName", id_filter_is_list=False, filters_member=None,
+                  natural_filter="logStreamNamePrefix", nested_member=None, natural_filter_is_list=False,
+                  required=("logGroupName", "logStreamName")),
+    updates=(), delete=None, tags=None,
+)
+
+
+def test_an_id_part_the_read_does_not_take_is_not_sent(aws: None) -> None:
+    """A log stream's id is (group, stream) but DescribeLogStreams takes no logStreamName: it is
+    found within its group by the stream name's prefix, kept on the exact name."""
+    client = boto3.client("logs", region_name="us-east-1")
+    client.create_log_group(logGroupName="g")
+    for stream in ("s", "s-2"):
+        client.create_log_stream(logGroupName="g", logStreamName=stream)
+    found = AwsCore(LOG_STREAM, client).find({"logGroupName": "g", "logStreamName": "s"}, "s")
+    assert [(s["logGroupName"], s["logStreamName"]) for s in found] == [("g", "s")]

@@ -59,6 +59,9 @@ def find(
                     read.operation, "/", f"asked for {primary}, got another resource"
                 )
         return [s for s in states if carries(core, s, match_tags)]
+    # items listed within a parent (a group's log streams) need not repeat it: it is the one sent
+    asked = {p: params[p] for p in spec.parent if p in params}
+    states = [{**asked, **s} for s in states]
     return [s for s in states if _in_scope(core, s, desired, name) and carries(core, s, match_tags)]
 
 
@@ -79,6 +82,11 @@ def _id_params(
         value = next(iter(primary.values()))
         return {read.id_filter: [value] if read.id_filter_is_list else value}
     if read.required and all(known(desired.get(m)) for m in read.required):
+        taken = core.inputs(read.operation)
+        if taken and not all(m in taken for m in read.required):
+            # an id part the read does not take (DescribeLogStreams lists a group's streams,
+            # by logStreamNamePrefix): found by the natural key instead
+            return None
         return {m: desired[m] for m in read.required}
     return None
 
@@ -133,7 +141,8 @@ def natural_params(
         return None
     if filters:
         params[read.filters_member] = filters  # type: ignore[index]
-    if read.required and not all(m in params for m in read.required):
+    taken = core.inputs(read.operation)
+    if read.required and not all(m in params for m in read.required if not taken or m in taken):
         return None
     return params if params else None
 

@@ -42,18 +42,20 @@ def with_tags(core: AwsCore, items: list[dict[str, Any]]) -> list[dict[str, Any]
     return items
 
 
-TAG_LISTS = ("Tags", "TagSet", "TagList")
+TAG_LISTS = ("Tags", "TagSet", "TagList", "tags")
 
 
 def _own_tag_set(response: Any, asked: str) -> dict[str, list[Any]]:
     """The tags of an answer about the one resource asked for that does not name it
-    (GetBucketTagging answers ``{TagSet: [...]}``)."""
+    (GetBucketTagging answers ``{TagSet: [...]}``, ListTagsLogGroup ``{tags: {key: value}}``)."""
     if not isinstance(response, Mapping):
         return {}
     for member in TAG_LISTS:
         value = response.get(member)
         if isinstance(value, list) and all(isinstance(t, Mapping) for t in value):
             return {asked: value}
+        if isinstance(value, Mapping) and all(isinstance(v, str) for v in value.values()):
+            return {asked: [{"Key": k, "Value": v} for k, v in value.items()]}
     return {}
 
 

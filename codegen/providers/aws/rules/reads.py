@@ -66,7 +66,7 @@ def read_by_noun(ctx: AwsContext) -> None:
         list_name = by_verb.get("List") or by_verb.get("Describe")
         if read_name:
             located = _resource_member(ctx, read_name, resource)
-            flat = located is not None and _answers_flat(ctx, read_name, resource, located[1])
+            flat = _answers_flat(ctx, read_name, resource, located[1] if located else None)
             if flat:
                 located = None  # DescribeSecret: the secret's own members, beside a status list
             if located:
@@ -87,12 +87,12 @@ def read_by_noun(ctx: AwsContext) -> None:
             resource.set("list", dataclasses.replace(resource.read, role="list"), source(rid))
 
 
-def _answers_flat(ctx: AwsContext, op_name: str, resource: ResourceDraft, shape: Shape) -> bool:
-    """A read whose one structure member is not named after the resource (DescribeSecret's
-    ReplicationStatus) while its answer's own members hold what the create is given by name
-    (``Name``, ``Description``): the answer is the resource itself."""
+def _answers_flat(ctx: AwsContext, op_name: str, resource: ResourceDraft, shape: Shape | None) -> bool:
+    """A read with no structure member named after the resource (DescribeSecret: ReplicationStatus,
+    RotationRules) whose answer's own members hold what the create is given by name (``Name``,
+    ``Description``): the answer is the resource itself."""
     wanted = set(singular_candidates(resource.name)) | set(singular_candidates(resource.api_name))
-    if shape.name in wanted or resource.create is None:
+    if (shape is not None and shape.name in wanted) or resource.create is None:
         return False
     creates = ctx.input_members(resource.create.name)
     outputs = ctx.output_members(op_name)
