@@ -98,3 +98,26 @@ def test_a_read_answering_the_resource_itself_beside_a_status_list_is_flat() -> 
     read = _annotate(ops, shapes).resource("Secret").operations.read
     assert read is not None and read.name == "DescribeSecret"
     assert read.output_member is None
+
+
+def test_a_name_filter_is_sent_as_the_read_types_it() -> None:
+    """A read selecting by a one-value name member (ListServiceSpecificCredentials' ServiceName,
+    DescribeCustomKeyStores' CustomKeyStoreName) takes the name itself, not a list of one."""
+    from codegen.providers.aws.shapes import aws
+
+    ops = {
+        "CreateStore": _op("CreateStore", "StoreNameOnly", "StoreIdOnly"),
+        "DeleteStore": _op("DeleteStore", "StoreIdOnly"),
+        "DescribeStores": _op("DescribeStores", "DescribeStoresRequest", "DescribeStoresResult"),
+    }
+    shapes = {
+        "StoreNameOnly": _struct({"StoreName": "String"}, ("StoreName",)),
+        "StoreIdOnly": _struct({"StoreId": "String"}, ("StoreId",)),
+        "DescribeStoresRequest": _struct({"StoreId": "String", "StoreName": "String"}),
+        "Store": _struct({"StoreId": "String", "StoreName": "String"}),
+        "Stores": {"type": "list", "member": {"shape": "Store"}},
+        "DescribeStoresResult": _struct({"Stores": "Stores"}),
+    }
+    read = _annotate(ops, shapes).resource("Store").operations.read
+    assert read is not None and read.natural_filter == "StoreName"
+    assert aws(read).natural_filter_is_list is False

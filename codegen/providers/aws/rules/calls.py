@@ -59,7 +59,9 @@ def _shaped_read(ctx: AwsContext, resource: ResourceDraft, op: Operation, rid: s
         shaped,
         id_filter_is_list=id_filter is not None and members[id_filter].type_name == "list",
         filters_member=next((n for n, s in members.items() if _is_filter_list(s)), None),
-        **({"natural_filter_is_list": False} if prefix else {}),
+        # the read takes the name as it is typed: a list (Names) or one value (ServiceName)
+        **({"natural_filter_is_list": members[shaped.natural_filter].type_name == "list"}
+           if shaped.natural_filter else {}),
     )
 
 
