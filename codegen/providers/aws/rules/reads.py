@@ -94,6 +94,9 @@ def _answers_flat(ctx: AwsContext, op_name: str, resource: ResourceDraft, shape:
     wanted = set(singular_candidates(resource.name)) | set(singular_candidates(resource.api_name))
     if (shape is not None and shape.name in wanted) or resource.create is None:
         return False
+    made = _resource_member(ctx, resource.create.name, resource)
+    if made is not None and made[1].name.startswith((resource.name, resource.api_name)):
+        return False  # the create answers a shape of its own (DocumentDescription): read as that
     creates = ctx.input_members(resource.create.name)
     outputs = ctx.output_members(op_name)
     shared = [m for m in outputs if m in creates and outputs[m].type_name not in ("structure", "list")]
