@@ -121,3 +121,26 @@ def test_a_name_filter_is_sent_as_the_read_types_it() -> None:
     read = _annotate(ops, shapes).resource("Store").operations.read
     assert read is not None and read.natural_filter == "StoreName"
     assert aws(read).natural_filter_is_list is False
+
+
+def test_an_expected_owner_precondition_is_not_identity() -> None:
+    """DeleteBucketPolicy takes Bucket and an optional ExpectedBucketOwner, which the create takes
+    too: a guard on the caller's account, never known from the state, so not part of the id (an
+    id part never known would leave the policy never found)."""
+    ops = {
+        **BUCKET_OPS, "HeadBucket": _op("HeadBucket", "BucketOnly", "HeadBucketResult"),
+        "PutBucketPolicy": _op("PutBucketPolicy", "PutBucketPolicyRequest"),
+        "GetBucketPolicy": _op("GetBucketPolicy", "BucketOwnerRequest", "GetBucketPolicyResult"),
+        "DeleteBucketPolicy": _op("DeleteBucketPolicy", "BucketOwnerRequest"),
+    }
+    shapes = {
+        **BUCKET_SHAPES,
+        "BucketName": {"type": "string"},  # the type every bucket member has: it refers to the Bucket
+        "BucketOnly": _struct({"Bucket": "BucketName"}, ("Bucket",)),
+        "PutBucketPolicyRequest": _struct({"Bucket": "BucketName", "Policy": "String", "ExpectedBucketOwner": "String"},
+                                          ("Bucket", "Policy")),
+        "BucketOwnerRequest": _struct({"Bucket": "BucketName", "ExpectedBucketOwner": "String"}, ("Bucket",)),
+        "GetBucketPolicyResult": _struct({"Policy": "String"}),
+    }
+    policy = _annotate(ops, shapes).resource("BucketPolicy")
+    assert policy.identity.primary == ("Bucket",)

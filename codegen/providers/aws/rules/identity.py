@@ -35,7 +35,10 @@ def _delete_selectors(ctx: AwsContext, resource: ResourceDraft) -> list[str]:
     members = ctx.input_members(resource.delete.name)
     tokens = set(op.idempotent_members)
     required = [m for m in ctx.required_inputs(resource.delete.name) if m not in tokens]
-    optional = [m for m in members if m not in required and m not in CONTROL_MEMBERS | tokens]
+    # Expected… members (S3's ExpectedBucketOwner) are preconditions on the caller, not selectors
+    optional = [
+        m for m in members if m not in required and m not in CONTROL_MEMBERS | tokens and not m.startswith("Expected")
+    ]
     readable = set(read_members(ctx, resource))
     # an id of its own that reads return: AllocationId, or SecurityGroupRuleIds for one rule
     stems = tuple(n for n in (resource.name, resource.shape) if n)
