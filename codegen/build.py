@@ -43,6 +43,7 @@ class Outcome:
     files: dict[str, str]
     cached: bool
     unrendered: dict[str, str] = field(default_factory=dict)  # "aws/route53" -> why nothing
+    not_generated: dict[str, dict[str, str]] = field(default_factory=dict)  # "aws/ec2" -> {resource: why}
 
 
 def default_cache_dir(repo_root: Path) -> Path:
@@ -65,7 +66,7 @@ def run(options: GenerateOptions) -> Outcome:
     if not options.check:
         _refuse_drops(files, options.output, options.allow_drop)
     result = write_tree(options.output, files, check=options.check, force=options.force)
-    return Outcome(result, files, cached, _unrendered(files, inputs))
+    return Outcome(result, files, cached, _unrendered(files, inputs), _not_generated(files))
 
 
 def _from_cache(cache: Cache | None, key: str) -> dict[str, str] | None:
@@ -168,15 +169,28 @@ def _refuse_drops(files: dict[str, str], output: Path, allow: bool) -> None:
         )
 
 
+def _metadata_services(files: dict[str, str]) -> list[dict]:  # type: ignore[type-arg]
+    try:
+        return list(json.loads(files[METADATA_FILE])["services"])
+    except (KeyError, ValueError):
+        return []
+
+
+def _not_generated(files: dict[str, str]) -> dict[str, dict[str, str]]:
+    """Resources a ``generate: all`` left out, and why (read back from the metadata file, so a
+    cached run says the same as a fresh one)."""
+    return {f"{s['provider']}/{s['service']}": s["not_generated"]
+            for s in _metadata_services(files) if s.get("not_generated")}
+
+
 def _unrendered(files: dict[str, str], inputs: Inputs) -> dict[str, str]:
     """Which pinned services produced nothing, and why (read back from the metadata file)."""
-    try:
-        services = json.loads(files[METADATA_FILE])["services"]
-    except (KeyError, ValueError):
-        return {}
     out = {}
-    for s in services:
+    for s in _metadata_services(files):
         if s["rendered"]:
+            continue
+        if s.get("not_generated"):
+            out[f"{s['provider']}/{s['service']}"] = "`generate: all` found no resource with a complete annotation"
             continue
         overlay = f"{s['provider']}/{s['service']}.yaml"
         out[f"{s['provider']}/{s['service']}"] = (

@@ -9,6 +9,7 @@ is a function of the inputs — no clock, no host — so regeneration stays byte
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from importlib import metadata as importlib_metadata
 
 import codegen
@@ -26,8 +27,12 @@ def black_version() -> str:
         return "unknown"
 
 
-def metadata_text(inputs: Inputs, rendered: dict[str, tuple[str, ...]]) -> str:
-    """``rendered``: "provider/service" -> the resources rendered for it (empty: none)."""
+def metadata_text(
+    inputs: Inputs, rendered: dict[str, tuple[str, ...]], not_generated: Mapping[str, Mapping[str, str]] | None = None
+) -> str:
+    """``rendered``: "provider/service" -> the resources rendered for it (empty: none);
+    ``not_generated``: "provider/service" -> {resource: why} for a ``generate: all`` service."""
+    not_generated = not_generated or {}
     doc = {
         "format": FORMAT,
         "generator": {"name": "tasklayer", "version": codegen.__version__},
@@ -40,6 +45,7 @@ def metadata_text(inputs: Inputs, rendered: dict[str, tuple[str, ...]]) -> str:
                 "api_version": s.api_version,
                 "pinned_from": f"{info(s.provider).distribution} {s.sdk_version}",
                 "rendered": list(rendered.get(f"{s.provider}/{s.name}", ())),
+                **({"not_generated": dict(left)} if (left := not_generated.get(f"{s.provider}/{s.name}")) else {}),
             }
             for s in inputs.services
         ],

@@ -23,10 +23,11 @@ from codegen.inputs import Inputs, collect_inputs
 from codegen.metadata import metadata_text
 from codegen.model import Service
 from codegen.overlays import Overlay, apply_overlay, find_overlay
-from codegen.providers.base import Annotated
 from codegen.providers import registry
+from codegen.providers.base import Annotated
 from codegen.render.formatting import format_python
 from codegen.render.package import METADATA_FILE, Selection, render_package
+from codegen.selection import choose
 from codegen.writer import WriteResult, write_tree
 
 Progress = Callable[[str], None]  # called with the name of the step just finished
@@ -47,10 +48,6 @@ def annotate(provider_name: str, source: Any, schemas_dir: Path | None = None, o
     return _corrected(found.draft, overlay, found.operation_names)
 
 
-def _wanted(overlay: Overlay | None) -> tuple[str, ...]:
-    return tuple(overlay.generate) if overlay is not None and overlay.generate else ()
-
-
 def _pinned(schemas_dir: Path, provider_name: str, name: str, overlay: Overlay | None) -> tuple[Service, Annotated]:
     """One pinned service: sources -> rules -> ``overlay`` -> model, and what the rules saw."""
     cloud = registry.provider(provider_name)
@@ -63,9 +60,16 @@ def annotated(schemas_dir: Path, provider: str, name: str) -> Service:
     return _pinned(schemas_dir, provider, name, find_overlay(schemas_dir, provider, name))[0]
 
 
+def annotated_with_selection(schemas_dir: Path, provider: str, name: str) -> tuple[Service, tuple[str, ...]]:
+    """One pinned service through its rules and overlay, and the resources its ``generate`` selects."""
+    overlay = find_overlay(schemas_dir, provider, name)
+    service = _pinned(schemas_dir, provider, name, overlay)[0]
+    return service, choose(service, overlay)[0]
+
+
 def generate_list(schemas_dir: Path, provider: str, name: str) -> tuple[str, ...]:
-    """The resources the service's overlay lists under ``generate`` (none without a list)."""
-    return _wanted(find_overlay(schemas_dir, provider, name))
+    """The resources the service's overlay selects under ``generate`` (none without one)."""
+    return annotated_with_selection(schemas_dir, provider, name)[1]
 
 
 def selections(schemas_dir: Path, inputs: Inputs | None = None, progress: Progress | None = None) -> list[Selection]:
@@ -77,7 +81,9 @@ def selections(schemas_dir: Path, inputs: Inputs | None = None, progress: Progre
         overlay = find_overlay(schemas_dir, pinned.provider, pinned.name)
         service, found = _pinned(schemas_dir, pinned.provider, pinned.name, overlay)
         pinned_from = f"{registry.provider(pinned.provider).info.sdk} {pinned.sdk_version}"
-        out.append(Selection(service, _wanted(overlay), pinned_from, found.shipped))
+        chosen, left_out = choose(service, overlay)
+        whole = overlay is not None and overlay.generate_all
+        out.append(Selection(service, chosen, pinned_from, found.shipped, left_out, whole_service=whole))
         if progress:
             progress(f"{pinned.provider}/{pinned.name}")
     return out
@@ -93,9 +99,16 @@ def render(
     """Every file of the generated package, formatted, with the metadata file: path -> text."""
     inputs = inputs or collect_inputs(schemas_dir, templates_dir)
     chosen = selections(schemas_dir, inputs, progress)
-    files = formatter(render_package([s for s in chosen if s.resources], templates_dir))
-    rendered = {f"{s.service.provider}/{s.service.name}": s.resources for s in chosen}
-    files[METADATA_FILE] = metadata_text(inputs, rendered)
+    unrenderable: dict[str, dict[str, str]] = {}
+    files = formatter(render_package([s for s in chosen if s.resources], templates_dir, not_rendered=unrenderable))
+    rendered = {}
+    left_out = {}
+    for s in chosen:
+        key = f"{s.service.provider}/{s.service.name}"
+        failed = unrenderable.get(key, {})
+        rendered[key] = tuple(n for n in s.resources if n not in failed)
+        left_out[key] = {**s.not_generated, **failed}
+    files[METADATA_FILE] = metadata_text(inputs, rendered, left_out)
     return files
 
 

@@ -54,11 +54,8 @@ def is_transition_rule(rule: str) -> bool:
     return _compiled(rule)[1]
 
 
-def _holds(rule: str, new: Any, old: Any) -> bool:
+def _holds(rule: str, activation: dict[str, Any]) -> bool:
     program, _ = _compiled(rule)
-    activation = {"self": json_to_cel(new)}
-    if old is not ABSENT:
-        activation["oldSelf"] = json_to_cel(old)
     result = program.evaluate(activation)
     if not isinstance(result, celtypes.BoolType):  # an evaluation error is a broken rule, not a "no"
         raise AssertionError(f"rule {rule!r} gave {result!r}, not a bool")
@@ -67,24 +64,36 @@ def _holds(rule: str, new: Any, old: Any) -> bool:
 
 def violations(schema: dict[str, Any], new: Any, old: Any = ABSENT, path: str = "") -> list[Violation]:
     """Every rule of ``schema`` that ``new`` breaks, given ``old`` (``ABSENT`` on a create)."""
+    return _violations(schema, new, old, json_to_cel(new), ABSENT if old is ABSENT else json_to_cel(old), path)
+
+
+def _violations(schema: dict[str, Any], new: Any, old: Any, cel_new: Any, cel_old: Any, path: str) -> list[Violation]:
+    # The objects are converted to CEL values once and walked beside the JSON: converting a
+    # large spec again at every node that has rules was most of the cost of judging it.
     found = []
+    activation = {"self": cel_new} if old is ABSENT else {"self": cel_new, "oldSelf": cel_old}
     for rule in schema.get("x-kubernetes-validations", []):
         if rule.get("optionalOldSelf"):
             raise NotImplementedError("optionalOldSelf is not emulated")
         if is_transition_rule(rule["rule"]) and old is ABSENT:
             continue  # the apiserver skips a transition rule where there is no old value
-        if not _holds(rule["rule"], new, old):
+        if not _holds(rule["rule"], activation):
             found.append(Violation(path + rule.get("fieldPath", ""), rule.get("message") or f"failed rule: {rule['rule']}"))
-    old_map = old if isinstance(old, dict) else {}
+
+    def child(node: dict[str, Any], key: str, where: str) -> list[Violation]:
+        has_old = isinstance(old, dict) and key in old
+        return _violations(node, new[key], old[key] if has_old else ABSENT, cel_new[celtypes.StringType(key)],
+                           cel_old[celtypes.StringType(key)] if has_old else ABSENT, where)
+
     if isinstance(new, dict):
-        for key, child in (schema.get("properties") or {}).items():
+        for key, member in (schema.get("properties") or {}).items():
             if key in new:
-                found += violations(child, new[key], old_map.get(key, ABSENT), f"{path}.{key}")
+                found += child(member, key, f"{path}.{key}")
         values = schema.get("additionalProperties")
         if isinstance(values, dict):
-            for key, value in new.items():
-                found += violations(values, value, old_map.get(key, ABSENT), f"{path}[{key!r}]")
+            for key in new:
+                found += child(values, key, f"{path}[{key!r}]")
     if isinstance(new, list) and isinstance(schema.get("items"), dict):
         for index, item in enumerate(new):
-            found += violations(schema["items"], item, ABSENT, f"{path}[{index}]")
+            found += _violations(schema["items"], item, ABSENT, cel_new[index], ABSENT, f"{path}[{index}]")
     return found

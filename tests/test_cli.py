@@ -55,9 +55,10 @@ def test_human_view_is_a_table_per_resource(capsys: pytest.CaptureFixture[str]) 
 def test_all_runs_over_the_installed_corpus(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "annotations", "--all")
     assert code == 0
-    line = out.strip().splitlines()[-1]
+    line, coverage = out.strip().splitlines()[-2:]
     services = int(line.split()[0])
     assert services > 300 and "resources" in line and "unknown (" in line
+    assert coverage.startswith("aws: ") and "complete (identity, create, read, delete)" in coverage
 
 
 def test_all_json_is_an_array(capsys: pytest.CaptureFixture[str]) -> None:
@@ -121,8 +122,9 @@ def test_gcp_human_view_covers_every_pinned_api(capsys: pytest.CaptureFixture[st
 def test_gcp_all_runs_over_every_installed_document(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "annotations", "--provider", "gcp", "--all")
     assert code == 0
-    line = out.strip().splitlines()[-1]
+    line, coverage = out.strip().splitlines()[-2:]
     assert int(line.split()[0]) > 500 and "discovery documents" in line and "unknown (" in line
+    assert coverage.startswith("gcp: ") and "generated" in coverage
 
 
 def test_gcp_all_json_picks_documents(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,6 +3,7 @@ passes mypy --strict and black --check as users would run them on it."""
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -15,13 +16,20 @@ ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
 
 
+@functools.lru_cache(maxsize=1)
+def rendered_once() -> dict[str, str]:
+    """One full render shared by the tests that only read it (a whole-service render costs
+    about half a minute of CPU)."""
+    return render(ROOT / "schemas", ROOT / "templates")
+
+
 def test_regenerating_gives_the_committed_tree() -> None:
-    result = write_tree(GENERATED, render(ROOT / "schemas", ROOT / "templates"), check=True)
+    result = write_tree(GENERATED, rendered_once(), check=True)
     assert not result.stale, "generated/ is stale; run `tasklayer generate`:\n" + result.report()
 
 
 def test_generation_is_deterministic(tmp_path: Path) -> None:
-    first = render(ROOT / "schemas", ROOT / "templates")
+    first = rendered_once()
     second = render(ROOT / "schemas", ROOT / "templates")
     assert first == second
     write_tree(tmp_path / "out", first)
@@ -73,7 +81,7 @@ def test_bad_input_leaves_generated_untouched(tmp_path: Path, capsys) -> None:  
 
 def test_the_runtime_ships_byte_identical_to_its_sources() -> None:
     """Tracebacks from an installed package point at lines a maintainer finds in templates/."""
-    rendered = render(ROOT / "schemas", ROOT / "templates")
+    rendered = rendered_once()
     for folder in ("runtime", "testing"):
         sources = sorted((ROOT / "templates" / folder).glob("*.py"))
         assert sources

@@ -84,7 +84,8 @@ def test_an_unrecorded_schema_file_is_an_error(capsys, repo: Path) -> None:  # t
         (lambda o: o.joinpath("aws/ec2.yaml").write_text(
             o.joinpath("aws/ec2.yaml").read_text().split("generate:")[0] + "generate: []\n"), "`generate` is empty"),
         (lambda o: o.joinpath("aws/elbv2.yaml").unlink() or o.joinpath("aws/elbv2.yaml").mkdir(), "not a file"),
-        (lambda o: o.joinpath("aws/sqs.yaml").symlink_to(o / "nowhere.yaml"), "dangling symlink"),
+        (lambda o: o.joinpath("aws/sqs.yaml").unlink() or o.joinpath("aws/sqs.yaml").symlink_to(o / "nowhere.yaml"),
+         "dangling symlink"),
         (lambda o: o.joinpath("aws/elbv3.yaml").write_text("include: [Vpc]\n"), "did you mean: elbv2"),
         (lambda o: (o / "AWS").mkdir() or o.joinpath("AWS/ec2.yaml").write_text("include: [Vpc]\n"),
          "did you mean: aws"),

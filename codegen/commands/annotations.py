@@ -25,6 +25,12 @@ def run(args: argparse.Namespace, console: Console) -> int:
         print()
     noun = info(args.provider).corpus_noun if args.all else "services"
     print(summary_line(corpus_summary(services), noun))
+    if args.all:
+        from codegen.cli import find_root
+        from codegen.coverage import coverage, coverage_line
+
+        root = Path(args.schemas).resolve().parent if args.schemas is not None else find_root(Path.cwd())
+        print(coverage_line(coverage(args.provider, services, root)))
     return 0
 
 

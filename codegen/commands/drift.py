@@ -56,14 +56,15 @@ def _git(schemas: Path, *argv: str) -> bytes:
 
 
 def _annotated(schemas: Path, only: list[str] | None, console: Console, label: str) -> list:
-    from codegen.pipeline import annotated, generate_list
+    from codegen.pipeline import annotated_with_selection
 
     manifest = read_manifest(schemas)
     wanted = [(p, n) for p in NAMES for n in sorted(manifest.get(p, {}).get("services", {}))
               if not only or n in only or f"{p}/{n}" in only]
     out = []
     for i, (provider, name) in enumerate(wanted, 1):
-        out.append((annotated(schemas, provider, name), frozenset(generate_list(schemas, provider, name))))
+        service, chosen = annotated_with_selection(schemas, provider, name)
+        out.append((service, frozenset(chosen)))
         console.progress(label, i, len(wanted), f"{provider}/{name}")
     return out
 

@@ -50,9 +50,16 @@ def run(args: argparse.Namespace, console: Console, root: Path) -> int:
 
 
 def _say_unrendered(outcome: Outcome, console: Console) -> None:
+    left_out = outcome.not_generated
+    if left_out:
+        count = sum(len(v) for v in left_out.values())
+        console.info(f"{count} resources not generated (`generate: all` selects complete annotations):")
+        for service, reasons in left_out.items():
+            for resource, why in reasons.items():
+                console.info(f"  {service} {resource}: {why}")
     if not outcome.unrendered:
         return
-    console.info(f"nothing rendered for {', '.join(outcome.unrendered)} (no `generate:` list; -v says why)")
+    console.info(f"nothing rendered for {', '.join(outcome.unrendered)} (-v says why)")
     for service, why in outcome.unrendered.items():
         console.detail(f"  {service}: {why}")
 

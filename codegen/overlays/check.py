@@ -95,6 +95,7 @@ def _check_listed(overlay: Overlay, names: Names) -> None:
     for key, listed, known in (
         ("include", overlay.include, names.final),
         ("generate", overlay.generate, names.kept),
+        ("generate.except", tuple(overlay.generate_except), names.kept),
     ):
         for name in listed or ():
             if name not in known:

@@ -139,9 +139,26 @@ class _Reader:
             file=self.file,
             resources=tuple(self.resource(n, v) for n, v in entries.items()),
             include=self.names(top["include"], "include") if "include" in top else None,
-            generate=self.names(top["generate"], "generate") if "generate" in top else None,
+            **self.generate(top["generate"]) if "generate" in top else {},
             lines=self.lines,
         )
+
+    def generate(self, value: Any) -> dict[str, Any]:
+        """``generate: [Vpc, Subnet]``, ``generate: all``, or
+        ``generate: {all: true, except: {Fleet: "why not"}}``."""
+        if value == "all":
+            return {"generate_all": True}
+        if not isinstance(value, dict):
+            return {"generate": self.names(value, "generate")}
+        entry = self.mapping(value, "generate", ("all", "except"))
+        if entry.get("all") is not True:
+            self.fail("generate.all", "a mapping under generate takes all: true (and except:); a list names resources")
+        excepted = entry.get("except", {})
+        reasons = self.mapping(excepted, "generate.except", None) if excepted != {} else {}
+        for name, why in reasons.items():
+            if not isinstance(why, str) or not why.strip():
+                self.fail(f"generate.except.{name}", f"say why {name} is not generated, got {_shown(why)}")
+        return {"generate_all": True, "generate_except": dict(reasons)}
 
     def resource(self, name: str, value: Any) -> ResourceOverlay:
         key = f"resources.{name}"

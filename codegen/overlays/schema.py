@@ -57,7 +57,9 @@ class Overlay:
     file: str  # relative to the repo root, as provenance names it
     resources: tuple[ResourceOverlay, ...] = ()
     include: tuple[str, ...] | None = None  # keep only these resources (final names)
-    generate: tuple[str, ...] | None = None  # what the renderer renders; None = all
+    generate: tuple[str, ...] | None = None  # what the renderer renders; None = nothing
+    generate_all: bool = False  # `generate: all`: every resource whose annotation is complete
+    generate_except: Mapping[str, str] = field(default_factory=dict)  # name -> why not, with all
     lines: Mapping[str, int] = field(default_factory=dict, compare=False)  # key path -> line
 
     def source(self, key: str) -> str:

@@ -55,9 +55,22 @@ MODULE_NAMES = frozenset(
         "Mutability",
         "GcpTask", "Mapping", "ParentSpec", "Path", "RECONCILERS", "ReadSpec", "ReadinessSpec", "Reconciler", "VersionSpec", "ChangeBatchSpec",
         "ResourceSpec", "RetryPolicy", "SPEC", "TYPE_CHECKING", "TagsSpec", "Task", "TypedDict", "VERSION",
-        "dataclass", "datetime", "kopf", "operator", "register",
+        "dataclass", "datetime", "kopf", "operator", "register", "_MODULES", "importlib",
     }
 )
+
+
+def custom_resource_key(key: str, resource: Resource, in_spec: bool, in_status: bool) -> str:
+    """``key``, or the kind's lowerCamel name + ``Key`` when the spec or status the field is in
+    has a key of that name of its own (a HostedZone's ``Id`` is ``hostedZoneId`` beside the
+    status's ``id``; an FpgaImage's ``Name`` is ``fpgaImageName`` beside the spec's ``name``)."""
+    ident = resource.identity
+    has_id = len(ident.primary) == 1 and ident.primary[0] != "name"  # as ResourceView.has_id
+    own = {*(SPEC_KEYS if in_spec else ()), *(STATUS_KEYS if in_status else ()), *(("id",) if in_status and has_id else ())}
+    if key not in own:
+        return key
+    kind = resource.name
+    return kind[:1].lower() + kind[1:] + key[:1].upper() + key[1:]
 
 
 def task_attr(candidate: PythonIdentifier, is_name: bool) -> PythonIdentifier:

@@ -3,7 +3,7 @@ task per selected resource, and the package files. Returns file path -> source t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -37,6 +37,8 @@ class Selection:
     resources: tuple[str, ...]
     pinned_from: str = ""
     shipped: Mapping[str, Any] | None = None  # what the provider ships beside the code (GCP: its document)
+    not_generated: Mapping[str, str] = field(default_factory=dict)  # resource -> why (generate: all)
+    whole_service: bool = False  # selected by `generate: all`: an unrenderable resource is left out
 
     @property
     def label(self) -> str:
@@ -46,10 +48,13 @@ class Selection:
 
 
 def render_package(
-    selections: list[Selection], templates_dir: Path, sources: list[str] | None = None
+    selections: list[Selection], templates_dir: Path, sources: list[str] | None = None,
+    not_rendered: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, str]:
     """``sources``: the services the whole package is made of, when only some of them are
-    rendered now (``generate --service``); default: the selections."""
+    rendered now (``generate --service``); default: the selections. ``not_rendered`` collects,
+    for a ``generate: all`` selection, the resources that cannot be rendered ("aws/ec2" ->
+    {resource: why}); any other selection stops at the first problem."""
     env = make_environment(templates_dir)
     files = dict(_runtime(templates_dir))
     # service labels carry schema text (names, versions): escaped once, as prose
@@ -66,8 +71,34 @@ def render_package(
     for provider in providers:
         files[f"{PACKAGE}/{provider}/__init__.py"] = f'"""Generated {provider} services; do not edit."""\n'
     for selection in selections:
-        files.update(check_modules(_service(env, selection)))
+        rendered, dropped = _service_dropping_failures(env, selection)
+        files.update(rendered)
+        if dropped and not_rendered is not None:
+            not_rendered[f"{selection.service.provider}/{selection.service.name}"] = dropped
     return files
+
+
+class _ResourceFailed(Exception):
+    def __init__(self, resource: str, error: TasklayerError) -> None:
+        super().__init__(resource)
+        self.resource, self.error = resource, error
+
+
+def _service_dropping_failures(env: jinja2.Environment, selection: Selection) -> tuple[dict[str, str], dict[str, str]]:
+    """The service's files; under ``generate: all`` a resource that cannot be rendered (a name
+    collision, an unrepresentable shape) is left out with the reason, and the rest rendered
+    again without it (its neighbours' references to it change)."""
+    dropped: dict[str, str] = {}
+    while True:
+        kept = tuple(n for n in selection.resources if n not in dropped)
+        if not kept:
+            return {}, dropped
+        try:
+            return _service(env, replace(selection, resources=kept)), dropped
+        except _ResourceFailed as failed:
+            if not selection.not_generated and not selection.whole_service:
+                raise failed.error from None
+            dropped[failed.resource] = f"cannot render: {failed.error.reason}"
 
 
 def _runtime(templates_dir: Path) -> dict[str, str]:
@@ -92,41 +123,66 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
     generated = frozenset(selection.resources)
     views = [cloud.view_class(service.resource(n), service, generated) for n in selection.resources]
     base = f"{PACKAGE}/{service.provider}/{service.name}"
-    files = {
+    modules = {v.name: v.module for v in views}
+    files: dict[str, str] = {}
+    for view in views:  # each resource first: a problem is then blamed on the resource that has it
+        try:
+            files.update(check_modules(_resource_files(env, selection, view, cloud, modules, base, pinned_from)))
+        except TasklayerError as err:
+            raise _ResourceFailed(view.name, err) from None
+    service_files = {
         f"{base}/__init__.py": render_template(
             env, "service_init.py.jinja", service=service, views=views,
-            exported=sorted(str(v.class_name) for v in views),
+            exported=sorted(str(v.class_name) for v in views), lazy=_lazy(views, ("",)),
         ),
         f"{base}/core/__init__.py": f'"""Cores of the {service.name} resources; generated, do not edit."""\n',
         f"{base}/reconcilers/__init__.py": render_template(
             env, "reconcilers_init.py.jinja", service=service, views=views,
-            exported=sorted(f"{v.class_name}{suffix}" for v in views for suffix in ("Reconciler", "Spec", "Status")),
+            exported=sorted(f"{v.class_name}{suffix}" for v in views for suffix in _RECONCILER_NAMES),
+            lazy=_lazy(views, _RECONCILER_NAMES),
         ),
     }
-    files.update({f"{base}/{name}": text for name, text in cloud.shipped_files(selection.shipped, views).items()})
+    service_files.update({f"{base}/{name}": text for name, text in cloud.shipped_files(selection.shipped, views).items()})
     if views:
-        files[f"{base}/operator.py"] = render_template(
+        service_files[f"{base}/operator.py"] = render_template(
             env, "operator.py.jinja", service=service, views=views, package=PythonIdentifier(PACKAGE),
             group=crd.group(views[0]), version=crd.VERSION,
             plurals=[(crd.plural(str(v.class_name)), v) for v in views],
         )
-    for view in views:
-        files[f"crds/{service.provider}/{service.name}/{crd.plural(str(view.class_name))}.yaml"] = crd.crd_yaml(view)
-    modules = {v.name: v.module for v in views}
-    for view in views:
-        files[f"{base}/core/{view.module}.py"] = render_template(
+    return {**check_modules(service_files), **files}
+
+
+def _resource_files(
+    env: jinja2.Environment, selection: Selection, view: ResourceView, cloud: Provider,
+    modules: dict[str, PythonIdentifier], base: str, pinned_from: Docstring,
+) -> dict[str, str]:
+    """One resource's core, reconciler and task modules, and its custom resource definition."""
+    service = selection.service
+    return {
+        f"crds/{service.provider}/{service.name}/{crd.plural(str(view.class_name))}.yaml": crd.crd_yaml(view),
+        f"{base}/core/{view.module}.py": render_template(
             env, cloud.core_template, service=service, view=view, core_imports=_core_imports(view, cloud, modules),
             owner_parent=_owner_parent(view, modules), pinned_from=pinned_from,
-        )
-        files[f"{base}/reconcilers/{view.module}.py"] = render_template(
+        ),
+        f"{base}/reconcilers/{view.module}.py": render_template(
             env, "reconciler.py.jinja", service=service, view=view, cloud=cloud,
             reconciler_imports=_reconciler_imports(view, cloud), pinned_from=pinned_from,
-        )
-        files[f"{base}/{view.module}.py"] = render_template(
+        ),
+        f"{base}/{view.module}.py": render_template(
             env, "kops_task.py.jinja", service=service, view=view, cloud=cloud,
             task_imports=_task_imports(view, modules, cloud), find_how=_find_how(view), pinned_from=pinned_from,
-        )
-    return files
+        ),
+    }
+
+
+_RECONCILER_NAMES = ("Reconciler", "Spec", "Status")
+
+
+def _lazy(views: list[ResourceView], suffixes: tuple[str, ...]) -> list[tuple[PythonLiteral, PythonLiteral]]:
+    """(exported name, module) literals for a package ``__getattr__`` that imports on first use."""
+    return sorted(
+        (python_literal(f"{v.class_name}{suffix}"), python_literal(str(v.module))) for v in views for suffix in suffixes
+    )
 
 
 def _names(names: list[str]) -> Code:

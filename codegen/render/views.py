@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from codegen.model import Field, FieldType, Mutability, Operation, Resource, Service
 from codegen.naming import Code, Docstring, PythonIdentifier, PythonLiteral, class_name, module_name, python_literal, safe_docstring
-from codegen.render.names import check_fields, task_attr
+from codegen.render.names import check_fields, custom_resource_key, task_attr
 
 Argument = tuple[PythonIdentifier, PythonLiteral]
 
@@ -170,8 +170,11 @@ class FieldView:
 
     @property
     def crd_key(self) -> str:
-        """The custom resource's key: lowerCamel of the API name (``cidrBlock``)."""
-        return camel(self.field.name)
+        """The custom resource's key: lowerCamel of the API name (``cidrBlock``); one the spec or
+        status already has for itself (``id``, ``name``, ``tags``, ``conditions``) is prefixed
+        with the kind (a HostedZone's ``Id`` is ``hostedZoneId``)."""
+        in_status = bool(self.field.in_read or self.field.read_operation) and not self.is_tags
+        return custom_resource_key(camel(self.field.name), self.resource, self.on_task and not self.is_tags, in_status)
 
     @property
     def crd_key_name(self) -> PythonIdentifier | None:

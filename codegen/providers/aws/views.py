@@ -9,7 +9,7 @@ from functools import cached_property
 
 from botocore import xform_name
 
-from codegen.model import Operation
+from codegen.model import Field, Operation
 from codegen.naming import PythonIdentifier, class_name
 from codegen.providers.aws.shapes import AwsTagShape, aws, aws_tags
 from codegen.render.views import Argument, FieldView, ResourceView, arguments
@@ -41,7 +41,19 @@ class AwsFieldView(FieldView):
         plural = self.field.type.kind == "list"
         same = [f for f in self.resource.fields if f.references == self.field.references and f.name.endswith(ID_SUFFIXES)]
         base = self.field.references if len(same) == 1 and self.field.references else stem
-        return PythonIdentifier.from_api(base + ("s" if plural and not base.endswith("s") else ""))
+        short = PythonIdentifier.from_api(base + ("s" if plural and not base.endswith("s") else ""))
+        if short not in self._taken_by_others(same):
+            return short
+        return PythonIdentifier.from_api(self.field.name)
+
+    def _taken_by_others(self, same_reference: list[Field]) -> set[str]:
+        """Names another field holds or shortens to: ``SecurityGroups`` beside ``SecurityGroupIds``,
+        ``IpamArn`` beside ``IpamId`` (the ``…Id`` field keeps the short name, the others their own)."""
+        others = {str(PythonIdentifier.from_api(f.name)) for f in self.resource.fields if f is not self.field}
+        if not self.field.name.endswith(("Id", "Ids")):
+            others |= {str(PythonIdentifier.from_api(f.name[: -len("Id")] if f.name.endswith("Id") else f.name[: -len("Ids")] + "s"))
+                       for f in same_reference if f is not self.field and f.name.endswith(("Id", "Ids"))}
+        return others
 
     @property
     def filter_name(self) -> str | None:
@@ -146,7 +158,9 @@ class AwsResourceView(ResourceView):
             ("one_field_per_call", call.one_field_per_call),
             ("list_members", call.list_members),
         ]
-        return arguments([(k, v) for k, v in values if v not in (False, ())])
+        # identity has no default in CallSpec: a call that names nothing (an account-wide
+        # DeleteSpotDatafeedSubscription) still passes identity=()
+        return arguments([(k, v) for k, v in values if k == "identity" or v not in (False, ())])
 
     def tags_arguments(self) -> list[Argument] | None:
         """The shared tag facts, and how AWS tag calls carry the tags where that is not EC2's

@@ -76,7 +76,7 @@ class GcpResourceView(ResourceView):
             ("idempotency_token", op.idempotency_token), ("required", call.required_members),
             ("item_keys", call.item_keys),
         ]
-        return arguments([(k, v) for k, v in values if v not in ((), None, False)])
+        return arguments([(k, v) for k, v in values if k == "identity" or v not in ((), None, False)])  # no default
 
     def update_calls(self) -> list[list[Argument]]:
         """Update calls, the remove… partners of add… calls, and the labels call."""

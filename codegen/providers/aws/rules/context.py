@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Iterable, Mapping
 
 from botocore.model import OperationModel, ServiceModel, Shape, StructureShape
@@ -16,6 +16,7 @@ from botocore.waiter import WaiterModel
 
 from codegen.providers.aws.rules.docs import html_to_text
 from codegen.annotate.draft import ResourceDraft, ServiceDraft
+from codegen.annotate.inflect import singular
 from codegen.model import FieldType
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z][a-z0-9]*|[a-z0-9]+")
@@ -27,9 +28,16 @@ CONTROL_MEMBERS = frozenset(
 
 
 def words(name: str) -> list[str]:
-    return _WORD.findall(name)
+    return list(_words(name))
 
 
+@lru_cache(maxsize=None)
+def _words(name: str) -> tuple[str, ...]:
+    # rules ask for the same few thousand operation and member names over and over
+    return tuple(_WORD.findall(name))
+
+
+@lru_cache(maxsize=None)
 def split_operation(name: str) -> tuple[str, str]:
     """``ModifyVpcAttribute`` -> (``Modify``, ``VpcAttribute``)."""
     parts = words(name)
@@ -37,8 +45,9 @@ def split_operation(name: str) -> tuple[str, str]:
 
 
 def singular_candidates(noun: str) -> list[str]:
-    """Possible singular forms of a (last-word) plural noun, most specific first."""
-    out = []
+    """Possible singular forms of a (last-word) plural noun, most specific first: the inflected
+    singular, then the loose strippings a model's shape names may still match."""
+    out = [singular(noun)]
     if noun.endswith("ies"):
         out.append(noun[:-3] + "y")
     if noun.endswith("es"):
@@ -46,18 +55,7 @@ def singular_candidates(noun: str) -> list[str]:
     if noun.endswith("s") and not noun.endswith("ss"):
         out.append(noun[:-1])
     out.append(noun)
-    return out
-
-
-def singular(noun: str) -> str:
-    """A plain English singular, for nouns the model has no shape to confirm."""
-    if noun.endswith("ies"):
-        return noun[:-3] + "y"
-    if noun.endswith(("sses", "xes", "ches", "shes")):
-        return noun[:-2]
-    if noun.endswith("s") and not noun.endswith(("ss", "us", "is")):
-        return noun[:-1]
-    return noun
+    return list(dict.fromkeys(out))
 
 
 def same_noun(a: str, b: str) -> bool:

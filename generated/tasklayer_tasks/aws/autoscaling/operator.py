@@ -23,12 +23,18 @@ from ...runtime.reconciler import Reconciler
 from ...runtime.context import Context
 from .reconcilers import (
     AutoScalingGroupReconciler,
+    LaunchConfigurationReconciler,
+    LifecycleHookReconciler,
+    NotificationConfigurationReconciler,
 )
 
 GROUP = "autoscaling.aws.tasklayer.dev"
 VERSION = "v1alpha1"
 RECONCILERS: dict[str, type[Reconciler]] = {
     "autoscalinggroups": AutoScalingGroupReconciler,
+    "launchconfigurations": LaunchConfigurationReconciler,
+    "lifecyclehooks": LifecycleHookReconciler,
+    "notificationconfigurations": NotificationConfigurationReconciler,
 }
 
 

@@ -14,6 +14,7 @@ from .core.elastic_ip import SPEC, ElasticIpCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .ipam_pool import IpamPool
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -39,7 +40,7 @@ class ElasticIp(AwsTask):
     customer_owned_ipv4_pool: str | None = None
     """The ID of a customer-owned address pool. Use this parameter to let Amazon EC2 select an address from the address pool. Alternatively, specify a specific address from the address pool. Can only be set when the resource is created."""
 
-    ipam_pool_id: str | None = None
+    ipam_pool: IpamPool | str | None = None
     """The ID of an IPAM pool which has an Amazon-provided or BYOIP public IPv4 CIDR provisioned to it. For more information, see `Allocate sequential Elastic IP addresses from an IPAM pool <https://docs.aws.amazon.com/vpc/latest/ipam/tutorials-eip-pool.html>`__ in the *Amazon VPC IPAM User Guide*. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     tags: dict[str, str] | None = None

@@ -14,9 +14,16 @@ from .core.route import SPEC, RouteCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .carrier_gateway import CarrierGateway
+    from .egress_only_internet_gateway import EgressOnlyInternetGateway
+    from .instance import Instance
     from .internet_gateway import InternetGateway
     from .nat_gateway import NatGateway
+    from .network_interface import NetworkInterface
     from .route_table import RouteTable
+    from .transit_gateway import TransitGateway
+    from .vpc_endpoint import VpcEndpoint
+    from .vpc_peering_connection import VpcPeeringConnection
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -30,16 +37,16 @@ class Route(AwsTask):
     destination_prefix_list_id: str | None = None
     """The ID of a prefix list used for the destination match. Can only be set when the resource is created."""
 
-    vpc_endpoint_id: str | None = None
+    vpc_endpoint: VpcEndpoint | str | None = None
     """The ID of a VPC endpoint. Supported for Gateway Load Balancer endpoints only. Changed with ReplaceRoute. Never returned by reads, so never compared."""
 
-    transit_gateway_id: str | None = None
+    transit_gateway: TransitGateway | str | None = None
     """The ID of a transit gateway. Changed with ReplaceRoute."""
 
     local_gateway_id: str | None = None
     """The ID of the local gateway. Changed with ReplaceRoute."""
 
-    carrier_gateway_id: str | None = None
+    carrier_gateway: CarrierGateway | str | None = None
     """The ID of the carrier gateway. You can only use this option when the VPC contains a subnet which is associated with a Wavelength Zone. Changed with ReplaceRoute."""
 
     core_network_arn: str | None = None
@@ -60,16 +67,16 @@ class Route(AwsTask):
     destination_ipv6_cidr_block: str | None = None
     """The IPv6 CIDR block used for the destination match. Routing decisions are based on the most specific match. Can only be set when the resource is created."""
 
-    egress_only_internet_gateway_id: str | None = None
+    egress_only_internet_gateway: EgressOnlyInternetGateway | str | None = None
     """[IPv6 traffic only] The ID of an egress-only internet gateway. Changed with ReplaceRoute."""
 
-    instance_id: str | None = None
+    instance: Instance | str | None = None
     """The ID of a NAT instance in your VPC. The operation fails if you specify an instance ID unless exactly one network interface is attached. Changed with ReplaceRoute."""
 
-    network_interface_id: str | None = None
+    network_interface: NetworkInterface | str | None = None
     """The ID of a network interface. Changed with ReplaceRoute."""
 
-    vpc_peering_connection_id: str | None = None
+    vpc_peering_connection: VpcPeeringConnection | str | None = None
     """The ID of a VPC peering connection. Changed with ReplaceRoute."""
 
     nat_gateway: NatGateway | str | None = None

@@ -14,6 +14,7 @@ from .core.subnet import SPEC, SubnetCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .ipam_pool import IpamPool
     from .vpc import Vpc
 
 
@@ -46,13 +47,13 @@ class Subnet(AwsTask):
     ipv6_native: bool | None = None
     """Indicates whether to create an IPv6 only subnet. Can only be set when the resource is created."""
 
-    ipv4_ipam_pool_id: str | None = None
+    ipv4_ipam_pool: IpamPool | str | None = None
     """An IPv4 IPAM pool ID for the subnet. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     ipv4_netmask_length: int | None = None
     """An IPv4 netmask length for the subnet. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
-    ipv6_ipam_pool_id: str | None = None
+    ipv6_ipam_pool: IpamPool | str | None = None
     """An IPv6 IPAM pool ID for the subnet. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     ipv6_netmask_length: int | None = None

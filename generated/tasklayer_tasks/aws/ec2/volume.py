@@ -14,6 +14,7 @@ from .core.volume import SPEC, VolumeCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .snapshot import Snapshot
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -45,7 +46,7 @@ class Volume(AwsTask):
     size: int | None = None
     """The size of the volume, in GiBs. You must specify either a snapshot ID or a volume size. If you specify a snapshot, the default is the snapshot size, and you can specify a volume size that is equal to or larger than the snapshot size. Valid sizes: * gp2: ``1 - 16,384`` GiB * gp3: ``1 - 65,536`` GiB * io1: ``4 - 16,384`` GiB * io2: ``4 - 65,536`` GiB * st1 and sc1: ``125 - 16,384`` GiB * standard: ``1 - 1024`` GiB Changed with ModifyVolume."""
 
-    snapshot_id: str | None = None
+    snapshot: Snapshot | str | None = None
     """The snapshot from which to create the volume. You must specify either a snapshot ID or a volume size. Can only be set when the resource is created."""
 
     volume_type: str | None = None

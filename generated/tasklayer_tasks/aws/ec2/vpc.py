@@ -14,6 +14,8 @@ from .core.vpc import SPEC, VpcCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .dhcp_options import DhcpOptions
+    from .ipam_pool import IpamPool
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -33,13 +35,13 @@ class Vpc(AwsTask):
     ipv6_cidr_block: str | None = None
     """The IPv6 CIDR block from the IPv6 address pool. You must also specify ``Ipv6Pool`` in the request. To let Amazon choose the IPv6 CIDR block for you, omit this parameter. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
-    ipv4_ipam_pool_id: str | None = None
+    ipv4_ipam_pool: IpamPool | str | None = None
     """The ID of an IPv4 IPAM pool you want to use for allocating this VPC's CIDR. For more information, see `What is IPAM? <https://docs.aws.amazon.com/vpc/latest/ipam/what-is-it-ipam.html>`__ in the *Amazon VPC IPAM User Guide*. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     ipv4_netmask_length: int | None = None
     """The netmask length of the IPv4 CIDR you want to allocate to this VPC from an Amazon VPC IP Address Manager (IPAM) pool. For more information about IPAM, see `What is IPAM? <https://docs.aws.amazon.com/vpc/latest/ipam/what-is-it-ipam.html>`__ in the *Amazon VPC IPAM User Guide*. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
-    ipv6_ipam_pool_id: str | None = None
+    ipv6_ipam_pool: IpamPool | str | None = None
     """The ID of an IPv6 IPAM pool which will be used to allocate this VPC an IPv6 CIDR. IPAM is a VPC feature that you can use to automate your IP address management workflows including assigning, tracking, troubleshooting, and auditing IP addresses across Amazon Web Services Regions and accounts throughout your Amazon Web Services Organization. For more information, see `What is IPAM? <https://docs.aws.amazon.com/vpc/latest/ipam/what-is-it-ipam.html>`__ in the *Amazon VPC IPAM User Guide*. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     ipv6_netmask_length: int | None = None
@@ -60,7 +62,7 @@ class Vpc(AwsTask):
     tags: dict[str, str] | None = None
     """Any tags assigned to the VPC. Changed with CreateTags."""
 
-    dhcp_options_id: str | None = None
+    dhcp_options: DhcpOptions | str | None = None
     """The ID of the set of DHCP options you've associated with the VPC. Changed with AssociateDhcpOptions."""
 
     enable_dns_hostnames: bool | None = None

@@ -22,17 +22,21 @@ from ...runtime import operator
 from ...runtime.reconciler import Reconciler
 from ...runtime.context import Context
 from .reconcilers import (
-    LoadBalancerReconciler,
-    TargetGroupReconciler,
     ListenerReconciler,
+    LoadBalancerReconciler,
+    RuleReconciler,
+    TargetGroupReconciler,
+    TrustStoreReconciler,
 )
 
 GROUP = "elbv2.aws.tasklayer.dev"
 VERSION = "v1alpha1"
 RECONCILERS: dict[str, type[Reconciler]] = {
-    "loadbalancers": LoadBalancerReconciler,
-    "targetgroups": TargetGroupReconciler,
     "listeners": ListenerReconciler,
+    "loadbalancers": LoadBalancerReconciler,
+    "rules": RuleReconciler,
+    "targetgroups": TargetGroupReconciler,
+    "truststores": TrustStoreReconciler,
 }
 
 

@@ -22,17 +22,37 @@ from ...runtime import operator
 from ...runtime.reconciler import Reconciler
 from ...runtime.context import Context
 from .reconcilers import (
-    RoleReconciler,
+    AccessKeyReconciler,
+    GroupReconciler,
+    GroupPolicyReconciler,
     InstanceProfileReconciler,
+    OpenIdConnectProviderReconciler,
+    PolicyReconciler,
+    RoleReconciler,
     RolePolicyReconciler,
+    SamlProviderReconciler,
+    ServiceLinkedRoleReconciler,
+    ServiceSpecificCredentialReconciler,
+    UserReconciler,
+    UserPolicyReconciler,
 )
 
 GROUP = "iam.aws.tasklayer.dev"
 VERSION = "v1alpha1"
 RECONCILERS: dict[str, type[Reconciler]] = {
-    "roles": RoleReconciler,
+    "accesskeys": AccessKeyReconciler,
+    "groups": GroupReconciler,
+    "grouppolicies": GroupPolicyReconciler,
     "instanceprofiles": InstanceProfileReconciler,
+    "openidconnectproviders": OpenIdConnectProviderReconciler,
+    "policies": PolicyReconciler,
+    "roles": RoleReconciler,
     "rolepolicies": RolePolicyReconciler,
+    "samlproviders": SamlProviderReconciler,
+    "servicelinkedroles": ServiceLinkedRoleReconciler,
+    "servicespecificcredentials": ServiceSpecificCredentialReconciler,
+    "users": UserReconciler,
+    "userpolicies": UserPolicyReconciler,
 }
 
 

@@ -22,15 +22,29 @@ from ...runtime import operator
 from ...runtime.reconciler import Reconciler
 from ...runtime.context import Context
 from .reconcilers import (
+    HealthCheckReconciler,
     HostedZoneReconciler,
+    KeySigningKeyReconciler,
+    QueryLoggingConfigReconciler,
     ResourceRecordSetReconciler,
+    ReusableDelegationSetReconciler,
+    TrafficPolicyReconciler,
+    TrafficPolicyInstanceReconciler,
+    VpcAssociationAuthorizationReconciler,
 )
 
 GROUP = "route53.aws.tasklayer.dev"
 VERSION = "v1alpha1"
 RECONCILERS: dict[str, type[Reconciler]] = {
+    "healthchecks": HealthCheckReconciler,
     "hostedzones": HostedZoneReconciler,
+    "keysigningkeys": KeySigningKeyReconciler,
+    "queryloggingconfigs": QueryLoggingConfigReconciler,
     "resourcerecordsets": ResourceRecordSetReconciler,
+    "reusabledelegationsets": ReusableDelegationSetReconciler,
+    "trafficpolicies": TrafficPolicyReconciler,
+    "trafficpolicyinstances": TrafficPolicyInstanceReconciler,
+    "vpcassociationauthorizations": VpcAssociationAuthorizationReconciler,
 }
 
 

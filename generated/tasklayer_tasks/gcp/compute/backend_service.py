@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ...runtime.context import Context
     from .health_check import HealthCheck
     from .network import Network
+    from .security_policy import SecurityPolicy
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -135,7 +136,7 @@ class BackendService(GcpTask):
     protocol: str | None = None
     """The protocol this BackendService uses to communicate with backends. Possible values are HTTP, HTTPS, HTTP2, H2C, TCP, SSL, UDP, GRPC, or UNSPECIFIED, depending on the chosen load balancer or Traffic Director configuration. Refer to Load balancing features for more information. Must be set to GRPC when the backend service is referenced by a URL map that is bound to target gRPC proxy. Changed with compute.backendServices.patch."""
 
-    security_policy: str | None = None
+    security_policy: SecurityPolicy | str | None = None
     """[Output Only] The resource URL for the security policy associated with this backend service. Changed with compute.backendServices.setSecurityPolicy."""
 
     security_settings: dict[str, Any] | None = None

@@ -15,6 +15,7 @@ from .core.disk import DOCUMENT, SPEC, DiskCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .storage_pool import StoragePool
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -112,7 +113,7 @@ class Disk(GcpTask):
     source_storage_object: str | None = None
     """The full Google Cloud Storage URI where the disk image is stored. This file must be a gzip-compressed tarball whose name ends in .tar.gz or virtual machine disk whose name ends in vmdk. Valid URIs may start with gs:// or https://storage.googleapis.com/. This flag is not optimized for creating multiple disks from a source storage object. To create many disks from a source storage object, use gcloud compute images import instead. Can only be set when the resource is created."""
 
-    storage_pool: str | None = None
+    storage_pool: StoragePool | str | None = None
     """The storage pool in which the new disk is created. You can provide this as a partial or full URL to the resource. For example, the following are valid values: - https://www.googleapis.com/compute/v1/projects/project/zones/zone/storagePools/storagePool - projects/project/zones/zone/storagePools/storagePool - zones/zone/storagePools/storagePool Can only be set when the resource is created."""
 
     type_: str | None = None

@@ -16,6 +16,7 @@ from .core.global_address import DOCUMENT, SPEC, GlobalAddressCore
 if TYPE_CHECKING:
     from ...runtime.context import Context
     from .network import Network
+    from .network_attachment import NetworkAttachment
     from .subnetwork import Subnetwork
 
 
@@ -51,7 +52,7 @@ class GlobalAddress(GcpTask):
     network: Network | str | None = None
     """The URL of the network in which to reserve the address. This field can only be used with INTERNAL type with theVPC_PEERING purpose. Can only be set when the resource is created."""
 
-    network_attachment: str | None = None
+    network_attachment: NetworkAttachment | str | None = None
     """Optional. The URL of the network attachment that this address comes from in the following format: projects/{project}/regions/{region_name}/networkAttachments/{network_attachment_name}. Can only be set when the resource is created."""
 
     network_tier: str | None = None

@@ -15,6 +15,9 @@ from .core.target_pool import DOCUMENT, SPEC, TargetPoolCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .http_health_check import HttpHealthCheck
+    from .instance import Instance
+    from .security_policy import SecurityPolicy
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -34,13 +37,13 @@ class TargetPool(GcpTask):
     failover_ratio: float | None = None
     """This field is applicable only when the containing target pool is serving a forwarding rule as the primary pool (i.e., not as a backup pool to some other target pool). The value of the field must be in [0, 1]. If set, backupPool must also be set. They together define the fallback behavior of the primary target pool: if the ratio of the healthy instances in the primary pool is at or below this number, traffic arriving at the load-balanced IP will be directed to the backup pool. In case where failoverRatio is not set or all the instances in the backup pool are unhealthy, the traffic will be... Changed with compute.targetPools.setBackup."""
 
-    health_checks: list[str] | None = None
+    health_checks: list[HttpHealthCheck | str] | None = None
     """The URL of the HttpHealthCheck resource. A member instance in this pool is considered healthy if and only if the health checks pass. Only legacy HttpHealthChecks are supported. Only one health check may be specified. Changed with compute.targetPools.addHealthCheck."""
 
-    instances: list[str] | None = None
+    instances: list[Instance | str] | None = None
     """A list of resource URLs to the virtual machine instances serving this pool. They must live in zones contained in the same region as this pool. Changed with compute.targetPools.addInstance."""
 
-    security_policy: str | None = None
+    security_policy: SecurityPolicy | str | None = None
     """[Output Only] The resource URL for the security policy associated with this target pool. Changed with compute.targetPools.setSecurityPolicy."""
 
     session_affinity: str | None = None

@@ -22,13 +22,43 @@ from ...runtime import operator
 from ...runtime.reconciler import Reconciler
 from ...runtime.context import Context
 from .reconcilers import (
+    OauthClientReconciler,
+    OauthClientCredentialReconciler,
+    OrganizationRoleReconciler,
+    ProjectRoleReconciler,
     ServiceAccountReconciler,
+    ServiceAccountKeyReconciler,
+    WorkforcePoolReconciler,
+    WorkforcePoolProviderReconciler,
+    WorkforcePoolProviderKeyReconciler,
+    WorkforcePoolProviderScimTenantReconciler,
+    WorkforcePoolProviderScimTokenReconciler,
+    WorkloadIdentityPoolReconciler,
+    WorkloadIdentityPoolManagedIdentityReconciler,
+    WorkloadIdentityPoolNamespaceReconciler,
+    WorkloadIdentityPoolProviderReconciler,
+    WorkloadIdentityPoolProviderKeyReconciler,
 )
 
 GROUP = "iam.gcp.tasklayer.dev"
 VERSION = "v1alpha1"
 RECONCILERS: dict[str, type[Reconciler]] = {
+    "oauthclients": OauthClientReconciler,
+    "oauthclientcredentials": OauthClientCredentialReconciler,
+    "organizationroles": OrganizationRoleReconciler,
+    "projectroles": ProjectRoleReconciler,
     "serviceaccounts": ServiceAccountReconciler,
+    "serviceaccountkeys": ServiceAccountKeyReconciler,
+    "workforcepools": WorkforcePoolReconciler,
+    "workforcepoolproviders": WorkforcePoolProviderReconciler,
+    "workforcepoolproviderkeys": WorkforcePoolProviderKeyReconciler,
+    "workforcepoolproviderscimtenants": WorkforcePoolProviderScimTenantReconciler,
+    "workforcepoolproviderscimtokens": WorkforcePoolProviderScimTokenReconciler,
+    "workloadidentitypools": WorkloadIdentityPoolReconciler,
+    "workloadidentitypoolmanagedidentities": WorkloadIdentityPoolManagedIdentityReconciler,
+    "workloadidentitypoolnamespaces": WorkloadIdentityPoolNamespaceReconciler,
+    "workloadidentitypoolproviders": WorkloadIdentityPoolProviderReconciler,
+    "workloadidentitypoolproviderkeys": WorkloadIdentityPoolProviderKeyReconciler,
 }
 
 

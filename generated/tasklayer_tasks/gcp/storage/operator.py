@@ -23,12 +23,26 @@ from ...runtime.reconciler import Reconciler
 from ...runtime.context import Context
 from .reconcilers import (
     BucketReconciler,
+    BucketAccessControlReconciler,
+    DefaultObjectAccessControlReconciler,
+    FolderReconciler,
+    HmacKeyReconciler,
+    ManagedFolderReconciler,
+    ObjectReconciler,
+    ObjectAccessControlReconciler,
 )
 
 GROUP = "storage.gcp.tasklayer.dev"
 VERSION = "v1alpha1"
 RECONCILERS: dict[str, type[Reconciler]] = {
     "buckets": BucketReconciler,
+    "bucketaccesscontrols": BucketAccessControlReconciler,
+    "defaultobjectaccesscontrols": DefaultObjectAccessControlReconciler,
+    "folders": FolderReconciler,
+    "hmackeys": HmacKeyReconciler,
+    "managedfolders": ManagedFolderReconciler,
+    "objects": ObjectReconciler,
+    "objectaccesscontrols": ObjectAccessControlReconciler,
 }
 
 

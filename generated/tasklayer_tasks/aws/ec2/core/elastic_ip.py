@@ -67,7 +67,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="IpamPoolId",
-            attr="ipam_pool_id",
+            attr="ipam_pool",
             mutability=Mutability.CREATE_ONLY,
             key="ipamPoolId",
             in_create=True,
@@ -88,7 +88,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="NetworkInterfaceId",
-            attr="network_interface_id",
+            attr="network_interface",
             mutability=Mutability.READ_ONLY,
             key="networkInterfaceId",
             references="NetworkInterface",
@@ -140,7 +140,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="InstanceId",
-            attr="instance_id",
+            attr="instance",
             mutability=Mutability.READ_ONLY,
             key="instanceId",
             references="Instance",

@@ -38,7 +38,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="VpcEndpointId",
-            attr="vpc_endpoint_id",
+            attr="vpc_endpoint",
             mutability=Mutability.MUTABLE,
             key="vpcEndpointId",
             in_create=True,
@@ -48,7 +48,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="TransitGatewayId",
-            attr="transit_gateway_id",
+            attr="transit_gateway",
             mutability=Mutability.MUTABLE,
             key="transitGatewayId",
             in_create=True,
@@ -65,7 +65,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="CarrierGatewayId",
-            attr="carrier_gateway_id",
+            attr="carrier_gateway",
             mutability=Mutability.MUTABLE,
             key="carrierGatewayId",
             in_create=True,
@@ -122,7 +122,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="EgressOnlyInternetGatewayId",
-            attr="egress_only_internet_gateway_id",
+            attr="egress_only_internet_gateway",
             mutability=Mutability.MUTABLE,
             key="egressOnlyInternetGatewayId",
             in_create=True,
@@ -131,7 +131,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="InstanceId",
-            attr="instance_id",
+            attr="instance",
             mutability=Mutability.MUTABLE,
             key="instanceId",
             in_create=True,
@@ -140,7 +140,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="NetworkInterfaceId",
-            attr="network_interface_id",
+            attr="network_interface",
             mutability=Mutability.MUTABLE,
             key="networkInterfaceId",
             in_create=True,
@@ -149,7 +149,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="VpcPeeringConnectionId",
-            attr="vpc_peering_connection_id",
+            attr="vpc_peering_connection",
             mutability=Mutability.MUTABLE,
             key="vpcPeeringConnectionId",
             in_create=True,

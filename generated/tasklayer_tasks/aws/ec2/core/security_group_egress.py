@@ -122,7 +122,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="PrefixListId",
-            attr="prefix_list_id",
+            attr="managed_prefix_list",
             mutability=Mutability.READ_ONLY,
             key="prefixListId",
             references="ManagedPrefixList",

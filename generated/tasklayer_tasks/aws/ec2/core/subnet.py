@@ -85,7 +85,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="Ipv4IpamPoolId",
-            attr="ipv4_ipam_pool_id",
+            attr="ipv4_ipam_pool",
             mutability=Mutability.CREATE_ONLY,
             key="ipv4IpamPoolId",
             in_create=True,
@@ -102,7 +102,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="Ipv6IpamPoolId",
-            attr="ipv6_ipam_pool_id",
+            attr="ipv6_ipam_pool",
             mutability=Mutability.CREATE_ONLY,
             key="ipv6IpamPoolId",
             in_create=True,

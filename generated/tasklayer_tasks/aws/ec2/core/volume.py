@@ -87,7 +87,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="SnapshotId",
-            attr="snapshot_id",
+            attr="snapshot",
             mutability=Mutability.CREATE_ONLY,
             key="snapshotId",
             in_create=True,

@@ -57,7 +57,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="Ipv4IpamPoolId",
-            attr="ipv4_ipam_pool_id",
+            attr="ipv4_ipam_pool",
             mutability=Mutability.CREATE_ONLY,
             key="ipv4IpamPoolId",
             in_create=True,
@@ -74,7 +74,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="Ipv6IpamPoolId",
-            attr="ipv6_ipam_pool_id",
+            attr="ipv6_ipam_pool",
             mutability=Mutability.CREATE_ONLY,
             key="ipv6IpamPoolId",
             in_create=True,
@@ -180,7 +180,7 @@ SPEC = ResourceSpec(
         ),
         FieldSpec(
             name="DhcpOptionsId",
-            attr="dhcp_options_id",
+            attr="dhcp_options",
             mutability=Mutability.MUTABLE,
             key="dhcpOptionsId",
             update_operation="AssociateDhcpOptions",

@@ -70,7 +70,7 @@ SPEC = ResourceSpec(
             name="Id",
             attr="id_",
             mutability=Mutability.READ_ONLY,
-            key="id",
+            key="hostedZoneId",
         ),
         FieldSpec(
             name="Config",

@@ -50,6 +50,9 @@ class HostedZoneStatus(TypedDict, total=False):
     callerReference: str
     """A unique string that identifies the request and that allows failed ``CreateHostedZone`` requests to be retried without the risk of executing the operation twice. You must use a unique ``CallerReference`` string every time you submit a ``CreateHostedZone`` request. ``CallerReference`` can be any unique string, for example, a date/time stamp. Can only be set when the resource is created."""
 
+    hostedZoneId: str
+    """The ID that Amazon Route 53 assigned to the hosted zone when you created it."""
+
     config: dict[str, Any]
     """A complex type that includes the ``Comment`` and ``PrivateZone`` elements. If you omitted the ``HostedZoneConfig`` and ``Comment`` elements from the request, the ``Config`` and ``Comment`` elements don't appear in the response."""
 

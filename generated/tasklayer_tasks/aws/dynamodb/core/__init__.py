@@ -1,0 +1,1 @@
+"""Cores of the dynamodb resources; generated, do not edit."""

@@ -1,0 +1,1 @@
+"""Cores of the ecr resources; generated, do not edit."""

@@ -1,0 +1,1 @@
+"""Cores of the kms resources; generated, do not edit."""

@@ -1,0 +1,1 @@
+"""Cores of the logs resources; generated, do not edit."""

@@ -1,0 +1,1 @@
+"""Cores of the s3 resources; generated, do not edit."""

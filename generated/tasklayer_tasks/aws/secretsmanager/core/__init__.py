@@ -1,0 +1,1 @@
+"""Cores of the secretsmanager resources; generated, do not edit."""

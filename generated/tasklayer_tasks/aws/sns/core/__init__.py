@@ -1,0 +1,1 @@
+"""Cores of the sns resources; generated, do not edit."""

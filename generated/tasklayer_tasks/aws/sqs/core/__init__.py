@@ -1,0 +1,1 @@
+"""Cores of the sqs resources; generated, do not edit."""

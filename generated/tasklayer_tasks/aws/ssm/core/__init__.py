@@ -1,0 +1,1 @@
+"""Cores of the ssm resources; generated, do not edit."""

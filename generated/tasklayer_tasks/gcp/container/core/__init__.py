@@ -1,0 +1,1 @@
+"""Cores of the container resources; generated, do not edit."""

@@ -1,0 +1,1 @@
+"""Cores of the dns resources; generated, do not edit."""
