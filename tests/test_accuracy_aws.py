@@ -285,10 +285,10 @@ ROWS: list[tuple[str, str, str, Mutability, str | None]] = [
     ("sns", "PlatformApplication", "Attributes", M, None),
     # --- kms: CreateAlias / UpdateAlias, CreateCustomKeyStore / UpdateCustomKeyStore
     # (https://docs.aws.amazon.com/kms/latest/APIReference/API_UpdateCustomKeyStore.html and others)
-    ("kms", "Alia", "AliasName", C, None),
-    ("kms", "Alia", "TargetKeyId", M, None),
-    ("kms", "Alia", "AliasArn", R, None),
-    ("kms", "Alia", "CreationDate", R, None),
+    ("kms", "Alias", "AliasName", C, None),
+    ("kms", "Alias", "TargetKeyId", M, None),
+    ("kms", "Alias", "AliasArn", R, None),
+    ("kms", "Alias", "CreationDate", R, None),
     ("kms", "CustomKeyStore", "CustomKeyStoreName", M, None),
     ("kms", "CustomKeyStore", "CloudHsmClusterId", M, None),
     ("kms", "CustomKeyStore", "KeyStorePassword", M, None),

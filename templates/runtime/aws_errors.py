@@ -76,7 +76,9 @@ def _is_not_found(code: str, extra: tuple[str, ...]) -> bool:
     return (
         code in extra
         or code == "404"
-        or code.endswith(("NotFound", ".NotFound", "NotFoundException", "NotFoundError", "NoSuchEntity"))
+        or code.endswith(
+            ("NotFound", ".NotFound", "NotFoundException", "NotFoundError", "NoSuchEntity")
+        )
         or code.startswith("NoSuch")
     )
 
