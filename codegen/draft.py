@@ -6,11 +6,12 @@ Every ``set`` records who decided the value, so provenance cannot be forgotten.
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from codegen.model import (
     CallShape,
+    CarriesCall,
     Field,
     FieldType,
     Identity,
@@ -34,13 +35,9 @@ FIELD_DEFAULTS: dict[str, Any] = {
     "server_default": False,
     "unordered": False,
     "references": None,
-    "reference_member": None,
     "read_name": None,
     "update_name": None,
-    "update_param": False,
     "read_operation": None,
-    "read_attribute": None,
-    "value_wrapper": None,
     "after": (),
     "sensitive_paths": (),
     "update_kind": None,
@@ -52,7 +49,7 @@ FIELD_DEFAULTS: dict[str, Any] = {
 
 
 @dataclass
-class FieldDraft:
+class FieldDraft(CarriesCall):
     name: str
     type: FieldType
     documentation: str = ""
@@ -60,6 +57,7 @@ class FieldDraft:
     in_read: bool = False
     create_shape: str = ""
     values: dict[str, Any] = field(default_factory=dict)
+    call: CallShape = CallShape()  # the provider's facts (Field.call), set through set_call
     provenance: dict[str, str] = field(default_factory=dict)
 
     def set(self, attr: str, value: Any, source: str) -> None:
@@ -71,6 +69,18 @@ class FieldDraft:
     def get(self, attr: str) -> Any:
         return self.values.get(attr, FIELD_DEFAULTS[attr])
 
+    def set_call(self, shape: builtins.type[CallShape], attr: str, value: Any, source: str) -> None:
+        """Record one of the provider's facts about the field (``shape``: its field variant);
+        provenance keys it by the fact's own name, as for the neutral facts."""
+        current = self.call_as(shape)
+        if attr not in {f.name for f in fields(current)}:
+            raise AttributeError(f"{shape.kind} fields have no annotated attribute {attr!r}")
+        self.call = replace(current, **{attr: value})
+        self.provenance[attr] = source
+
+    def _variant_owner(self) -> str:
+        return f"field {self.name} carries"
+
     def freeze(self) -> Field:
         values = {k: self.values.get(k, d) for k, d in FIELD_DEFAULTS.items()}
         return Field(
@@ -79,6 +89,7 @@ class FieldDraft:
             documentation=self.documentation,
             in_create=self.in_create,
             in_read=self.in_read,
+            call=self.call,
             provenance=dict(sorted(self.provenance.items())),
             **values,
         )
@@ -166,6 +177,7 @@ class ServiceDraft:
     source_files: tuple[str, ...] = ()
     call_shape: type[CallShape] = CallShape  # the provider's variant, for calls a later stage adds
     tag_shape: type[CallShape] = CallShape  # ... and of a tags model's calls (overlays set its facts)
+    field_shape: type[CallShape] = CallShape  # ... and of a field's (overlays set its facts)
 
     def claimed_operations(self) -> set[str]:
         claimed: set[str] = set()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from codegen.model import Field, Resource, Service
+from codegen.model import CallShape, Field, Resource, Service, TagsModel
 
 
 def field_document(f: Field, detail: bool = False) -> dict[str, Any]:
@@ -53,18 +53,35 @@ def resource_document(r: Resource, detail: bool = False) -> dict[str, Any]:
         doc["shape"] = r.shape
         doc["waiters"] = list(r.waiters)
         doc["idempotency_token"] = r.operations.create.idempotency_token if r.operations.create else None
-        doc["tags"] = None if r.tags is None else {
-            "create_member": r.tags.create_member,
-            "resource_type": r.tags.resource_type,
-            "tag_operation": r.tags.tag_operation,
-            "untag_operation": r.tags.untag_operation,
-            "selector_member": r.tags.selector_member,
-            "read_operation": r.tags.read_operation,
-            # the provider's own tag-call facts (AWS: payload member, map or list, wrapper, ...)
-            **({"call": dataclasses.asdict(r.tags.call)} if dataclasses.fields(r.tags.call) else {}),
-        }
+        doc["tags"] = None if r.tags is None else _tags_document(r.tags)
         doc["provenance"] = {**r.provenance, **{f"identity.{k}": v for k, v in r.identity.provenance.items()}}
     return doc
+
+
+def _tags_document(tags: TagsModel) -> dict[str, Any]:
+    flat, call = variant_document(tags.call)
+    return {
+        "create_member": tags.create_member,
+        "resource_type": flat.get("resource_type"),  # a key of the format for every provider
+        "tag_operation": tags.tag_operation,
+        "untag_operation": tags.untag_operation,
+        "selector_member": tags.selector_member,
+        "read_operation": tags.read_operation,
+        # the provider's own tag-call facts (AWS: payload member, map or list, wrapper, ...)
+        **({"call": call} if call is not None else {}),
+    }
+
+
+def variant_document(call: CallShape) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """(flat keys, the "call" object or None) of a provider variant as the dump prints it: the
+    facts its shape names in ``DUMPED_FLAT`` print beside the neutral ones, those in
+    ``NOT_DUMPED`` nowhere, and the rest under "call" when any differs from its default."""
+    facts = dataclasses.asdict(call)
+    defaults = dataclasses.asdict(type(call)())
+    flat = {k: facts.pop(k) for k in call.DUMPED_FLAT}
+    for k in call.NOT_DUMPED:
+        facts.pop(k)
+    return flat, facts if any(v != defaults[k] for k, v in facts.items()) else None
 
 
 def service_document(service: Service, detail: bool = False) -> dict[str, Any]:

@@ -60,7 +60,61 @@ class FieldType:
 
 
 @dataclass(frozen=True)
-class Field:
+class CallShape:
+    """How one provider calls an operation, beyond the neutral facts on :class:`Operation`: a
+    tagged variant. Each provider subclasses it in its folder (``codegen/providers/aws/shapes.py``:
+    EC2's filters and attribute calls; ``gcp/shapes.py``: AIP resource-name templates, update
+    masks) and names itself in ``kind``. This base, with no facts, is what an operation carries
+    until its provider's rules record some (an overlay's new tag call carries it for good).
+    A field (``Field.call``) and a tags model (``TagsModel.call``) carry their provider's facts
+    the same way, in their own subclasses (``AwsFieldShape``, ``AwsTagShape``, ...)."""
+
+    kind: ClassVar[str] = ""
+    # the annotation dump (a public format) prints a variant's facts under "call", except
+    # these: flat keys of the object that carries it, and facts it never printed
+    DUMPED_FLAT: ClassVar[tuple[str, ...]] = ()
+    NOT_DUMPED: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def selecting_like(cls, delete: Operation | None, members: tuple[str, ...]) -> CallShape:
+        """The shape of a call an overlay adds (an update), which selects the resource by
+        ``members`` as its ``delete`` call does: by default, no facts of its own."""
+        return cls()
+
+
+S = TypeVar("S", bound=CallShape)
+
+
+class CarriesCall:
+    """A model object with its provider's facts in ``call``: the accessors every variant
+    holder shares (an operation, a field, a tags model)."""
+
+    call: CallShape
+
+    def _variant_owner(self) -> str:
+        raise NotImplementedError
+
+    def call_as(self, shape: type[S]) -> S:
+        """The provider facts as ``shape`` (its defaults while no rule has recorded any)."""
+        if isinstance(self.call, shape):
+            return self.call
+        if type(self.call) is CallShape:
+            return shape()
+        raise TypeError(f"{self._variant_owner()} {self.call.kind} call facts, not {shape.kind}")
+
+    def with_call(self: H, shape: type[CallShape], **facts: Any) -> H:
+        """A copy with these provider facts changed; the same object when nothing changes, so
+        a rule that finds nothing new records nothing."""
+        current = self.call_as(shape)
+        changed = replace(current, **facts)
+        return self if changed == current else replace(self, call=changed)  # type: ignore[type-var]
+
+
+H = TypeVar("H", bound=CarriesCall)
+
+
+@dataclass(frozen=True)
+class Field(CarriesCall):
     """One top-level member of a resource's state, named as the API names it."""
 
     name: str
@@ -74,13 +128,9 @@ class Field:
     server_default: bool = False  # the server fills it in when the create leaves it unset
     unordered: bool = False  # a list compared as a multiset
     references: str | None = None  # name of the resource this field refers to (by id)
-    reference_member: str | None = None  # ... read back as this member of it (an Address's "address")
     read_name: str | None = None  # the member that carries it in reads, when named differently
     update_name: str | None = None  # the member that carries it in its update input, when renamed
-    update_param: bool = False  # its update call takes it as a query parameter (resize's ``size``)
     read_operation: str | None = None  # a separate read (DescribeVpcAttribute) when not in the main read
-    read_attribute: str | None = None  # the attribute that separate read is asked for ("enableDnsHostnames")
-    value_wrapper: str | None = None  # updates send it as {"Value": v} (AttributeBooleanValue)
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
     sensitive_paths: tuple[str, ...] = ()  # secret parts inside it ("LaunchTemplateData.UserData")
     # how its update call changes it, when not by sending the new value (None): "add_remove"
@@ -100,6 +150,10 @@ class Field:
     create_path: str | None = None
     in_create: bool = False  # the create call takes it (a fact of the schema, not a judgement)
     in_read: bool = False  # the main read returns it
+    # the provider's variant: how its calls carry the field beyond the facts above (AWS:
+    # ``AwsFieldShape``, a {"Value": v} wrapper, the attribute a separate read asks for; GCP:
+    # ``GcpFieldShape``, a query parameter of the update, the member of a referenced resource)
+    call: CallShape = CallShape()
     provenance: Provenance = field(default_factory=dict, compare=False)
 
     @property
@@ -107,29 +161,12 @@ class Field:
         """Where the field's class (its mutability) came from."""
         return self.provenance.get("mutability", "")
 
-
-@dataclass(frozen=True)
-class CallShape:
-    """How one provider calls an operation, beyond the neutral facts on :class:`Operation`: a
-    tagged variant. Each provider subclasses it in its folder (``codegen/providers/aws/shapes.py``:
-    EC2's filters and attribute calls; ``gcp/shapes.py``: AIP resource-name templates, update
-    masks) and names itself in ``kind``. This base, with no facts, is what an operation carries
-    until its provider's rules record some (an overlay's new tag call carries it for good)."""
-
-    kind: ClassVar[str] = ""
-
-    @classmethod
-    def selecting_like(cls, delete: Operation | None, members: tuple[str, ...]) -> CallShape:
-        """The shape of a call an overlay adds (an update), which selects the resource by
-        ``members`` as its ``delete`` call does: by default, no facts of its own."""
-        return cls()
-
-
-S = TypeVar("S", bound=CallShape)
+    def _variant_owner(self) -> str:
+        return f"field {self.name} carries"
 
 
 @dataclass(frozen=True)
-class Operation:
+class Operation(CarriesCall):
     """An API operation in a resource's life, with what the rules learned about how to call it:
     the facts every cloud has here, the provider's own in ``call``."""
 
@@ -151,20 +188,8 @@ class Operation:
     call: CallShape = CallShape()  # the provider's call-shape variant
     source: str = ""
 
-    def call_as(self, shape: type[S]) -> S:
-        """The provider facts as ``shape`` (its defaults while no rule has recorded any)."""
-        if isinstance(self.call, shape):
-            return self.call
-        if type(self.call) is CallShape:
-            return shape()
-        raise TypeError(f"{self.name} carries {self.call.kind} call facts, not {shape.kind}")
-
-    def with_call(self, shape: type[CallShape], **facts: Any) -> Operation:
-        """A copy with these provider facts changed; the same operation when nothing changes, so
-        a rule that finds nothing new records nothing."""
-        current = self.call_as(shape)
-        changed = replace(current, **facts)
-        return self if changed == current else replace(self, call=changed)
+    def _variant_owner(self) -> str:
+        return f"{self.name} carries"
 
 
 @dataclass(frozen=True)
@@ -201,39 +226,25 @@ class Identity:
 
 
 @dataclass(frozen=True)
-class TagsModel:
+class TagsModel(CarriesCall):
     """How a resource carries tags (AWS) or labels (GCP)."""
 
     field: str  # the logical field name in the resource's state ("Tags")
     create_member: str | None = None  # "TagSpecifications" or "Tags" in the create input
-    resource_type: str | None = None  # TagSpecifications ResourceType value ("vpc")
     tag_operation: str | None = None
     untag_operation: str | None = None
     selector_member: str | None = None  # how tag calls name the resource ("Resources", "RoleName")
-    selector_is_list: bool = False
-    selector_is_arn: bool = False  # tag calls take the ARN rather than the primary id
-    untag_member: str | None = None  # "Tags" (EC2 DeleteTags takes [{Key}]) or "TagKeys"
     # tags the resource's read does not return are read by this call, for many resources at
     # once where it takes a list (ELBv2 DescribeTags, Route 53 ListTagsForResources)
     read_operation: str | None = None
     # the provider's variant: how its tag calls carry the tags and name what they tag, beyond
-    # the facts above (AWS: ``AwsTagShape``, a {key: value} map, S3's Tagging.TagSet wrapper)
+    # the facts above (AWS: ``AwsTagShape``, EC2's TagSpecifications ResourceType, a list or
+    # ARN selector, a {key: value} map, S3's Tagging.TagSet wrapper)
     call: CallShape = CallShape()
     source: str = ""
 
-    def call_as(self, shape: type[S]) -> S:
-        """The provider's tag-call facts as ``shape`` (its defaults while none are recorded)."""
-        if isinstance(self.call, shape):
-            return self.call
-        if type(self.call) is CallShape:
-            return shape()
-        raise TypeError(f"tags {self.field} carry {self.call.kind} call facts, not {shape.kind}")
-
-    def with_call(self, shape: type[CallShape], **facts: Any) -> TagsModel:
-        """A copy with these provider facts changed (the same model when nothing changes)."""
-        current = self.call_as(shape)
-        changed = replace(current, **facts)
-        return self if changed == current else replace(self, call=changed)
+    def _variant_owner(self) -> str:
+        return f"tags {self.field} carry"
 
 
 @dataclass(frozen=True)

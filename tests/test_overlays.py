@@ -14,7 +14,7 @@ from codegen.errors import TasklayerError
 from codegen.model import FieldType, Mutability, Operation, TagsModel
 from codegen.overlays import apply_overlay, find_overlay, load_overlay
 from codegen.overlays.load import FIELD_VALUES, TAGS_KEYS
-from codegen.providers.aws.shapes import AwsTagShape, aws_tags
+from codegen.providers.aws.shapes import AwsFieldShape, AwsTagShape, aws_tags
 from codegen.providers.registry import PROVIDERS
 
 FILE = "schemas/overlays/aws/tiny.yaml"
@@ -401,14 +401,22 @@ def test_identity_replaces_the_rules_value(tmp_path: Path) -> None:
     assert identity.provenance["parent"] == src("resources.SecurityGroup.identity.parent")
 
 
+def aws_draft() -> ServiceDraft:
+    """The tiny draft with AWS's variants: tag calls and fields with AWS's own facts."""
+    draft = tiny_draft()
+    draft.tag_shape, draft.field_shape = AwsTagShape, AwsFieldShape
+    return draft
+
+
 def test_tags_correct_the_model_and_the_tag_calls(tmp_path: Path) -> None:
-    draft = applied(tmp_path, "resources: {Vpc: {tags: {resource_type: vpc, tag_operation: TagResource}}}")
+    text = "resources: {Vpc: {tags: {resource_type: vpc, tag_operation: TagResource}}}"
+    draft = apply_overlay(aws_draft(), load_overlay(write(tmp_path, text), tmp_path), OPS)
     vpc = draft.resources["Vpc"]
     assert vpc.tags == TagsModel(
         "Tags",
         create_member="TagSpecifications",
-        resource_type="vpc",
         tag_operation="TagResource",
+        call=AwsTagShape(resource_type="vpc"),
         source=src("resources.Vpc.tags"),
     )
     assert vpc.tag is not None and vpc.tag.name == "TagResource"
@@ -426,6 +434,32 @@ def test_tag_call_facts_go_to_the_providers_variant(tmp_path: Path) -> None:
     assert (aws_tags(tags).payload_member, aws_tags(tags).selector_extra) == ("AddTags", (("ResourceType", "vpc"),))
     err = failure(tmp_path, "resources: {Vpc: {tags: {payload_member: AddTags}}}")  # tiny_draft: no tag facts
     assert err.pointer == "resources.Vpc.tags.payload_member" and "not a fact of this provider's tag calls" in err.reason
+
+
+def test_field_call_facts_go_to_the_providers_variant(tmp_path: Path) -> None:
+    """value_wrapper / read_attribute are AWS field facts: the overlay sets them in the field's
+    variant (Field.call), with provenance under their own names; GCP's (update_param) and a
+    provider's without any are refused by name."""
+    text = (
+        "resources: {Vpc: {fields: {EnableDnsHostnames: {value_wrapper: Value, read_attribute: enableDnsHostnames,"
+        " read_operation: DescribeVpcAttribute}}}}"
+    )
+    draft = apply_overlay(aws_draft(), load_overlay(write(tmp_path, text), tmp_path), OPS)
+    f = draft.resources["Vpc"].freeze().field("EnableDnsHostnames")
+    assert f.call == AwsFieldShape(value_wrapper="Value", read_attribute="enableDnsHostnames")
+    assert f.read_operation == "DescribeVpcAttribute"  # a neutral fact stays on the field
+    key = "resources.Vpc.fields.EnableDnsHostnames"
+    assert (f.provenance["value_wrapper"], f.provenance["read_attribute"]) == (
+        src(f"{key}.value_wrapper"), src(f"{key}.read_attribute"))
+    gcp_key = "resources: {Vpc: {fields: {EnableDnsHostnames: {update_param: true}}}}"
+    draft = aws_draft()
+    with pytest.raises(TasklayerError) as info:
+        apply_overlay(draft, load_overlay(write(tmp_path, gcp_key), tmp_path), OPS)
+    assert info.value.pointer == f"{key}.update_param"
+    assert "update_param is not a fact of this provider's fields" in info.value.reason
+    assert draft == aws_draft()  # refused before anything changed
+    err = failure(tmp_path, "resources: {Vpc: {fields: {EnableDnsHostnames: {value_wrapper: Value}}}}")
+    assert err.pointer == f"{key}.value_wrapper" and "not a fact of this provider's fields" in err.reason
 
 
 def test_added_field(tmp_path: Path) -> None:
@@ -464,7 +498,9 @@ def test_find_overlay_refuses_yml(tmp_path: Path) -> None:
 
 def test_overlay_keys_follow_the_model() -> None:
     """A new annotated attribute or tags setting must become settable by overlays too."""
-    assert set(FIELD_VALUES) == set(FIELD_DEFAULTS)
+    # the neutral field facts, and every provider's own (Field.call)
+    fields = {f.name for p in PROVIDERS.values() for f in dataclasses.fields(p.field_shape)}
+    assert set(FIELD_VALUES) == set(FIELD_DEFAULTS) | fields
     # the neutral tags model's, and every provider's own tag-call facts (TagsModel.call)
     variants = {f.name for p in PROVIDERS.values() for f in dataclasses.fields(p.tag_shape)}
     assert set(TAGS_KEYS) == {f.name for f in dataclasses.fields(TagsModel)} - {"source", "call"} | variants

@@ -8,6 +8,7 @@ import pytest
 
 from codegen.pipeline import annotate
 from codegen.model import Mutability, Service
+from codegen.providers.aws.shapes import aws_tags
 from codegen.providers.aws.source import load_pinned
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -22,7 +23,7 @@ def test_address_is_renamed_and_references_follow(services: dict[str, Service]) 
     ec2 = services["ec2"]
     eip = ec2.resource("ElasticIp")
     assert eip.api_name == "Address"
-    assert eip.tags is not None and eip.tags.resource_type == "elastic-ip"
+    assert eip.tags is not None and aws_tags(eip.tags).resource_type == "elastic-ip"
     assert ec2.resource("NatGateway").field("AllocationId").references == "ElasticIp"
     with pytest.raises(KeyError):
         ec2.resource("Address")

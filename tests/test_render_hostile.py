@@ -9,6 +9,7 @@ import dataclasses
 from pathlib import Path
 
 from codegen.providers.aws.rules.run import annotate_model
+from codegen.providers.aws.shapes import AwsFieldShape
 from codegen.render.formatting import format_python
 from codegen.render.package import Selection, render_package
 from tests.toy_model import TOY
@@ -67,7 +68,7 @@ def _spec_keywords(source: str) -> dict[str, list[object]]:
 
 def test_safety_and_provenance_values_reach_code_only_as_literals() -> None:
     """The values the safety rules and the CLI add (a create's returned-once members, update
-    order, secret paths, reference members, the owner parent, the SDK a schema was pinned from)
+    order, secret paths, attribute wrappers and names, the owner parent, the SDK a schema was pinned from)
     are schema or input text too: each arrives in the output as data, whatever it holds."""
     _, draft = annotate_model(hostile_model(), service="toy", api_version="2020-01-01")
     service = draft.freeze()
@@ -75,7 +76,9 @@ def test_safety_and_provenance_values_reach_code_only_as_literals() -> None:
     create = widget.operations.create
     assert create is not None
     fields = tuple(
-        dataclasses.replace(f, after=(PAYLOAD,), sensitive_paths=(PAYLOAD,), reference_member=PAYLOAD)
+        dataclasses.replace(
+            f, after=(PAYLOAD,), sensitive_paths=(PAYLOAD,), call=AwsFieldShape(value_wrapper=PAYLOAD, read_attribute=PAYLOAD)
+        )
         if f.name == "Size" else f
         for f in widget.fields
     )
@@ -92,7 +95,7 @@ def test_safety_and_provenance_values_reach_code_only_as_literals() -> None:
     keywords = _spec_keywords(core)
     for name in ("after", "sensitive_paths", "returned_once"):
         assert keywords[name] == [(PAYLOAD,)], name
-    assert keywords["reference_member"] == [PAYLOAD]
+    assert keywords["read_attribute"] == [PAYLOAD] and PAYLOAD in keywords["value_wrapper"]
     association = files["tasklayer_tasks/aws/toy/core/widget_association.py"]
     assert _spec_keywords(association)["owner_parent"] == ["ParentSpec(field='WidgetId', spec=WIDGET_SPEC)"]
     assert "from .widget import SPEC as WIDGET_SPEC" in association

@@ -16,7 +16,7 @@ import pytest
 from codegen.providers.gcp.rules.run import GCP_RULES, annotate_document
 from codegen.providers.gcp.rules.text import behaviours, methods_named, says_create_only, update_limit
 from codegen.model import Mutability, Service
-from codegen.providers.gcp.shapes import gcp
+from codegen.providers.gcp.shapes import gcp, gcp_field
 from codegen.providers.gcp.source import load_pinned
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -709,7 +709,7 @@ def test_bodies_follow_the_request_schemas(pinned: dict[str, Service]) -> None:
     # it on (gcp.field-doc-describes-switch): the field's text is the more specific
     assert [op.fields for op in network.operations.update] == [("enableUlaInternalIpv6", "routingConfig")]
     ip = compute.resource("ForwardingRule").field("IPAddress")
-    assert (ip.references, ip.reference_member) == ("Address", "address")
+    assert (ip.references, gcp_field(ip).reference_member) == ("Address", "address")
     assert ip.provenance["reference_member"] == "rule:gcp.read-returns-referenced-member"
 
 

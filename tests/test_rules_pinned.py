@@ -163,7 +163,7 @@ def test_vpc_operations(pinned: dict[str, Service]) -> None:
         "delete": "DeleteVpc", "tag": "CreateTags", "untag": "DeleteTags",
     }
     assert vpc.tags is not None and vpc.tags.create_member == "TagSpecifications"
-    assert vpc.tags.resource_type == "vpc"
+    assert aws_tags(vpc.tags).resource_type == "vpc"
     assert {"VpcAvailable", "VpcExists"} <= set(vpc.waiters)
 
 

@@ -40,7 +40,7 @@ def test_widget_operations_and_identity(toy: Service) -> None:
     assert w.identity.natural == ("tag:Name",)
     assert w.identity.provenance["primary"] == "rule:aws.delete-input-is-identity"
     assert w.operations.create is not None and w.operations.create.idempotency_token == "ClientToken"
-    assert w.tags is not None and w.tags.create_member == "TagSpecifications" and w.tags.resource_type == "widget"
+    assert w.tags is not None and w.tags.create_member == "TagSpecifications" and aws_tags(w.tags).resource_type == "widget"
 
 
 def test_widget_field_classes_with_provenance(toy: Service) -> None:
@@ -121,7 +121,7 @@ def test_service_level_tagging_through_a_resource_type(more: Service) -> None:
     assert zone.tags is not None and zone.tags.source == "rule:aws.service-level-tagging"
     call = aws_tags(zone.tags)
     assert (zone.tags.selector_member, call.selector_extra) == ("ResourceId", (("ResourceType", "zone"),))
-    assert (call.payload_member, zone.tags.untag_operation, zone.tags.untag_member) == (
+    assert (call.payload_member, zone.tags.untag_operation, call.untag_member) == (
         "AddTags", "ChangeTagsForResource", "RemoveTagKeys")
     assert tags.read_operation == zone.tags.read_operation == "ListTagsForResource"
     # a generic call whose ResourceType cannot name a Widget is not the Widget's
@@ -136,7 +136,7 @@ def test_tags_as_maps_in_any_case(more: Service) -> None:
     assert queue.tags is not None
     call = aws_tags(queue.tags)
     assert (queue.tags.create_member, call.create_is_map, call.payload_is_map) == ("tags", True, True)
-    assert (queue.tags.tag_operation, queue.tags.selector_member, queue.tags.untag_member) == ("TagQueue", "QueueUrl", "TagKeys")
+    assert (queue.tags.tag_operation, queue.tags.selector_member, call.untag_member) == ("TagQueue", "QueueUrl", "TagKeys")
 
 
 def test_membership_pair_records_both_calls(more: Service) -> None:

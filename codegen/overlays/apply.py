@@ -13,7 +13,7 @@ import copy
 from dataclasses import fields, replace
 from typing import Collection
 
-from codegen.draft import FieldDraft, ResourceDraft, ServiceDraft
+from codegen.draft import FIELD_DEFAULTS, FieldDraft, ResourceDraft, ServiceDraft
 from codegen.model import CallShape, Mutability, Operation, TagsModel
 from codegen.overlays.check import Names, check_overlay
 from codegen.overlays.schema import ADDED_TYPES, FieldOverlay, Overlay, ResourceOverlay
@@ -32,7 +32,7 @@ def apply_overlay(given: ServiceDraft, overlay: Overlay, operation_names: Collec
         _apply_identity(overlay, resource, entry)
         _apply_tags(overlay, resource, entry, draft.tag_shape)
         for fo in entry.fields:
-            _apply_field(overlay, resource, fo, draft.call_shape)
+            _apply_field(overlay, resource, fo, draft.call_shape, draft.field_shape)
     _drop(draft, overlay, names)
     return draft
 
@@ -91,7 +91,9 @@ def _apply_tags(
             resource.set(role, Operation(op, role, source=src) if op else None, src)
 
 
-def _apply_field(overlay: Overlay, resource: ResourceDraft, fo: FieldOverlay, call_shape: type[CallShape]) -> None:
+def _apply_field(
+    overlay: Overlay, resource: ResourceDraft, fo: FieldOverlay, call_shape: type[CallShape], field_shape: type[CallShape]
+) -> None:
     if fo.add:
         assert fo.type is not None  # load guarantees it
         added = FieldDraft(fo.name, ADDED_TYPES[fo.type])
@@ -100,7 +102,10 @@ def _apply_field(overlay: Overlay, resource: ResourceDraft, fo: FieldOverlay, ca
     f = resource.fields[fo.name]
     previous = f.get("update_operation")
     for attr, value in fo.settings.items():
-        f.set(attr, value, overlay.source(f"{fo.key}.{attr}"))
+        if attr in FIELD_DEFAULTS:
+            f.set(attr, value, overlay.source(f"{fo.key}.{attr}"))
+        else:  # the provider's own fact (check_overlay refused another provider's)
+            f.set_call(field_shape, attr, value, overlay.source(f"{fo.key}.{attr}"))
     mutability = fo.settings.get("mutability")
     if mutability not in (None, Mutability.MUTABLE) and "update_operation" not in fo.settings and previous:
         # a field the overlay says cannot change keeps no update operation from the rules

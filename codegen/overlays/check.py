@@ -40,6 +40,7 @@ def check_overlay(draft: ServiceDraft, overlay: Overlay, operation_names: Collec
     for entry in overlay.resources:
         resource = draft.resources[entry.name]
         for fo in entry.fields:
+            _check_field_facts(overlay, fo, draft.field_shape)
             _check_field(overlay, resource, fo, names, operation_names)
         _check_tags(overlay, resource, entry, operation_names, draft.tag_shape)
         _check_identity(overlay, resource, entry, draft.provider)
@@ -111,6 +112,19 @@ def _why_missing(name: str, names: Names, known: Collection[str]) -> str:
     if name in names.final:
         return " (not in include)"
     return suggest(name, known)
+
+
+def _check_field_facts(overlay: Overlay, fo: FieldOverlay, field_shape: type[CallShape]) -> None:
+    """A key is a neutral fact of every field or one of this provider's own (``field_shape``):
+    another cloud's (``value_wrapper`` in a GCP overlay) would be kept and never used."""
+    own = {f.name for f in fields(field_shape)}
+    for attr in fo.settings:
+        if attr not in FIELD_DEFAULTS and attr not in own:
+            raise overlay.error(
+                f"{fo.key}.{attr}",
+                f"{attr} is not a fact of this provider's fields",
+                [f"its field facts are {', '.join(sorted(set(FIELD_DEFAULTS) | own))}"],
+            )
 
 
 def _check_field(

@@ -252,6 +252,9 @@ class _Reader:
 
 _Check = Callable[[_Reader, Any, str], Any]
 
+# every cloud's field keys: the neutral facts and each provider's own (update_param,
+# reference_member: GCP's; read_attribute, value_wrapper: AWS's), which check_overlay refuses
+# by name in another provider's overlay and apply_overlay routes into the field's variant
 FIELD_VALUES: dict[str, _Check] = {
     "mutability": _Reader.mutability,
     "update_operation": _Reader.optional_name,

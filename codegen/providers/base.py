@@ -46,6 +46,7 @@ class Provider(Protocol):
     rules: Sequence[Any]  # the annotation rules, in the order they run (``codegen.annotate.rules.Rule``)
     call_shape: type[CallShape]  # its variant of the model's call shape
     tag_shape: type[CallShape]  # its variant of a tags model's call facts (TagsModel.call)
+    field_shape: type[CallShape]  # its variant of a field's call facts (Field.call)
     view_class: type[ResourceView]  # how its resources are printed
     core_template: str  # the template of a core module (``aws/core.py.jinja``)
     runtime_core: tuple[str, ...]  # its modules in templates/runtime/ (``aws_core``, ``aws_task``, ...)

@@ -20,7 +20,7 @@ import yaml
 
 from codegen.errors import TasklayerError, json_pointer
 from codegen.model import FieldType, Mutability
-from codegen.render.views import FieldView, ResourceView, unwrapped
+from codegen.render.views import FieldView, ResourceView, Unwrap
 
 VERSION = "v1alpha1"
 DOMAIN = "tasklayer.dev"
@@ -40,11 +40,12 @@ def plural(kind: str) -> str:
     return lower + "s"
 
 
-def openapi(t: FieldType, depth: int = 0) -> dict[str, Any]:
-    """A structural OpenAPI v3 schema for a field type."""
-    inner = unwrapped(t)
+def openapi(t: FieldType, unwrap: Unwrap, depth: int = 0) -> dict[str, Any]:
+    """A structural OpenAPI v3 schema for a field type (``unwrap``: its view's, for types a
+    provider's calls wrap)."""
+    inner = unwrap(t)
     if inner is not None:
-        return openapi(inner, depth)
+        return openapi(inner, unwrap, depth)
     scalar: dict[str, dict[str, Any]] = {
         "string": {"type": "string"},
         "integer": {"type": "integer", "format": "int32"},
@@ -61,11 +62,11 @@ def openapi(t: FieldType, depth: int = 0) -> dict[str, Any]:
             schema["enum"] = list(t.enum)
         return schema
     if t.kind == "list" and t.item is not None:
-        return {"type": "array", "items": openapi(t.item, depth + 1)}
+        return {"type": "array", "items": openapi(t.item, unwrap, depth + 1)}
     if t.kind == "map" and t.item is not None:
-        return {"type": "object", "additionalProperties": openapi(t.item, depth + 1)}
+        return {"type": "object", "additionalProperties": openapi(t.item, unwrap, depth + 1)}
     if t.kind == "structure" and t.members and depth < 6:
-        return {"type": "object", "properties": {n: openapi(m, depth + 1) for n, m in t.members}}
+        return {"type": "object", "properties": {n: openapi(m, unwrap, depth + 1) for n, m in t.members}}
     # recursive or very deep structures: kept, not described
     return {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
 
@@ -142,7 +143,7 @@ def _name_is_fixed(view: ResourceView) -> bool:
 
 
 def _spec_property(f: FieldView) -> dict[str, Any]:
-    schema = _described(openapi(f.field.type), f.field.documentation)
+    schema = _described(openapi(f.field.type, f.unwrap), f.field.documentation)
     if _is_fixed(f):
         schema["x-kubernetes-validations"] = _unchanged(f.crd_key)
     return schema
@@ -190,7 +191,7 @@ def status_schema(view: ResourceView) -> dict[str, Any]:
     props["conditions"] = _conditions()
     if view.resource.tags is not None:
         props["tags"] = {"type": "object", "additionalProperties": {"type": "string"}}
-    props.update({f.crd_key: _described(openapi(f.field.type), f.field.documentation) for f in view.status_fields})
+    props.update({f.crd_key: _described(openapi(f.field.type, f.unwrap), f.field.documentation) for f in view.status_fields})
     return {"type": "object", "properties": props}
 
 

@@ -8,6 +8,7 @@ composed code; prose stays raw text the template must pass through ``docstring``
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
@@ -31,10 +32,12 @@ def camel(name: str) -> str:
     return name[: upper - 1].lower() + name[upper - 1 :]
 
 
-def unwrapped(t: FieldType) -> FieldType | None:
-    """AttributeBooleanValue-style {"Value": x} structures are x to the task."""
-    if t.kind == "structure" and [n for n, _ in t.members] == ["Value"]:
-        return t.members[0][1]
+Unwrap = Callable[[FieldType], "FieldType | None"]
+"""A provider's view of a type that stands for another (AWS's ``{"Value": x}`` is x): the
+inner type, or None when ``t`` is itself."""
+
+
+def _as_is(t: FieldType) -> FieldType | None:
     return None
 
 
@@ -50,15 +53,15 @@ _SCALARS = {
 }
 
 
-def python_type(t: FieldType) -> Code:
+def python_type(t: FieldType, unwrap: Unwrap = _as_is) -> Code:
     """The annotation for a value of ``t``; built only from constants, whatever the schema says."""
-    inner = unwrapped(t)
+    inner = unwrap(t)
     if inner is not None:
-        return python_type(inner)
+        return python_type(inner, unwrap)
     if t.kind == "list" and t.item is not None:
-        return Code("list[{}]", python_type(t.item))
+        return Code("list[{}]", python_type(t.item, unwrap))
     if t.kind == "map" and t.item is not None:
-        return Code("dict[str, {}]", python_type(t.item))
+        return Code("dict[str, {}]", python_type(t.item, unwrap))
     return _SCALARS.get(t.kind, Code("dict[str, Any]"))
 
 
@@ -72,11 +75,32 @@ def _first_sentence(text: str, limit: int = 600) -> str:
     return text if len(text) <= limit else text[: limit - 3].rsplit(" ", 1)[0] + "..."
 
 
+# FieldSpec's keywords in the order a spec literal gives them; a provider's view fills in
+# those it has facts for (update_param, read_attribute, value_wrapper, reference_member, ...)
+FIELD_SPEC_ORDER = (
+    "name", "attr", "key", "in_create", "update_operation", "update_member", "update_param", "read_member",
+    "read_operation", "read_attribute", "value_wrapper", "write_only", "sensitive", "server_default",
+    "unordered", "references", "reference_member", "is_tags", "filter_name", "after", "sensitive_paths",
+    "update_kind", "remove_operation",
+)
+
+
 @dataclass(frozen=True)
 class FieldView:
     field: Field
     resource: Resource
     generated: frozenset[str]  # names of resources rendered in the same service
+
+    @staticmethod
+    def unwrap(t: FieldType) -> FieldType | None:
+        """The type a value of ``t`` is to the task, when the provider's calls wrap it (a
+        provider's view says; none here)."""
+        return None
+
+    def call_facts(self) -> Mapping[str, object]:
+        """The provider's ``FieldSpec`` keywords for this field (its ``Field.call`` facts as
+        its runtime takes them), only those that differ from their defaults; none here."""
+        return {}
 
     @cached_property
     def is_tags(self) -> bool:
@@ -110,7 +134,7 @@ class FieldView:
             if self.field.type.kind == "list":
                 return Code("list[{} | str] | None", self.task_reference)
             return Code("{} | str | None", self.task_reference)
-        return Code("{} | None", python_type(self.field.type))
+        return Code("{} | None", python_type(self.field.type, self.unwrap))
 
     @property
     def on_task(self) -> bool:
@@ -134,36 +158,38 @@ class FieldView:
         return " ".join([doc, *flags])
 
     def spec_arguments(self) -> list[Argument]:
-        """FieldSpec keyword arguments that differ from the defaults, as source text."""
+        """FieldSpec keyword arguments that differ from the defaults, as source text: the
+        neutral facts and the provider's (:meth:`call_facts`), in FieldSpec's order."""
         f = self.field
-        values: list[tuple[str, object]] = [
-            ("name", f.name),
-            ("attr", str(self.attr)),
-            ("key", self.crd_key),
-            ("in_create", self.in_create),
-            ("update_operation", f.update_operation if not self.is_tags else None),
-            ("update_member", f.update_name),
-            ("update_param", f.update_param),
-            ("read_member", f.read_name),
-            ("read_operation", f.read_operation if f.read_attribute else None),
-            ("read_attribute", f.read_attribute),
-            ("value_wrapper", f.value_wrapper or ("Value" if unwrapped(f.type) else None)),
-            ("write_only", f.write_only),
-            ("sensitive", f.sensitive),
-            ("server_default", f.server_default),
-            ("unordered", f.unordered),
-            ("references", f.references),
-            ("reference_member", f.reference_member),
-            ("is_tags", self.is_tags),
-            ("filter_name", self.filter_name),
-            ("after", f.after or None),
-            ("sensitive_paths", f.sensitive_paths or None),
-            ("update_kind", f.update_kind),
-            ("remove_operation", f.remove_operation),
-        ]
+        values: dict[str, object] = {
+            "name": f.name,
+            "attr": str(self.attr),
+            "key": self.crd_key,
+            "in_create": self.in_create,
+            "update_operation": f.update_operation if not self.is_tags else None,
+            "update_member": f.update_name,
+            "read_member": f.read_name,
+            "write_only": f.write_only,
+            "sensitive": f.sensitive,
+            "server_default": f.server_default,
+            "unordered": f.unordered,
+            "references": f.references,
+            "is_tags": self.is_tags,
+            "filter_name": self.filter_name,
+            "after": f.after or None,
+            "sensitive_paths": f.sensitive_paths or None,
+            "update_kind": f.update_kind,
+            "remove_operation": f.remove_operation,
+        }
+        facts = self.call_facts()
+        unknown = sorted(set(facts) - set(FIELD_SPEC_ORDER) | set(facts) & set(values))
+        if unknown:
+            raise ValueError(f"FieldSpec keywords {unknown} are not a provider's to give")
+        values.update(facts)
         defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
-                    "unordered": False, "is_tags": False, "update_param": False}
-        args = arguments([(k, v) for k, v in values if v is not None and defaults.get(k, None) != v])
+                    "unordered": False, "is_tags": False}
+        ordered = [(k, values[k]) for k in FIELD_SPEC_ORDER if k in values]
+        args = arguments([(k, v) for k, v in ordered if v is not None and defaults.get(k, None) != v])
         # the runtime's own enum, by member name: no string stands for a class in generated code
         mutability = Code("Mutability.{}", PythonIdentifier(f.mutability.name))
         return [*args[:2], (PythonIdentifier("mutability"), mutability), *args[2:]]  # type: ignore[list-item]
@@ -194,7 +220,7 @@ class FieldView:
         """The value as a spec/status carries it: ids rather than tasks."""
         if self.is_tags:
             return Code("dict[str, str]")
-        return python_type(self.field.type)
+        return python_type(self.field.type, self.unwrap)
 
     @property
     def filter_name(self) -> str | None:
@@ -205,6 +231,11 @@ class FieldView:
     def in_create(self) -> bool:
         """Sent in the create call (tags go through the tags spec instead)."""
         return self.field.in_create and not self.is_tags and self.field.mutability is not Mutability.READ_ONLY
+
+
+# the runtime's TagsSpec takes these without defaults: how a tag call names the resource, as
+# a cloud with no such facts says it (no TagSpecifications type, one id, not an ARN)
+TAGS_SPEC_REQUIRED: Mapping[str, object] = {"resource_type": None, "selector_is_list": False, "selector_is_arn": False}
 
 
 @dataclass(frozen=True)
@@ -321,18 +352,24 @@ class ResourceView:
     def update_calls(self) -> list[list[Argument]]:
         return [self.call_arguments(op) for op in self.resource.operations.update]
 
+    def tag_call_facts(self) -> Mapping[str, object]:
+        """The provider's values of the call facts ``TagsSpec`` requires of every cloud (keys of
+        :data:`TAGS_SPEC_REQUIRED`); a provider whose tag calls have none keeps the defaults."""
+        return {}
+
     def tags_arguments(self) -> list[Argument] | None:
         t = self.resource.tags
         if t is None:
             return None
+        facts = {**TAGS_SPEC_REQUIRED, **self.tag_call_facts()}
         values: list[tuple[str, object]] = [
             ("field", t.field),
             ("create_member", t.create_member),
-            ("resource_type", t.resource_type),
+            ("resource_type", facts["resource_type"]),
             ("tag_operation", t.tag_operation),
             ("selector_member", t.selector_member),
-            ("selector_is_list", t.selector_is_list),
-            ("selector_is_arn", t.selector_is_arn),
+            ("selector_is_list", facts["selector_is_list"]),
+            ("selector_is_arn", facts["selector_is_arn"]),
         ]
         if t.read_operation:
             values.append(("read_operation", t.read_operation))

@@ -11,7 +11,7 @@ from typing import Any
 from codegen.naming import Code, PythonIdentifier, python_literal
 from codegen.providers.aws import INFO, source
 from codegen.providers.aws.rules.run import AWS_RULES, annotate_model
-from codegen.providers.aws.shapes import AwsCallShape, AwsTagShape
+from codegen.providers.aws.shapes import AwsCallShape, AwsFieldShape, AwsTagShape
 from codegen.providers.aws.views import AwsResourceView
 from codegen.providers.base import Annotated
 from codegen.render.views import ResourceView
@@ -23,6 +23,7 @@ class AwsProvider:
     rules = AWS_RULES
     call_shape = AwsCallShape
     tag_shape = AwsTagShape
+    field_shape = AwsFieldShape
     view_class = AwsResourceView
     core_template = "aws/core.py.jinja"
     runtime_core = ("aws_core", "aws_errors", "aws_listing", "aws_task", "aws_tag_reads", "aws_change_batch")

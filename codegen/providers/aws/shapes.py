@@ -1,13 +1,14 @@
-"""AWS's variant of the model's call shape: how botocore-described operations are called
+"""AWS's variants of the model's call shapes: how botocore-described operations are called
 beyond the neutral facts (EC2's ``{Name, Values}`` filters, attribute calls that change one
-field each, ids that go in as members named differently or as lists)."""
+field each, ids that go in as members named differently or as lists), how a field travels in
+them (``{"Value": v}`` wrappers, attribute reads) and how tag calls name what they tag."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from codegen.model import CallShape, Operation, TagsModel
+from codegen.model import CallShape, Field, Operation, TagsModel
 
 
 @dataclass(frozen=True)
@@ -44,13 +45,32 @@ def with_aws(op: Operation, **facts: Any) -> Operation:
 
 
 @dataclass(frozen=True)
+class AwsFieldShape(CallShape):
+    """How AWS calls carry one field beyond the neutral :class:`~codegen.model.Field`: attribute
+    calls (ModifyVpcAttribute) take it wrapped as ``{"Value": v}`` (AttributeBooleanValue), and
+    the separate read (DescribeVpcAttribute) is asked for it by an ``Attribute`` name."""
+
+    kind: ClassVar[str] = "aws"
+
+    value_wrapper: str | None = None  # updates send it as {"Value": v}
+    read_attribute: str | None = None  # the attribute its separate read is asked for ("enableDnsHostnames")
+
+
+def aws_field(f: Field) -> AwsFieldShape:
+    """The AWS facts of a field."""
+    return f.call_as(AwsFieldShape)
+
+
+@dataclass(frozen=True)
 class AwsTagShape(CallShape):
     """How AWS tag calls carry the tags, beyond the neutral :class:`~codegen.model.TagsModel`:
     the member holding them ("Tags", "tags", "AddTags", "Tagging"), as a ``{key: value}`` map
     rather than a list of ``{Key, Value}``, with other key / value member names (KMS TagKey /
     TagValue), inside a wrapper that replaces the whole set (S3 Tagging.TagSet); fixed members
     every tag call (and the tag read) takes beside the selector (Route 53's ResourceType); the
-    member the tag read names many resources by ("ResourceIds" beside the calls' "ResourceId")."""
+    member the tag read names many resources by ("ResourceIds" beside the calls' "ResourceId").
+    How the calls name the resource: EC2's TagSpecifications ``ResourceType`` in a create, a
+    selector taking a list (``Resources``) or an ARN, the member an untag call takes keys in."""
 
     kind: ClassVar[str] = "aws"
 
@@ -62,6 +82,15 @@ class AwsTagShape(CallShape):
     create_is_map: bool = False  # the create's tags member is a {key: value} map (SQS, logs)
     selector_extra: tuple[tuple[str, str], ...] = ()  # (("ResourceType", "hostedzone"),)
     read_selector: str | None = None
+    resource_type: str | None = None  # TagSpecifications ResourceType value ("vpc")
+    selector_is_list: bool = False  # the selector takes a list of ids ("Resources")
+    selector_is_arn: bool = False  # tag calls take the ARN rather than the primary id
+    untag_member: str | None = None  # "Tags" (EC2 DeleteTags takes [{Key}]) or "TagKeys"
+
+    # the annotation dump (a public format) printed these before they were AWS's: resource_type
+    # as a flat key of every tags model, the others nowhere, and "call" holds the rest
+    DUMPED_FLAT: ClassVar[tuple[str, ...]] = ("resource_type",)
+    NOT_DUMPED: ClassVar[tuple[str, ...]] = ("selector_is_list", "selector_is_arn", "untag_member")
 
 
 def aws_tags(tags: TagsModel) -> AwsTagShape:

@@ -5,21 +5,42 @@ go in as members named differently or as lists)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from functools import cached_property
 
 from botocore import xform_name
 
-from codegen.model import Field, Operation
+from codegen.model import Field, FieldType, Operation
 from codegen.naming import PythonIdentifier, class_name
-from codegen.providers.aws.shapes import AwsTagShape, aws, aws_tags
-from codegen.render.views import Argument, FieldView, ResourceView, arguments
+from codegen.providers.aws.shapes import AwsTagShape, aws, aws_field, aws_tags
+from codegen.render.views import TAGS_SPEC_REQUIRED, Argument, FieldView, ResourceView, arguments
 
 ID_SUFFIXES = ("Ids", "Arns", "ARNs", "Id", "Arn")  # longest first: the stem drops one
+# tag facts TagsSpec takes in its own slots (tag_call_facts), and one it does not take at all
+_TAGS_SPEC_SLOTS = (*TAGS_SPEC_REQUIRED, "untag_member")
 
 
 class AwsFieldView(FieldView):
     """AWS fields hold another resource by its id or ARN (``VpcId``); the task attribute is
-    named after what it holds (``vpc``)."""
+    named after what it holds (``vpc``). A ``{"Value": x}`` structure is x to the task."""
+
+    @staticmethod
+    def unwrap(t: FieldType) -> FieldType | None:
+        """AttributeBooleanValue-style {"Value": x} structures are x to the task."""
+        if t.kind == "structure" and [n for n, _ in t.members] == ["Value"]:
+            return t.members[0][1]
+        return None
+
+    def call_facts(self) -> Mapping[str, object]:
+        """Attribute calls: the separate read and the attribute it is asked for, the
+        ``{"Value": v}`` wrapper (recorded by the rules, or seen in the field's own type)."""
+        f, call = self.field, aws_field(self.field)
+        facts = {
+            "read_operation": f.read_operation if call.read_attribute else None,
+            "read_attribute": call.read_attribute,
+            "value_wrapper": call.value_wrapper or ("Value" if self.unwrap(f.type) else None),
+        }
+        return {k: v for k, v in facts.items() if v is not None}
 
     @cached_property
     def task_reference(self) -> PythonIdentifier | None:
@@ -170,8 +191,15 @@ class AwsResourceView(ResourceView):
         if values is None or t is None:
             return values
         shape, default = aws_tags(t), AwsTagShape()
-        facts = [(f.name, getattr(shape, f.name)) for f in dataclasses.fields(shape)]
+        facts = [(f.name, getattr(shape, f.name)) for f in dataclasses.fields(shape) if f.name not in _TAGS_SPEC_SLOTS]
         return values + arguments([(k, v) for k, v in facts if v != getattr(default, k)])
+
+    def tag_call_facts(self) -> Mapping[str, object]:
+        """How the tag calls name the resource: EC2's TagSpecifications type, a list or ARN
+        selector (printed where ``TagsSpec`` takes them, whatever their value)."""
+        t = self.resource.tags
+        shape = aws_tags(t) if t is not None else AwsTagShape()
+        return {k: getattr(shape, k) for k in TAGS_SPEC_REQUIRED}
 
     def versioning_arguments(self) -> list[Argument] | None:
         """``VersionSpec``: the calls runtime/versions.py makes to change a versioned resource

@@ -14,7 +14,7 @@ from codegen.naming import Code, PythonIdentifier
 from codegen.providers.base import Annotated
 from codegen.providers.gcp import INFO, source
 from codegen.providers.gcp.rules.run import GCP_RULES, annotate_document
-from codegen.providers.gcp.shapes import GcpCallShape
+from codegen.providers.gcp.shapes import GcpCallShape, GcpFieldShape
 from codegen.providers.gcp.views import GcpResourceView, trimmed_document
 from codegen.render.views import ResourceView
 from codegen.sources.manifest import sha256_hex
@@ -27,6 +27,7 @@ class GcpProvider:
     rules = GCP_RULES
     call_shape = GcpCallShape
     tag_shape = CallShape  # labels need no call facts beyond the neutral ones
+    field_shape = GcpFieldShape
     view_class = GcpResourceView
     core_template = "gcp/core.py.jinja"
     runtime_core = ("gcp_core", "gcp_errors", "gcp_operations", "gcp_refs", "gcp_task")

@@ -1,13 +1,14 @@
 """GCP's variant of the model's call shape: how a discovery method is called beyond the
 neutral facts — AIP resource-name paths, a body that wraps the resource, update masks,
-members a call requires whatever changes."""
+members a call requires whatever changes — and how a field travels in them (a query
+parameter of its update, the member of a referenced resource its reads hold)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from codegen.model import CallShape, Operation
+from codegen.model import CallShape, Field, Operation
 
 
 @dataclass(frozen=True)
@@ -34,3 +35,18 @@ def gcp(op: Operation) -> GcpCallShape:
 def with_gcp(op: Operation, **facts: Any) -> Operation:
     """``op`` with these GCP facts changed."""
     return op.with_call(GcpCallShape, **facts)
+
+
+@dataclass(frozen=True)
+class GcpFieldShape(CallShape):
+    """How GCP calls carry one field beyond the neutral :class:`~codegen.model.Field`."""
+
+    kind: ClassVar[str] = "gcp"
+
+    update_param: bool = False  # its update call takes it as a query parameter (resize's ``size``)
+    reference_member: str | None = None  # reads hold this member of what it refers to (an Address's "address")
+
+
+def gcp_field(f: Field) -> GcpFieldShape:
+    """The GCP facts of a field."""
+    return f.call_as(GcpFieldShape)

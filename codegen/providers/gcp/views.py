@@ -13,14 +13,26 @@ from typing import Any, Mapping
 
 from codegen.model import Mutability, Operation
 from codegen.naming import Code, PythonIdentifier, python_literal
-from codegen.providers.gcp.shapes import gcp
-from codegen.render.views import Argument, ResourceView, arguments
+from codegen.providers.gcp.shapes import gcp, gcp_field
+from codegen.render.views import Argument, FieldView, ResourceView, arguments
 
 SCOPES = ("project", "region", "zone")
 
 
+class GcpFieldView(FieldView):
+    """A GCP field: sent as a query parameter of its update (``resize(size=)``), or read back
+    as a member of the resource it refers to (an Address's ``address``)."""
+
+    def call_facts(self) -> Mapping[str, object]:
+        call = gcp_field(self.field)
+        facts = {"update_param": call.update_param or None, "reference_member": call.reference_member}
+        return {k: v for k, v in facts.items() if v is not None}
+
+
 class GcpResourceView(ResourceView):
     """A GCP resource as the templates print it."""
+
+    field_view = GcpFieldView
 
     @property
     def scopes(self) -> list[PythonIdentifier]:

@@ -14,7 +14,7 @@ from codegen.providers.aws.rules.tagging import member_named, spells, tag_select
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation
-from codegen.providers.aws.shapes import AwsTagShape, aws, with_aws
+from codegen.providers.aws.shapes import AwsFieldShape, AwsTagShape, aws, with_aws
 
 
 def _is_filter_list(shape: Shape) -> bool:
@@ -136,13 +136,13 @@ def value_wrapper(ctx: AwsContext) -> None:
             if op_name and op_name in ctx.operation_names and op_name not in ctx.tag_operations:
                 member = ctx.input_members(op_name).get(f.get("update_name") or f.name)
                 if member is not None and member.type_name == "structure" and list(member.members) == ["Value"]:
-                    f.set("value_wrapper", "Value", rid)
+                    f.set_call(AwsFieldShape, "value_wrapper", "Value", rid)
             reader = f.get("read_operation")
             if reader and reader not in ctx.tag_operations:
                 attribute = ctx.input_members(reader).get("Attribute")
                 for value in getattr(attribute, "enum", None) or []:
                     if value.lower() == f.name.lower():
-                        f.set("read_attribute", value, rid)
+                        f.set_call(AwsFieldShape, "read_attribute", value, rid)
 
 
 @rule("aws.tag-call-selectors")
@@ -169,14 +169,11 @@ def tag_selectors(ctx: AwsContext) -> None:
         shape = members.get(payload)
         wrapper, item = _tag_items(shape)
         create_shape = ctx.input_members(resource.create.name).get(tags.create_member or "") if resource.create else None
-        shaped = dataclasses.replace(
-            tags,
-            selector_member=selector,
+        shaped = dataclasses.replace(tags, selector_member=selector).with_call(
+            AwsTagShape,
             selector_is_list=selector is not None and members[selector].type_name == "list",
             selector_is_arn=selector is not None and "arn" in selector.lower(),
             untag_member=untag,
-        ).with_call(
-            AwsTagShape,
             payload_member=payload,
             payload_is_map=shape is not None and shape.type_name == "map",
             payload_wrapper=wrapper,

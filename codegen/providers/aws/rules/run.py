@@ -33,7 +33,7 @@ from codegen.providers.aws.rules import (
 from codegen.providers.aws.rules.context import AwsContext
 from codegen.annotate.draft import ServiceDraft
 from codegen.annotate.rules import Rule, check_unique
-from codegen.providers.aws.shapes import AwsCallShape, AwsTagShape
+from codegen.providers.aws.shapes import AwsCallShape, AwsFieldShape, AwsTagShape
 
 AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
     (
@@ -116,7 +116,7 @@ def annotate_model(
 ) -> tuple[AwsContext, ServiceDraft]:
     """Run every AWS rule over one botocore service model; overlays come after."""
     draft = ServiceDraft("aws", service, api_version, source_files=source_files, call_shape=AwsCallShape,
-                         tag_shape=AwsTagShape)
+                         tag_shape=AwsTagShape, field_shape=AwsFieldShape)
     ctx = AwsContext(model=model, paginators=paginators or {}, waiters=waiters, draft=draft)
     for r in AWS_RULES:
         r(ctx)

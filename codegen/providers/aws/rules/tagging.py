@@ -16,6 +16,7 @@ from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import source
 from codegen.model import Operation, TagsModel
+from codegen.providers.aws.shapes import AwsTagShape
 
 TAG_WORDS = ("Tag", "Tags", "Tagging", "Untag")
 UNTAG_VERBS = ("Untag", "Delete", "Remove")
@@ -140,11 +141,10 @@ def tags_model(ctx: AwsContext) -> None:
             TagsModel(
                 field="Tags",
                 create_member=create,
-                resource_type=resource_type,
                 tag_operation=tag,
                 untag_operation=untag,
                 source=source(rid),
-            ),
+            ).with_call(AwsTagShape, resource_type=resource_type),
             source(rid),
         )
         if tag:

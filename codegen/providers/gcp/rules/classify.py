@@ -9,6 +9,7 @@ from codegen.providers.gcp.rules.context import GcpContext, singular_candidates,
 from codegen.providers.gcp.rules.text import behaviours
 from codegen.annotate.rules import rule, source
 from codegen.model import FieldType, Mutability
+from codegen.providers.gcp.shapes import GcpFieldShape
 
 # Fields every Google API fills in itself (AIP-148 standard fields, compute's common ones).
 STANDARD_OUTPUT = (
@@ -203,5 +204,5 @@ def read_as_member(ctx: GcpContext) -> None:
                 member = next((w for w in said.group(1).split() if target and w in target.fields), None)
                 if target is not None and member is not None:
                     f.set("references", target.name, rid)
-                    f.set("reference_member", member, rid)
+                    f.set_call(GcpFieldShape, "reference_member", member, rid)
                     break

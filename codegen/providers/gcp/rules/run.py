@@ -8,7 +8,7 @@ from codegen.annotate.draft import ServiceDraft
 from codegen.providers.gcp.rules import aip, actions, calls, classify, evidence, fields, identity, resources, setters, updates
 from codegen.providers.gcp.rules.context import GcpContext
 from codegen.annotate.rules import Rule, check_unique
-from codegen.providers.gcp.shapes import GcpCallShape
+from codegen.providers.gcp.shapes import GcpCallShape, GcpFieldShape
 
 GCP_RULES: Sequence[Rule[GcpContext]] = check_unique(
     (
@@ -70,7 +70,8 @@ def annotate_document(
     source_files: tuple[str, ...] = (),
 ) -> tuple[GcpContext, ServiceDraft]:
     """Run every GCP rule over one discovery document; overlays come after."""
-    draft = ServiceDraft("gcp", service, api_version, source_files=source_files, call_shape=GcpCallShape)
+    draft = ServiceDraft("gcp", service, api_version, source_files=source_files, call_shape=GcpCallShape,
+                         field_shape=GcpFieldShape)
     ctx = GcpContext(document=document, draft=draft)
     for r in GCP_RULES:
         r(ctx)

@@ -19,6 +19,7 @@ from codegen.providers.gcp.rules.resources import same_level
 from codegen.providers.gcp.rules.text import Limit, methods_named, says_create_only, update_limit
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
+from codegen.providers.gcp.shapes import GcpFieldShape
 
 UPDATE_METHODS = ("patch", "update")  # the resource's own update, most specific first
 _CONTAINED = re.compile(r"\b(belongs?|resides?|lives?|in which)\b", re.I)
@@ -170,6 +171,6 @@ def route(ctx: GcpContext, resource: ResourceDraft, facts: Facts) -> dict[str, l
         if member != name:
             f.set("update_name", member, f.provenance["mutability"])
         if in_query:
-            f.set("update_param", True, f.provenance["mutability"])
+            f.set_call(GcpFieldShape, "update_param", True, f.provenance["mutability"])
         routed.setdefault(best, []).append(name)
     return routed
