@@ -245,9 +245,11 @@ def collision_cases() -> Iterator[CorpusCase]:
     fields = "resources/Widget/fields/"
     for name, members, place in (
         ("collide-case", ("CidrBlock", "CIDRBlock"), fields + "CIDRBlock"),
-        ("collide-status-id", ("Id",), fields + "Id"),
-        ("collide-crd-spec-key", ("Shared",), fields + "Shared"),
-        ("collide-crd-status-key", ("Conditions",), fields + "Conditions"),
+        # a key the spec or status has of its own gets the kind's prefix (``Id`` -> ``widgetId``),
+        # which then meets a member already named so
+        ("collide-status-id", ("Id", "WidgetId"), fields + "WidgetId"),
+        ("collide-crd-spec-key", ("Shared", "WidgetShared"), fields + "WidgetShared"),
+        ("collide-crd-status-key", ("Conditions", "WidgetConditions"), fields + "WidgetConditions"),
     ):
         files = _model(lambda m, members=members: _members(m, *members))  # type: ignore[misc]
         yield CorpusCase(Case(name, "aws", files, AWS_OVERLAY, SERVICE), Expected(SERVICE, place))
