@@ -711,3 +711,18 @@ def test_bodies_follow_the_request_schemas(pinned: dict[str, Service]) -> None:
     ip = compute.resource("ForwardingRule").field("IPAddress")
     assert (ip.references, gcp_field(ip).reference_member) == ("Address", "address")
     assert ip.provenance["reference_member"] == "rule:gcp.read-returns-referenced-member"
+
+
+def test_a_set_method_taking_a_reference_object_carries_the_field_under_its_member() -> None:
+    """``targetPools.setBackup`` takes a TargetReference body ``{target}``: the backupPool it
+    sets travels under ``target``, which the full discovery document requires (sending
+    ``backupPool`` is refused as "no such member")."""
+    document = toy_document()
+    document["schemas"]["Widget"]["properties"]["backupWidget"] = prop("The widget that takes over.")
+    document["schemas"]["WidgetReference"] = {"id": "WidgetReference", "type": "object",
+                                              "properties": {"target": prop("A widget URL.")}}
+    document["resources"]["widgets"]["methods"]["setBackup"] = method(
+        "toy.widgets.setBackup", "POST", WIDGET + "/setBackup", WIDGET_AT, request="WidgetReference")
+    _, draft = annotate_document(document, service="toy", api_version="v1")
+    f = draft.freeze().resource("Widget").field("backupWidget")
+    assert (f.mutability, f.update_operation, f.update_name) == (Mutability.MUTABLE, "toy.widgets.setBackup", "target")

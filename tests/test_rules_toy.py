@@ -200,3 +200,42 @@ def test_renderer_gives_the_runtime_only_what_it_performs(more: Service) -> None
     assert zone.field("HostnameTypeOnLaunch").update_operation == "ModifyZoneAttribute"  # a plain set stays
     kept = {op.name for op in zone.operations.update}
     assert "AssociatePeerWithZone" not in kept and "ModifyZoneAttribute" in kept
+
+
+def _rule_delete(revoke_members: dict[str, str], required: tuple[str, ...] = ()) -> Service:
+    """A widget rule (created in a Widget, revoked by its own id) whose revoke takes these
+    members: the scope member (WidgetId) is optional in both the create and the revoke."""
+    from botocore.model import ServiceModel
+
+    from tests.toy_model import MORE_OPERATIONS, MORE_SHAPES, TOY, _struct
+
+    shapes = {
+        **TOY["shapes"], **MORE_SHAPES,
+        "AuthorizeRuleRequest": _struct({"WidgetId": "String", "Protocol": "String", "FromPort": "Integer"}),
+        "Rule": _struct({"RuleId": "String", "WidgetId": "String", "Protocol": "String", "FromPort": "Integer"}),
+        "RuleIdOnly": _struct(revoke_members, required),
+    }
+    ops = {k: v for k, v in MORE_OPERATIONS.items() if k in ("AuthorizeRule", "RevokeRule", "DescribeRules")}
+    model = ServiceModel({**TOY, "operations": {**TOY["operations"], **ops}, "shapes": shapes}, service_name="toy")
+    _, draft = annotate_model(model, service="toy", api_version="2020-01-01")
+    return draft.freeze()
+
+
+def test_a_delete_by_own_id_also_sends_the_optional_parent_member() -> None:
+    """RevokeSecurityGroupIngress by SecurityGroupRuleIds alone revokes nothing on moto (the
+    group is how the rule is found): the parent member the create took and the state reads
+    goes into the delete identity; the primary identity stays the rule's own id."""
+    rule = _rule_delete({"RuleIds": "TagKeyList", "WidgetId": "String", "Protocol": "String"}).resource("Rule")
+    delete = rule.operations.delete
+    assert delete is not None
+    assert delete.identity_members == ("RuleIds", "WidgetId")
+    assert rule.identity.primary == ("RuleId",)
+    assert rule.identity.provenance["primary"] == "rule:aws.delete-input-is-identity"
+
+
+def test_a_delete_member_the_state_does_not_read_is_not_sent() -> None:
+    """Protocol is optional in the create and the revoke and read back, but names no other
+    resource: it is not a parent scope, so the delete is by the own id alone."""
+    rule = _rule_delete({"RuleIds": "TagKeyList", "Protocol": "String"}).resource("Rule")
+    assert rule.operations.delete is not None
+    assert rule.operations.delete.identity_members == ("RuleIds",)

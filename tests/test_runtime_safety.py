@@ -46,6 +46,8 @@ def client_error(code: str, status: int = 400) -> ClientError:
     (client_error("RequestLimitExceeded", 503), ThrottledError),
     (client_error("InvalidVpcID.NotFound"), NotFoundError),
     (client_error("NoSuchEntity", 404), NotFoundError),
+    (client_error("404", 404), NotFoundError),
+    (client_error("OwnershipControlsNotFoundError", 404), NotFoundError),  # S3's configuration reads  # a HEAD answer (HeadBucket) has no body: its status is the code
     (client_error("UnauthorizedOperation", 403), AccessDeniedError),
     (client_error("DependencyViolation"), InUseError),
     (client_error("InvalidPermission.Duplicate"), ConflictError),

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import aws_change_batch
 from .core import State
+from .diff import same_name
 from .errors import MalformedResponseError
 from .spec import Mutability, ReadSpec
 
@@ -42,11 +43,12 @@ def find(
     listing = spec.listing
     if not by_id and listing is not None and listing.natural_filter and not read.natural_filter:
         read = listing  # found by name through a list (ListHostedZonesByName)
-    params = (
-        _id_params(core, primary, desired)
-        if by_id
-        else natural_params(core, desired, name, match_tags, read)
-    )
+    params = _id_params(core, primary, desired) if by_id else None
+    if params is None:
+        # a primary id the read cannot select by (a log group's name, where DescribeLogGroups
+        # takes only a prefix) is looked up as the natural key
+        by_id = False
+        params = natural_params(core, desired, name, match_tags, read)
     if params is None:
         return []
     states = [core.state(item) for item in core._read(params, retry_not_found, read)]
@@ -57,6 +59,9 @@ def find(
                     read.operation, "/", f"asked for {primary}, got another resource"
                 )
         return [s for s in states if carries(core, s, match_tags)]
+    # items listed within a parent (a group's log streams) need not repeat it: it is the one sent
+    asked = {p: params[p] for p in spec.parent if p in params}
+    states = [{**asked, **s} for s in states]
     return [s for s in states if _in_scope(core, s, desired, name) and carries(core, s, match_tags)]
 
 
@@ -77,6 +82,11 @@ def _id_params(
         value = next(iter(primary.values()))
         return {read.id_filter: [value] if read.id_filter_is_list else value}
     if read.required and all(known(desired.get(m)) for m in read.required):
+        taken = core.inputs(read.operation)
+        if taken and not all(m in taken for m in read.required):
+            # an id part the read does not take (DescribeLogStreams lists a group's streams,
+            # by logStreamNamePrefix): found by the natural key instead
+            return None
         return {m: desired[m] for m in read.required}
     return None
 
@@ -131,7 +141,8 @@ def natural_params(
         return None
     if filters:
         params[read.filters_member] = filters  # type: ignore[index]
-    if read.required and not all(m in params for m in read.required):
+    taken = core.inputs(read.operation)
+    if read.required and not all(m in params for m in read.required if not taken or m in taken):
         return None
     return params if params else None
 
@@ -144,7 +155,9 @@ def _in_scope(core: AwsCore, state: State, desired: Mapping[str, Any], name: str
             if (state.get(spec.tags.field if spec.tags else "Tags") or {}).get("Name") != name:
                 return False
         elif (
-            desired.get(member) is not None and member in state and state[member] != desired[member]
+            desired.get(member) is not None
+            and member in state
+            and not same_name(state[member], desired[member])
         ):
             return False
     return True

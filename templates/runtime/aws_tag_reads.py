@@ -34,10 +34,29 @@ def with_tags(core: AwsCore, items: list[dict[str, Any]]) -> list[dict[str, Any]
         params = {tags.read_selector or tags.selector_member: selector, **fixed}
         response = core.call(tags.read_operation, params, idempotent=True)
         found.update(_tag_sets(tags.read_operation, response, set(chunk)))
+        if not listed and chunk[0] not in found:
+            found.update(_own_tag_set(response, chunk[0]))
     for item in items:
         if item.get(key) and tag_selector(item[key]) in found:
             item[tags.field] = found[tag_selector(item[key])]
     return items
+
+
+TAG_LISTS = ("Tags", "TagSet", "TagList", "tags")
+
+
+def _own_tag_set(response: Any, asked: str) -> dict[str, list[Any]]:
+    """The tags of an answer about the one resource asked for that does not name it
+    (GetBucketTagging answers ``{TagSet: [...]}``, ListTagsLogGroup ``{tags: {key: value}}``)."""
+    if not isinstance(response, Mapping):
+        return {}
+    for member in TAG_LISTS:
+        value = response.get(member)
+        if isinstance(value, list) and all(isinstance(t, Mapping) for t in value):
+            return {asked: value}
+        if isinstance(value, Mapping) and all(isinstance(v, str) for v in value.values()):
+            return {asked: [{"Key": k, "Value": v} for k, v in value.items()]}
+    return {}
 
 
 def _tag_sets(operation: str, response: Any, asked: set[str]) -> dict[str, list[Any]]:

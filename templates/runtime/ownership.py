@@ -73,6 +73,6 @@ def needs_marker(spec: ResourceSpec) -> bool:
         create is not None
         and not create.idempotency_token
         and tags is not None
-        and bool(tags.create_member)
+        and tags.in_create
         and "tag:Name" in spec.natural
     )

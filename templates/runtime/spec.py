@@ -144,6 +144,14 @@ class TagsSpec:
     read_operation: str | None = None
     read_selector: str | None = None
 
+    @property
+    def in_create(self) -> bool:
+        """The create carries the tags: not when it takes TagSpecifications but no ResourceType
+        names the kind (botocore refuses a None type); those are tagged right after the create."""
+        if self.create_member == "TagSpecifications":
+            return self.resource_type is not None
+        return self.create_member is not None
+
     def payload(self, tags: dict[str, str]) -> object:
         """The tags as the tag call takes them."""
         if self.payload_is_map:

@@ -426,7 +426,7 @@ class Task:
             if found is None:
                 raise TryAgainLater(f"{self.key}: {err}; nothing it made is visible yet") from None
             identity = {p: found[p] for p in self.spec.primary if p in found}
-        if tags is not None and not tags.create_member and tags.tag_operation:
+        if tags is not None and not tags.in_create and tags.tag_operation:
             # a create that takes no tags (CreateHostedZone): the owner's marks go on at once
             core.update(identity, {tags.field: desired[tags.field]})
         once = self.spec.create.returned_once if self.spec.create else ()

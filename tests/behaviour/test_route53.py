@@ -133,3 +133,14 @@ def test_the_plan_names_the_zone_and_its_records(cloud: tuple[Context, Calls, An
     text = plan.plan.format()
     assert calls.writes() == Counter()
     assert f"HostedZone/{ZONE}" in text and f"ResourceRecordSet/api.internal.{ZONE}" in text
+
+
+def test_a_zone_declared_without_the_root_dot_is_found_again(cloud: tuple[Context, Calls, Any]) -> None:
+    """Route 53 reads a zone's name fully qualified (``demo.example.com.``); a zone declared as
+    ``demo.example.com`` is the same zone on re-apply, not a second one created each run."""
+    context, calls, client = cloud
+    run(context, [HostedZone(name=ZONE.rstrip("."))])
+    calls.made.clear()
+    run(context, [HostedZone(name=ZONE.rstrip("."))])
+    assert calls.writes() == Counter()
+    assert len(client.list_hosted_zones()["HostedZones"]) == 1

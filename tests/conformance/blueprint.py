@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from .resources import Resource
 from .schema import Schema
-from .values import Synth, Values
+from .values import Ref, Synth, Values, replace_refs
 
 
 class Unsatisfiable(Exception):
@@ -37,9 +37,10 @@ class Node:
     synth: Synth  # makes this node's values, and other valid values of its fields
     values: dict[str, Any] = field(default_factory=dict)  # task attribute -> value
     refs: dict[str, tuple[Node, bool]] = field(default_factory=dict)  # attr -> (parent, as list)
+    embedded: dict[Ref, Node] = field(default_factory=dict)  # values-file {ref: Kind} -> parent
 
     def parents(self) -> list[Node]:
-        return [n for n, _ in self.refs.values()]
+        return [n for n, _ in self.refs.values()] + list(self.embedded.values())
 
     def depth(self) -> int:
         return 1 + max((p.depth() for p in self.parents()), default=-1)
@@ -63,8 +64,10 @@ class Builder:
     def build(self, resource: Resource) -> Node:
         return self._node(resource, {}, set())
 
-    def _node(self, resource: Resource, memo: dict[str, Node], visiting: set[str]) -> Node:
-        key = f"{resource.service}.{resource.name}"
+    def _node(
+        self, resource: Resource, memo: dict[str, Node], visiting: set[str], tag: str = ""
+    ) -> Node:
+        key = f"{resource.service}.{resource.name}" + (f"#{tag}" if tag else "")
         if key in memo:
             return memo[key]
         visiting = visiting | {key}
@@ -73,7 +76,8 @@ class Builder:
             resource.service, Values.load(resource.provider, resource.service)
         )
         synth = Synth(resource.provider, resource.service, resource.name, values, str(next(self.counter)))
-        node = Node(resource, synth.name(), synth)
+        variant = 1 if tag else 0  # a second one of a kind: its values' next variant (another zone)
+        node = Node(resource, self._name(resource, values, synth), synth)
         required = set(self.cloud.create_required(resource))
         wanted = required | {n for n in (*spec.natural, *spec.parent) if n != "tag:Name"}
         wanted |= values.sets(resource.name)
@@ -108,8 +112,31 @@ class Builder:
             schema = self.cloud.schema_of(resource, f.name)
             if schema is None:
                 raise Unsatisfiable(f"{f.name}: no schema to make a value from")
-            node.values[f.attr] = synth.value(f.name, schema, 0)
+            node.values[f.attr] = synth.value(f.name, schema, variant)
+        for f in spec.fields:  # every variant's: a change may declare another parent
+            for ref in values.refs(resource.name, f.name):
+                if ref not in node.embedded:
+                    node.embedded[ref] = self._embedded(resource, ref, memo, visiting)
         return node
+
+    def _name(self, resource: Resource, values: Values, synth: Synth) -> str:
+        """The task's own name: the values file's, for a name the schema cannot make (a record
+        inside its zone); else one made from the resource's name."""
+        for f in resource.spec.fields:
+            if f.attr == "name":
+                found, given = values.get(resource.name, f.name, 0)
+                if found:
+                    return str(given)
+        return synth.name()
+
+    def _embedded(self, resource: Resource, ref: Ref, memo: dict[str, Node], visiting: set[str]) -> Node:
+        target = self.target(resource, ref.kind)
+        if target is None:
+            raise Unsatisfiable(f"a values file names {ref.kind}, which is not generated")
+        key = f"{target.service}.{target.name}"
+        if key in visiting:
+            raise Unsatisfiable(f"a values file's {ref.kind} refers back to {resource.name}, a cycle")
+        return self._node(target, memo, visiting, ref.tag)
 
 
 def instantiate(root: Node, overrides: dict[str, Any] | None = None) -> tuple[Any, list[Any]]:
@@ -120,11 +147,15 @@ def instantiate(root: Node, overrides: dict[str, Any] | None = None) -> tuple[An
     def make(node: Node, extra: dict[str, Any]) -> Any:
         if id(node) in made:
             return made[id(node)]
-        kwargs: dict[str, Any] = {"name": node.name, **node.values}
+        def embedded(ref: Ref) -> Any:
+            return make(node.embedded[ref], {})
+
+        kwargs: dict[str, Any] = {"name": node.name}
+        kwargs.update({attr: replace_refs(v, embedded) for attr, v in node.values.items()})
         for attr, (parent, as_list) in node.refs.items():
             task = make(parent, {})
             kwargs[attr] = [task] if as_list else task
-        kwargs.update(extra)
+        kwargs.update({attr: replace_refs(v, embedded) for attr, v in extra.items()})
         task = node.resource.task(**kwargs)
         made[id(node)] = task
         order.append(task)

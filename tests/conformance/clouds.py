@@ -67,6 +67,9 @@ class AwsCloud:
         spec = resource.spec
         f = spec.field(field_name)
         model = _aws_model(resource.service)
+        item = _batch_item(resource)
+        if item is not None and f.name in item.members:
+            return from_botocore(item.members[f.name])
         if f.in_create and spec.create:
             shape = model.operation_model(spec.create.operation).input_shape
             if shape is not None and f.name in shape.members:
@@ -86,6 +89,9 @@ class AwsCloud:
 
     def create_required(self, resource: Resource) -> tuple[str, ...]:
         spec = resource.spec
+        item = _batch_item(resource)
+        if item is not None:  # the create is one change of a batch: the item's members are the fields
+            return (spec.change_batch.parent_member, *item.required_members)
         if spec.create is None:
             return ()
         shape = _aws_model(resource.service).operation_model(spec.create.operation).input_shape
@@ -93,6 +99,17 @@ class AwsCloud:
             return ()
         filled = {spec.create.idempotency_token, spec.tags.create_member if spec.tags else None}
         return tuple(m for m in shape.required_members if m not in filled)
+
+
+def _batch_item(resource: Resource) -> Any:
+    """The item shape a change-batch resource is created as (a ResourceRecordSet inside
+    ChangeResourceRecordSets' ChangeBatch.Changes[]), from ResourceSpec.change_batch."""
+    batch = getattr(resource.spec, "change_batch", None)
+    if batch is None:
+        return None
+    shape = _aws_model(resource.service).operation_model(batch.operation).input_shape
+    change = shape.members[batch.batch_member].members[batch.changes_member].member
+    return change.members[batch.item_member]
 
 
 @lru_cache(maxsize=None)

@@ -26,9 +26,25 @@ def causes(path: Path = CAUSES) -> dict[str, tuple[str, str]]:
     return {key: (entry["step"], " ".join(entry["cause"].split())) for key, entry in data.items()}
 
 
+def gaps(path: Path = CAUSES) -> set[str]:
+    """The causes that are the fake's gap, not the generated code's (``gap: moto``): a failure
+    at their step is reported ``skipped``, as for an action the fake lacks."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {key for key, entry in data.items() if entry.get("gap")}
+
+
+def judged(provider: str, service: str, name: str, o: Outcome, known: dict[str, tuple[str, str]], gap: set[str]) -> Outcome:
+    """``o``, skipped when it fails at the step of a diagnosed gap of the fake."""
+    key = f"{provider}/{service}/{name}"
+    step, _ = known.get(key, (None, None))
+    if o.status == "fail" and o.step == step and key in gap:
+        o.status = "skipped"
+    return o
+
+
 def _reason(provider: str, service: str, name: str, o: Outcome, known: dict[str, tuple[str, str]]) -> str | None:
     step, cause = known.get(f"{provider}/{service}/{name}", (None, None))
-    if o.status == "fail" and o.step == step and cause:
+    if o.status in ("fail", "skipped") and o.step == step and cause:
         return f"{o.reason}. Cause: {cause}"
     return o.reason
 

@@ -37,6 +37,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def sweep(args: argparse.Namespace, say: Any = print) -> dict[str, dict[str, dict[str, Any]]]:
     """provider -> service -> resource -> Outcome, for what ``args`` selects."""
+    from . import report
     from .blueprint import Builder
     from .clouds import AwsCloud, GcpCloud
     from .cycle import Cycle, Outcome
@@ -46,21 +47,25 @@ def sweep(args: argparse.Namespace, say: Any = print) -> dict[str, dict[str, dic
     results: dict[str, dict[str, dict[str, Any]]] = {}
     seen: set[str] = set()
     for provider in args.provider or ("aws", "gcp"):
-        index, broken = generated(provider, services)
+        everything, broken = generated(provider)  # parents may be another service's
+        broken = {s: p for s, p in broken.items() if not services or s in services}
+        index = {s: r for s, r in everything.items() if not services or s in services}
         seen |= set(index) | set(broken)
         for service, problem in broken.items():
             say(f"{provider}/{service}: does not import: {problem}")
             results.setdefault(provider, {})[service] = {"(import)": Outcome("fail", "import", problem)}
-        gcp = GcpCloud(_documents(index)) if provider == "gcp" and index else None
+        gcp = GcpCloud(_documents(everything)) if provider == "gcp" and index else None
         for service, resources in index.items():
             chosen = [r for n, r in sorted(resources.items()) if not args.resource or n in args.resource]
             if not chosen:
                 continue
             cloud = gcp or AwsCloud()
+            known, gap = report.causes(), report.gaps()
             with cloud.mock():
-                builder = Builder(cloud, index)
+                builder = Builder(cloud, everything)
                 for resource in chosen:
                     outcome = Cycle(cloud, builder, resource).run()
+                    outcome = report.judged(provider, service, resource.name, outcome, known, gap)
                     results.setdefault(provider, {}).setdefault(service, {})[resource.name] = outcome
                     if args.verbose:
                         where = f" at {outcome.step}: {outcome.reason}" if outcome.step else ""

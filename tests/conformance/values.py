@@ -33,7 +33,10 @@ class Values:
     - ``set``: ``Resource.Member: why`` -- members the API needs though the schema marks none of
       them required (one of CidrBlock or an IPAM pool); they are set like required ones;
     - ``values``: ``Member`` or ``Resource.Member``: ``{why, values}`` -- values a schema cannot
-      give (a policy document, an AMI id), by variant.
+      give (a policy document, an AMI id), by variant. Inside a value, ``{ref: Kind}`` stands
+      for another generated resource of that kind (made first, sent as its id or ARN) where the
+      model gives the member no reference (a target group's VpcId); ``{ref: Kind, as: b}`` is a
+      second one of that kind (made from the values' next variant: a subnet in another zone).
     """
 
     entries: dict[str, tuple[Any, ...]] = field(default_factory=dict)
@@ -65,6 +68,8 @@ class Values:
                 raise ValuesFileError(f"{where}: 'why' must say what the schema cannot")
             if not isinstance(entry["values"], list) or not entry["values"]:
                 raise ValuesFileError(f"{where}: 'values' must be a non-empty list")
+            for problem in _bad_refs(entry["values"]):
+                raise ValuesFileError(f"{where}: {problem}")
             entries[str(key)] = tuple(entry["values"])
         return cls(entries, frozenset(str(k) for k in also_set))
 
@@ -72,12 +77,67 @@ class Values:
         """The members of ``resource`` set although no schema requires them."""
         return {k.split(".", 1)[1] for k in self.also_set if k.split(".", 1)[0] == resource}
 
+    def refs(self, resource: str, member: str) -> list[Ref]:
+        """The ``{ref: Kind}`` markers in any variant of ``resource``'s ``member``."""
+        for key in (f"{resource}.{member}", member):
+            if key in self.entries:
+                return [r for v in self.entries[key] for r in refs_in(v)]
+        return []
+
     def get(self, resource: str, member: str, variant: int) -> tuple[bool, Any]:
         for key in (f"{resource}.{member}", member):
             if key in self.entries:
                 values = self.entries[key]
                 return True, values[variant % len(values)]
         return False, None
+
+
+@dataclass(frozen=True)
+class Ref:
+    """Another generated resource of ``kind`` inside a value (``{ref: Kind, as: tag}``)."""
+
+    kind: str
+    tag: str = ""
+
+
+def is_ref(value: Any) -> bool:
+    return isinstance(value, dict) and "ref" in value and set(value) <= {"ref", "as"}
+
+
+def refs_in(value: Any) -> list[Ref]:
+    """The ``{ref: Kind}`` markers inside a values-file value, depth first."""
+    if is_ref(value):
+        return [Ref(str(value["ref"]), str(value.get("as", "")))]
+    if isinstance(value, list):
+        return [r for v in value for r in refs_in(v)]
+    if isinstance(value, dict):
+        return [r for v in value.values() for r in refs_in(v)]
+    return []
+
+
+def replace_refs(value: Any, made: Any) -> Any:
+    """``value`` with each ``{ref: Kind}`` replaced by ``made(Ref)``; ``{join: [...]}`` is the
+    runtime's ``Joined`` (ids sent as one comma-joined string: VPCZoneIdentifier)."""
+    if is_ref(value):
+        return made(Ref(str(value["ref"]), str(value.get("as", ""))))
+    if isinstance(value, dict) and set(value) == {"join"}:
+        from tasklayer_tasks.runtime.nested import Joined
+
+        return Joined(replace_refs(value["join"], made))
+    if isinstance(value, list):
+        return [replace_refs(v, made) for v in value]
+    if isinstance(value, dict):
+        return {k: replace_refs(v, made) for k, v in value.items()}
+    return value
+
+
+def _bad_refs(values: Any) -> list[str]:
+    bad = []
+    for value in values:
+        for ref in refs_in(value):
+            if not re.fullmatch(r"[A-Z][A-Za-z0-9]*", ref.kind):
+                bad.append(f"ref {ref.kind!r}: a resource kind (CamelCase) is expected")
+    return bad
 
 
 @dataclass

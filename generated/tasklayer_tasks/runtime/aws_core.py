@@ -105,7 +105,12 @@ class AwsCore:
             return items
 
         def tagged(**kwargs: Any) -> list[dict[str, Any]]:
-            return with_tags(self, fetch(**kwargs))  # tags the read lacks (ELBv2)
+            items = fetch(**kwargs)
+            if read.output_member is None:  # a flat answer about the one resource asked for
+                # (HeadBucket, GetTopicAttributes) need not repeat its id: it is the id sent
+                asked = {p: kwargs[p] for p in self.spec.primary if p in kwargs}
+                items = [{**asked, **item} for item in items]
+            return with_tags(self, items)  # tags the read lacks (ELBv2)
 
         retry_if = (lambda err: isinstance(err, NotFoundError)) if retry_not_found else None
         try:

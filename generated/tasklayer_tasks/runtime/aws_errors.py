@@ -71,9 +71,14 @@ _VALUE = re.compile(r"value: .*?, type", re.DOTALL)
 
 
 def _is_not_found(code: str, extra: tuple[str, ...]) -> bool:
+    # a HEAD answer has no body to name an error: botocore gives its status as the code
+    # (HeadBucket on a missing bucket: "404")
     return (
         code in extra
-        or code.endswith(("NotFound", ".NotFound", "NotFoundException", "NoSuchEntity"))
+        or code == "404"
+        or code.endswith(
+            ("NotFound", ".NotFound", "NotFoundException", "NotFoundError", "NoSuchEntity")
+        )
         or code.startswith("NoSuch")
     )
 

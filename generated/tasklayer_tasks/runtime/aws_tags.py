@@ -25,7 +25,7 @@ def create_tags(core: AwsCore, desired: Mapping[str, Any]) -> dict[str, Any]:
     """The create's members carrying the desired tags ({} when the create takes none)."""
     tags = core.spec.tags
     wanted = desired.get(tags.field) if tags else None
-    if not tags or not tags.create_member or not wanted:
+    if not tags or not tags.create_member or not tags.in_create or not wanted:
         return {}
     if tags.create_is_map:
         return {tags.create_member: dict(wanted)}

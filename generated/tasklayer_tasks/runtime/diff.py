@@ -22,8 +22,18 @@ def _multiset(values: list[Any]) -> Counter[str]:
     return Counter(json.dumps(v, sort_keys=True, default=str) for v in values)
 
 
+def same_name(have: Any, want: Any) -> bool:
+    """A natural key as read equals the one declared: also a DNS name the cloud hands back
+    fully qualified (Route 53 reads ``example.com.`` for a zone created as ``example.com``)."""
+    if isinstance(have, str) and isinstance(want, str) and "." in want.rstrip("."):
+        return have.rstrip(".") == want.rstrip(".")
+    return bool(have == want)
+
+
 def differs(spec: ResourceSpec, name: str, have: Any, want: Any) -> bool:
     f = spec.field(name)
+    if name in spec.natural:
+        return not same_name(have, want)
     if f.is_tags:
         have = have or {}
         return any(have.get(k) != v for k, v in want.items())

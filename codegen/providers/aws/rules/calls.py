@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from collections.abc import Mapping
+
 from botocore.model import Shape
 
 from codegen.providers.aws.rules.context import AwsContext, singular_candidates
@@ -29,6 +31,17 @@ def _selector_for(members: dict[str, Shape], wanted: list[str]) -> str | None:
     return None
 
 
+def name_prefix_member(members: Mapping[str, Shape], natural: list[str]) -> str | None:
+    """A string member ``<natural key>Prefix`` (DescribeLogGroups' ``logGroupNamePrefix``): it
+    narrows a listing to names starting with the value; the runtime keeps the exact match
+    (``aws_find._in_scope``), so it selects by natural key."""
+    for want in natural:
+        for name, shape in members.items():
+            if name.lower() == f"{want}prefix".lower() and shape.type_name == "string":
+                return name
+    return None
+
+
 def _read_members(ctx: AwsContext, op: Operation) -> dict[str, Shape]:
     return dict(ctx.input_members(op.name))
 
@@ -39,15 +52,16 @@ def _shaped_read(ctx: AwsContext, resource: ResourceDraft, op: Operation, rid: s
     wanted = list(resource.parent) if aws(op).nested_member else list(resource.primary)
     natural = [n for n in resource.natural if not n.startswith("tag:")]
     id_filter = _selector_for(members, wanted)
-    shaped = dataclasses.replace(
-        op,
-        id_filter=id_filter,
-        natural_filter=_selector_for(members, natural) if natural else None,
-    )
+    natural_filter = _selector_for(members, natural) if natural else None
+    prefix = name_prefix_member(members, natural) if natural and not natural_filter else None
+    shaped = dataclasses.replace(op, id_filter=id_filter, natural_filter=natural_filter or prefix)
     return with_aws(
         shaped,
         id_filter_is_list=id_filter is not None and members[id_filter].type_name == "list",
         filters_member=next((n for n, s in members.items() if _is_filter_list(s)), None),
+        # the read takes the name as it is typed: a list (Names) or one value (ServiceName)
+        **({"natural_filter_is_list": members[shaped.natural_filter].type_name == "list"}
+           if shaped.natural_filter else {}),
     )
 
 

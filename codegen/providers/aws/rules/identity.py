@@ -35,7 +35,10 @@ def _delete_selectors(ctx: AwsContext, resource: ResourceDraft) -> list[str]:
     members = ctx.input_members(resource.delete.name)
     tokens = set(op.idempotent_members)
     required = [m for m in ctx.required_inputs(resource.delete.name) if m not in tokens]
-    optional = [m for m in members if m not in required and m not in CONTROL_MEMBERS | tokens]
+    # Expected… members (S3's ExpectedBucketOwner) are preconditions on the caller, not selectors
+    optional = [
+        m for m in members if m not in required and m not in CONTROL_MEMBERS | tokens and not m.startswith("Expected")
+    ]
     readable = set(read_members(ctx, resource))
     # an id of its own that reads return: AllocationId, or SecurityGroupRuleIds for one rule
     stems = tuple(n for n in (resource.name, resource.shape) if n)
@@ -51,7 +54,7 @@ def _delete_selectors(ctx: AwsContext, resource: ResourceDraft) -> list[str]:
     if required and not all(references_known_resource(ctx, m, members[m].name) for m in required):
         return required
     if own:
-        return required + own[:1]
+        return required + own[:1] + _scope(ctx, resource, optional, readable)[:1]
     if required:
         # A sub-resource without an id of its own (a Route) is also selected by the optional
         # members its create took: RouteTableId plus one of its destinations.
@@ -59,6 +62,19 @@ def _delete_selectors(ctx: AwsContext, resource: ResourceDraft) -> list[str]:
         return required + [m for m in optional if m in creates and not _refers_elsewhere(ctx, resource, m)]
     names = [m for m in optional if m.endswith(("Id", "Arn", "Name")) and not _refers_elsewhere(ctx, resource, m)]
     return names[:1]
+
+
+def _scope(ctx: AwsContext, resource: ResourceDraft, optional: list[str], readable: set[str]) -> list[str]:
+    """Optional delete members naming the resource's parent: the create takes them, the state
+    reads them under the same name, and they name another known resource (a security group
+    rule's GroupId). A delete by the own id alone may be refused or ignored without them
+    (RevokeSecurityGroupIngress with SecurityGroupRuleIds but no GroupId revokes nothing)."""
+    creates = ctx.input_members(resource.create.name) if resource.create else {}
+    return [
+        m
+        for m in optional
+        if m in creates and m in readable and m.endswith(("Id", "Arn")) and _refers_elsewhere(ctx, resource, m)
+    ]
 
 
 def _refers_elsewhere(ctx: AwsContext, resource: ResourceDraft, member: str) -> bool:

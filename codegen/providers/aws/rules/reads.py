@@ -66,12 +66,15 @@ def read_by_noun(ctx: AwsContext) -> None:
         list_name = by_verb.get("List") or by_verb.get("Describe")
         if read_name:
             located = _resource_member(ctx, read_name, resource)
+            flat = _answers_flat(ctx, read_name, resource, located[1] if located else None)
+            if flat:
+                located = None  # DescribeSecret: the secret's own members, beside a status list
             if located:
                 member, shape, is_list = located
                 read = _read_op(ctx, read_name, "read", member, is_list, rid)
                 resource.set("read", read, source(rid))
                 resource.set("shape", shape.name, source(rid))
-            elif _is_flat(ctx, read_name):  # GetRolePolicy returns the policy's members itself
+            elif flat or _is_flat(ctx, read_name):  # GetRolePolicy returns the policy's members itself
                 resource.set("read", _read_op(ctx, read_name, "read", None, False, rid), source(rid))
                 resource.set("shape", ctx.op(read_name).output_shape.name, source(rid))
         if list_name and list_name != (resource.read.name if resource.read else None):
@@ -82,6 +85,23 @@ def read_by_noun(ctx: AwsContext) -> None:
                 )
         elif resource.read is not None and resource.read.output_is_list:
             resource.set("list", dataclasses.replace(resource.read, role="list"), source(rid))
+
+
+def _answers_flat(ctx: AwsContext, op_name: str, resource: ResourceDraft, shape: Shape | None) -> bool:
+    """A read with no structure member named after the resource (DescribeSecret: ReplicationStatus,
+    RotationRules) whose answer's own members hold what the create is given by name (``Name``,
+    ``Description``): the answer is the resource itself."""
+    wanted = set(singular_candidates(resource.name)) | set(singular_candidates(resource.api_name))
+    if (shape is not None and shape.name in wanted) or resource.create is None:
+        return False
+    made = _resource_member(ctx, resource.create.name, resource)
+    if made is not None and made[1].name.startswith((resource.name, resource.api_name)):
+        return False  # the create answers a shape of its own (DocumentDescription): read as that
+    creates = ctx.input_members(resource.create.name)
+    outputs = ctx.output_members(op_name)
+    shared = [m for m in outputs if m in creates and outputs[m].type_name not in ("structure", "list")]
+    names = [m for m in ctx.required_inputs(resource.create.name) if m.endswith("Name")]
+    return bool(names) and all(m in outputs for m in names) and len(shared) >= 2
 
 
 def _is_flat(ctx: AwsContext, op_name: str) -> bool:

@@ -14,6 +14,7 @@ from codegen.providers.aws.rules import (
     classify,
     extras,
     fields,
+    id_reads,
     identity,
     membership,
     name_lists,
@@ -52,6 +53,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         identity.arn_member,
         identity.natural_key,
         identity.parent_scope,
+        id_reads.read_by_id,
         # fields, then how each can change
         fields.collect_fields,
         fields.tags_field,

@@ -135,6 +135,7 @@ def tags_model(ctx: AwsContext) -> None:
         if create is None and read is None:
             continue
         tag, untag = _pick(ctx, resource, "tag"), _pick(ctx, resource, "untag")
+        resource_type = _resource_type(ctx, resource, create)
         resource.set(
             "tags",
             TagsModel(
@@ -143,7 +144,7 @@ def tags_model(ctx: AwsContext) -> None:
                 tag_operation=tag,
                 untag_operation=untag,
                 source=source(rid),
-            ).with_call(AwsTagShape, resource_type=_resource_type(ctx, resource, create)),
+            ).with_call(AwsTagShape, resource_type=resource_type),
             source(rid),
         )
         if tag:
@@ -153,14 +154,36 @@ def tags_model(ctx: AwsContext) -> None:
 
 
 def _resource_type(ctx: AwsContext, resource: ResourceDraft, create: str | None) -> str | None:
-    """The TagSpecifications ResourceType enum value whose letters spell the resource's name."""
+    """The TagSpecifications ResourceType enum value naming the resource: the one whose letters
+    spell its name (or its shape's: SecurityGroupIngress is a "security-group-rule"), else the
+    one value whose words and the name's words contain one another in order (ManagedPrefixList
+    is a "prefix-list", FlowLog a "vpc-flow-log", TransitGatewayVpcAttachment a
+    "transit-gateway-attachment" less its "Vpc"); two such values equally close name none."""
     if create != "TagSpecifications" or resource.create is None:
         return None
     spec = ctx.input_members(resource.create.name)[create].member
     enum = getattr(spec.members.get("ResourceType"), "enum", None) or []
-    # the resource's name, else its shape's (SecurityGroupIngress is a "security-group-rule")
     for wanted in (resource.name.lower(), (resource.shape or "").lower()):
         for value in enum:
             if value.replace("-", "").lower() == wanted:
                 return str(value)
-    return None
+    return _closest_type(resource.name, [str(v) for v in enum])
+
+
+def _closest_type(name: str, enum: list[str]) -> str | None:
+    own = [w.lower() for w in words(name)]
+    scored: list[tuple[int, str]] = []
+    for value in enum:
+        theirs = value.lower().split("-")
+        if _within(theirs, own) or _within(own, theirs):
+            scored.append((len(set(theirs) & set(own)), value))
+    scored.sort(reverse=True)
+    if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
+        return None
+    return scored[0][1]
+
+
+def _within(part: list[str], whole: list[str]) -> bool:
+    """``part`` appears in ``whole`` in order (words may lie between)."""
+    it = iter(whole)
+    return all(any(w == p for w in it) for p in part)

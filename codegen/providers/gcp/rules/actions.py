@@ -86,6 +86,10 @@ def carried_fields(ctx: GcpContext, resource: ResourceDraft, key: str, method: M
         target = _by_method_name(key, fields)
         if target is not None and target not in carried:
             carried.append(target)
+            # the one member nothing else explains carries it: setBackup's TargetReference
+            # body sends the backupPool under ``target``, not under the field's own name
+            if members_out is not None:
+                members_out[target] = (unexplained[0], unexplained[0] in query)
     return carried
 
 

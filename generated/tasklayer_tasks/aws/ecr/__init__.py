@@ -12,22 +12,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .lifecycle_policy import LifecyclePolicy
     from .pull_through_cache_rule import PullThroughCacheRule
-    from .pull_time_update_exclusion import PullTimeUpdateExclusion
     from .repository import Repository
     from .repository_creation_template import RepositoryCreationTemplate
 
-__all__ = [
-    "LifecyclePolicy",
-    "PullThroughCacheRule",
-    "PullTimeUpdateExclusion",
-    "Repository",
-    "RepositoryCreationTemplate",
-]
+__all__ = ["LifecyclePolicy", "PullThroughCacheRule", "Repository", "RepositoryCreationTemplate"]
 
 _MODULES = {
     "LifecyclePolicy": "lifecycle_policy",
     "PullThroughCacheRule": "pull_through_cache_rule",
-    "PullTimeUpdateExclusion": "pull_time_update_exclusion",
     "Repository": "repository",
     "RepositoryCreationTemplate": "repository_creation_template",
 }

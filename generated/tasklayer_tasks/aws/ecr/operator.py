@@ -24,7 +24,6 @@ from ...runtime.context import Context
 from .reconcilers import (
     LifecyclePolicyReconciler,
     PullThroughCacheRuleReconciler,
-    PullTimeUpdateExclusionReconciler,
     RepositoryReconciler,
     RepositoryCreationTemplateReconciler,
 )
@@ -34,7 +33,6 @@ VERSION = "v1alpha1"
 RECONCILERS: dict[str, type[Reconciler]] = {
     "lifecyclepolicies": LifecyclePolicyReconciler,
     "pullthroughcacherules": PullThroughCacheRuleReconciler,
-    "pulltimeupdateexclusions": PullTimeUpdateExclusionReconciler,
     "repositories": RepositoryReconciler,
     "repositorycreationtemplates": RepositoryCreationTemplateReconciler,
 }

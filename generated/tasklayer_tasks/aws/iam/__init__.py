@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .access_key import AccessKey
-    from .account_alias import AccountAlias
     from .group import Group
     from .group_policy import GroupPolicy
     from .instance_profile import InstanceProfile
@@ -24,11 +23,9 @@ if TYPE_CHECKING:
     from .service_specific_credential import ServiceSpecificCredential
     from .user import User
     from .user_policy import UserPolicy
-    from .virtual_mfa_device import VirtualMfaDevice
 
 __all__ = [
     "AccessKey",
-    "AccountAlias",
     "Group",
     "GroupPolicy",
     "InstanceProfile",
@@ -41,12 +38,10 @@ __all__ = [
     "ServiceSpecificCredential",
     "User",
     "UserPolicy",
-    "VirtualMfaDevice",
 ]
 
 _MODULES = {
     "AccessKey": "access_key",
-    "AccountAlias": "account_alias",
     "Group": "group",
     "GroupPolicy": "group_policy",
     "InstanceProfile": "instance_profile",
@@ -59,7 +54,6 @@ _MODULES = {
     "ServiceSpecificCredential": "service_specific_credential",
     "User": "user",
     "UserPolicy": "user_policy",
-    "VirtualMfaDevice": "virtual_mfa_device",
 }
 
 

@@ -23,7 +23,6 @@ from ...runtime.reconciler import Reconciler
 from ...runtime.context import Context
 from .reconcilers import (
     AccessKeyReconciler,
-    AccountAliasReconciler,
     GroupReconciler,
     GroupPolicyReconciler,
     InstanceProfileReconciler,
@@ -36,14 +35,12 @@ from .reconcilers import (
     ServiceSpecificCredentialReconciler,
     UserReconciler,
     UserPolicyReconciler,
-    VirtualMfaDeviceReconciler,
 )
 
 GROUP = "iam.aws.tasklayer.dev"
 VERSION = "v1alpha1"
 RECONCILERS: dict[str, type[Reconciler]] = {
     "accesskeys": AccessKeyReconciler,
-    "accountaliases": AccountAliasReconciler,
     "groups": GroupReconciler,
     "grouppolicies": GroupPolicyReconciler,
     "instanceprofiles": InstanceProfileReconciler,
@@ -56,7 +53,6 @@ RECONCILERS: dict[str, type[Reconciler]] = {
     "servicespecificcredentials": ServiceSpecificCredentialReconciler,
     "users": UserReconciler,
     "userpolicies": UserPolicyReconciler,
-    "virtualmfadevices": VirtualMfaDeviceReconciler,
 }
 
 

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from .log_stream import LogStream
     from .lookup_table import LookupTable
     from .metric_filter import MetricFilter
-    from .query_definition import QueryDefinition
     from .resource_policy import ResourcePolicy
     from .scheduled_query import ScheduledQuery
     from .subscription_filter import SubscriptionFilter
@@ -45,7 +44,6 @@ __all__ = [
     "LogStream",
     "LookupTable",
     "MetricFilter",
-    "QueryDefinition",
     "ResourcePolicy",
     "ScheduledQuery",
     "SubscriptionFilter",
@@ -67,7 +65,6 @@ _MODULES = {
     "LogStream": "log_stream",
     "LookupTable": "lookup_table",
     "MetricFilter": "metric_filter",
-    "QueryDefinition": "query_definition",
     "ResourcePolicy": "resource_policy",
     "ScheduledQuery": "scheduled_query",
     "SubscriptionFilter": "subscription_filter",

@@ -25,13 +25,13 @@ class Integration(AwsTask):
     """
 
     integration_name: str | None = None
-    """A name for the integration. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """A name for the integration. Can only be set when the resource is created."""
 
     resource_config: dict[str, Any] | None = None
     """A structure that contains configuration information for the integration that you are creating. Changed with PutIntegration. Never returned by reads, so never compared."""
 
     integration_type: str | None = None
-    """The type of integration. Currently, the only supported type is ``OPENSEARCH``. Changed with PutIntegration. Never returned by reads, so never compared."""
+    """The type of integration. Currently, the only supported type is ``OPENSEARCH``. Changed with PutIntegration."""
 
     id: str | None = None
     """The integrationName, once the Integration is found or created."""

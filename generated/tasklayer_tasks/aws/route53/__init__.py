@@ -10,7 +10,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .cidr_collection import CidrCollection
     from .health_check import HealthCheck
     from .hosted_zone import HostedZone
     from .key_signing_key import KeySigningKey
@@ -22,7 +21,6 @@ if TYPE_CHECKING:
     from .vpc_association_authorization import VpcAssociationAuthorization
 
 __all__ = [
-    "CidrCollection",
     "HealthCheck",
     "HostedZone",
     "KeySigningKey",
@@ -35,7 +33,6 @@ __all__ = [
 ]
 
 _MODULES = {
-    "CidrCollection": "cidr_collection",
     "HealthCheck": "health_check",
     "HostedZone": "hosted_zone",
     "KeySigningKey": "key_signing_key",

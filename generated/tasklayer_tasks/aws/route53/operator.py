@@ -22,7 +22,6 @@ from ...runtime import operator
 from ...runtime.reconciler import Reconciler
 from ...runtime.context import Context
 from .reconcilers import (
-    CidrCollectionReconciler,
     HealthCheckReconciler,
     HostedZoneReconciler,
     KeySigningKeyReconciler,
@@ -37,7 +36,6 @@ from .reconcilers import (
 GROUP = "route53.aws.tasklayer.dev"
 VERSION = "v1alpha1"
 RECONCILERS: dict[str, type[Reconciler]] = {
-    "cidrcollections": CidrCollectionReconciler,
     "healthchecks": HealthCheckReconciler,
     "hostedzones": HostedZoneReconciler,
     "keysigningkeys": KeySigningKeyReconciler,

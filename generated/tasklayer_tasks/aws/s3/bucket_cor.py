@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class BucketCor(AwsTask):
     """The s3 BucketCor, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by Bucket, ExpectedBucketOwner, within its Bucket. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    Found by Bucket, within its Bucket. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/bucket_cor.py``): what this class adds is its fields and its core.
     """
 
@@ -38,6 +38,9 @@ class BucketCor(AwsTask):
 
     expected_bucket_owner: str | None = None
     """The account ID of the expected bucket owner. If the account ID that you provide does not match the actual owner of the bucket, the request fails with the HTTP status code ``403 Forbidden`` (access denied). Can only be set when the resource is created. Never returned by reads, so never compared."""
+
+    id: str | None = None
+    """The Bucket, once the BucketCor is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class BucketMetadataConfiguration(AwsTask):
     """The s3 BucketMetadataConfiguration, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by Bucket, ExpectedBucketOwner, within its Bucket. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    Found by Bucket, within its Bucket. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/bucket_metadata_configuration.py``): what this class adds is its fields and its core.
     """
 
@@ -38,6 +38,9 @@ class BucketMetadataConfiguration(AwsTask):
 
     expected_bucket_owner: str | None = None
     """The expected owner of the general purpose bucket that corresponds to your metadata configuration. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
+    id: str | None = None
+    """The Bucket, once the BucketMetadataConfiguration is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
 

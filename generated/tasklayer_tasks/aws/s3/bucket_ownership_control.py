@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class BucketOwnershipControl(AwsTask):
     """The s3 BucketOwnershipControl, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by Bucket, ExpectedBucketOwner, within its Bucket. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    Found by Bucket, within its Bucket. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/bucket_ownership_control.py``): what this class adds is its fields and its core.
     """
 
@@ -38,6 +38,9 @@ class BucketOwnershipControl(AwsTask):
 
     checksum_algorithm: str | None = None
     """Indicates the algorithm used to create the checksum for the object when you use the SDK. This header will not provide any additional functionality if you don't use the SDK. When you send this header, there must be a corresponding ``x-amz-checksum-algorithm`` header sent. Otherwise, Amazon S3 fails the request with the HTTP status code ``400 Bad Request``. For more information, see `Checking object integrity <https://docs.aws.amazon.com/AmazonS3/latest/userguide/checking-object-integrity.html>`__ in the *Amazon S3 User Guide*. If you provide an individual checksum, Amazon S3 ignores any... Changed with PutBucketOwnershipControls. Never returned by reads, so never compared."""
+
+    id: str | None = None
+    """The Bucket, once the BucketOwnershipControl is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class BucketPolicy(AwsTask):
     """The s3 BucketPolicy, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by Bucket, ExpectedBucketOwner, within its Bucket. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    Found by Bucket, within its Bucket. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/bucket_policy.py``): what this class adds is its fields and its core.
     """
 
@@ -41,6 +41,9 @@ class BucketPolicy(AwsTask):
 
     expected_bucket_owner: str | None = None
     """The account ID of the expected bucket owner. If the account ID that you provide does not match the actual owner of the bucket, the request fails with the HTTP status code ``403 Forbidden`` (access denied). .. note:: For directory buckets, this header is not supported in this API operation. If you specify this header, the request fails with the HTTP status code ``501 Not Implemented``. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
+    id: str | None = None
+    """The Bucket, once the BucketPolicy is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -25,7 +25,7 @@ class Secret(AwsTask):
     """
 
     description: str | None = None
-    """The description of the secret. Changed with UpdateSecret. Never returned by reads, so never compared."""
+    """The description of the secret. Changed with UpdateSecret."""
 
     kms_key_id: str | None = None
     """The ARN, key ID, or alias of the KMS key that Secrets Manager uses to encrypt the secret value in the secret. An alias is always prefixed by ``alias/``, for example ``alias/aws/secretsmanager``. For more information, see `About aliases <https://docs.aws.amazon.com/kms/latest/developerguide/alias-about.html>`__. To use a KMS key in a different account, use the key ARN or the alias ARN. If you don't specify this value, then Secrets Manager uses the key ``aws/secretsmanager``. If that key doesn't yet exist, then Secrets Manager creates it for you automatically the first time it encrypts the... Changed with UpdateSecret."""
@@ -43,10 +43,10 @@ class Secret(AwsTask):
     """Specifies whether to overwrite a secret with the same name in the destination Region. By default, secrets aren't overwritten. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     type_: str | None = None
-    """The exact string that identifies the partner that holds the external secret. For more information, see `Using Secrets Manager managed external secrets <https://docs.aws.amazon.com/secretsmanager/latest/userguide/managed-external-secrets.html>`__. Changed with UpdateSecret. Never returned by reads, so never compared."""
+    """The exact string that identifies the partner that holds the external secret. For more information, see `Using Secrets Manager managed external secrets <https://docs.aws.amazon.com/secretsmanager/latest/userguide/managed-external-secrets.html>`__. Changed with UpdateSecret."""
 
     tags: dict[str, str] | None = None
-    """The tags. Changed with TagResource. Never returned by reads, so never compared."""
+    """The list of tags attached to the secret. To add tags to a secret, use TagResource. To remove tags, use UntagResource. Changed with TagResource."""
 
     id: str | None = None
     """The SecretId, once the Secret is found or created."""

@@ -11,14 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .platform_application import PlatformApplication
-    from .sms_sandbox_phone_number import SmsSandboxPhoneNumber
     from .topic import Topic
 
-__all__ = ["PlatformApplication", "SmsSandboxPhoneNumber", "Topic"]
+__all__ = ["PlatformApplication", "Topic"]
 
 _MODULES = {
     "PlatformApplication": "platform_application",
-    "SmsSandboxPhoneNumber": "sms_sandbox_phone_number",
     "Topic": "topic",
 }
 

@@ -23,7 +23,6 @@ from ...runtime.reconciler import Reconciler
 from ...runtime.context import Context
 from .reconcilers import (
     PlatformApplicationReconciler,
-    SmsSandboxPhoneNumberReconciler,
     TopicReconciler,
 )
 
@@ -31,7 +30,6 @@ GROUP = "sns.aws.tasklayer.dev"
 VERSION = "v1alpha1"
 RECONCILERS: dict[str, type[Reconciler]] = {
     "platformapplications": PlatformApplicationReconciler,
-    "smssandboxphonenumbers": SmsSandboxPhoneNumberReconciler,
     "topics": TopicReconciler,
 }
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .ops_item import OpsItem
     from .ops_metadata import OpsMetadata
     from .parameter import Parameter
+    from .patch_baseline import PatchBaseline
     from .patch_baseline_for_patch_group import PatchBaselineForPatchGroup
     from .resource_data_sync import ResourceDataSync
     from .resource_policy import ResourcePolicy
@@ -31,6 +32,7 @@ __all__ = [
     "OpsItem",
     "OpsMetadata",
     "Parameter",
+    "PatchBaseline",
     "PatchBaselineForPatchGroup",
     "ResourceDataSync",
     "ResourcePolicy",
@@ -45,6 +47,7 @@ _MODULES = {
     "OpsItem": "ops_item",
     "OpsMetadata": "ops_metadata",
     "Parameter": "parameter",
+    "PatchBaseline": "patch_baseline",
     "PatchBaselineForPatchGroup": "patch_baseline_for_patch_group",
     "ResourceDataSync": "resource_data_sync",
     "ResourcePolicy": "resource_policy",

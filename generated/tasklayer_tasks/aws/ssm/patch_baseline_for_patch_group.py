@@ -14,6 +14,7 @@ from .core.patch_baseline_for_patch_group import SPEC, PatchBaselineForPatchGrou
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .patch_baseline import PatchBaseline
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -24,7 +25,7 @@ class PatchBaselineForPatchGroup(AwsTask):
     by ``SPEC`` (``core/patch_baseline_for_patch_group.py``): what this class adds is its fields and its core.
     """
 
-    baseline_id: str | None = None
+    patch_baseline: PatchBaseline | str | None = None
     """The ID of the patch baseline to register with the patch group. Can only be set when the resource is created."""
 
     patch_group: str | None = None

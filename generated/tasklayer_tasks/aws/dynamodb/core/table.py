@@ -313,6 +313,7 @@ SPEC = ResourceSpec(
         natural_filter="TableName",
         nested_member=None,
         required=(),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

@@ -188,7 +188,7 @@ SPEC = ResourceSpec(
     updates=(),
     delete=CallSpec(
         operation="RevokeSecurityGroupIngress",
-        identity=(("SecurityGroupRuleIds", "SecurityGroupRuleId"),),
+        identity=(("SecurityGroupRuleIds", "SecurityGroupRuleId"), ("GroupId", "GroupId")),
         list_members=("SecurityGroupRuleIds",),
     ),
     tags=TagsSpec(

@@ -20,11 +20,6 @@ if TYPE_CHECKING:
         PullThroughCacheRuleSpec,
         PullThroughCacheRuleStatus,
     )
-    from .pull_time_update_exclusion import (
-        PullTimeUpdateExclusionReconciler,
-        PullTimeUpdateExclusionSpec,
-        PullTimeUpdateExclusionStatus,
-    )
     from .repository import RepositoryReconciler, RepositorySpec, RepositoryStatus
     from .repository_creation_template import (
         RepositoryCreationTemplateReconciler,
@@ -39,9 +34,6 @@ __all__ = [
     "PullThroughCacheRuleReconciler",
     "PullThroughCacheRuleSpec",
     "PullThroughCacheRuleStatus",
-    "PullTimeUpdateExclusionReconciler",
-    "PullTimeUpdateExclusionSpec",
-    "PullTimeUpdateExclusionStatus",
     "RepositoryCreationTemplateReconciler",
     "RepositoryCreationTemplateSpec",
     "RepositoryCreationTemplateStatus",
@@ -57,9 +49,6 @@ _MODULES = {
     "PullThroughCacheRuleReconciler": "pull_through_cache_rule",
     "PullThroughCacheRuleSpec": "pull_through_cache_rule",
     "PullThroughCacheRuleStatus": "pull_through_cache_rule",
-    "PullTimeUpdateExclusionReconciler": "pull_time_update_exclusion",
-    "PullTimeUpdateExclusionSpec": "pull_time_update_exclusion",
-    "PullTimeUpdateExclusionStatus": "pull_time_update_exclusion",
     "RepositoryCreationTemplateReconciler": "repository_creation_template",
     "RepositoryCreationTemplateSpec": "repository_creation_template",
     "RepositoryCreationTemplateStatus": "repository_creation_template",

@@ -79,6 +79,7 @@ SPEC = ResourceSpec(
         natural_filter="GroupName",
         nested_member=None,
         required=(),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

@@ -104,6 +104,7 @@ SPEC = ResourceSpec(
         natural_filter="InstanceProfileName",
         nested_member=None,
         required=(),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

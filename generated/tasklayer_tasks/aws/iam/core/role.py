@@ -134,6 +134,7 @@ SPEC = ResourceSpec(
         natural_filter="RoleName",
         nested_member=None,
         required=(),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

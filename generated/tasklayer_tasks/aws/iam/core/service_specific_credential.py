@@ -117,6 +117,7 @@ SPEC = ResourceSpec(
         natural_filter="ServiceName",
         nested_member=None,
         required=(),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

@@ -111,6 +111,7 @@ SPEC = ResourceSpec(
         natural_filter="UserName",
         nested_member=None,
         required=(),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

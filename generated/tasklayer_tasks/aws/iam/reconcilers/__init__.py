@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .access_key import AccessKeyReconciler, AccessKeySpec, AccessKeyStatus
-    from .account_alias import AccountAliasReconciler, AccountAliasSpec, AccountAliasStatus
     from .group import GroupReconciler, GroupSpec, GroupStatus
     from .group_policy import GroupPolicyReconciler, GroupPolicySpec, GroupPolicyStatus
     from .instance_profile import (
@@ -40,19 +39,11 @@ if TYPE_CHECKING:
     )
     from .user import UserReconciler, UserSpec, UserStatus
     from .user_policy import UserPolicyReconciler, UserPolicySpec, UserPolicyStatus
-    from .virtual_mfa_device import (
-        VirtualMfaDeviceReconciler,
-        VirtualMfaDeviceSpec,
-        VirtualMfaDeviceStatus,
-    )
 
 __all__ = [
     "AccessKeyReconciler",
     "AccessKeySpec",
     "AccessKeyStatus",
-    "AccountAliasReconciler",
-    "AccountAliasSpec",
-    "AccountAliasStatus",
     "GroupPolicyReconciler",
     "GroupPolicySpec",
     "GroupPolicyStatus",
@@ -89,18 +80,12 @@ __all__ = [
     "UserReconciler",
     "UserSpec",
     "UserStatus",
-    "VirtualMfaDeviceReconciler",
-    "VirtualMfaDeviceSpec",
-    "VirtualMfaDeviceStatus",
 ]
 
 _MODULES = {
     "AccessKeyReconciler": "access_key",
     "AccessKeySpec": "access_key",
     "AccessKeyStatus": "access_key",
-    "AccountAliasReconciler": "account_alias",
-    "AccountAliasSpec": "account_alias",
-    "AccountAliasStatus": "account_alias",
     "GroupPolicyReconciler": "group_policy",
     "GroupPolicySpec": "group_policy",
     "GroupPolicyStatus": "group_policy",
@@ -137,9 +122,6 @@ _MODULES = {
     "UserReconciler": "user",
     "UserSpec": "user",
     "UserStatus": "user",
-    "VirtualMfaDeviceReconciler": "virtual_mfa_device",
-    "VirtualMfaDeviceSpec": "virtual_mfa_device",
-    "VirtualMfaDeviceStatus": "virtual_mfa_device",
 }
 
 

@@ -170,6 +170,7 @@ SPEC = ResourceSpec(
         natural_filter="CustomKeyStoreName",
         nested_member=None,
         required=(),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

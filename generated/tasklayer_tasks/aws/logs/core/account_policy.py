@@ -93,6 +93,7 @@ SPEC = ResourceSpec(
         natural_filter="policyName",
         nested_member=None,
         required=("policyName", "policyType"),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

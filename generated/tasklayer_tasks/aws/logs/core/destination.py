@@ -99,9 +99,10 @@ SPEC = ResourceSpec(
         id_filter=None,
         id_filter_is_list=False,
         filters_member=None,
-        natural_filter=None,
+        natural_filter="DestinationNamePrefix",
         nested_member=None,
         required=(),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

@@ -26,7 +26,6 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="integrationName",
             in_create=True,
-            write_only=True,
         ),
         FieldSpec(
             name="resourceConfig",
@@ -44,19 +43,18 @@ SPEC = ResourceSpec(
             key="integrationType",
             in_create=True,
             update_operation="PutIntegration",
-            write_only=True,
-        ),
-        FieldSpec(
-            name="openSearchIntegrationDetails",
-            attr="open_search_integration_details",
-            mutability=Mutability.READ_ONLY,
-            key="openSearchIntegrationDetails",
         ),
         FieldSpec(
             name="integrationStatus",
             attr="integration_status",
             mutability=Mutability.READ_ONLY,
             key="integrationStatus",
+        ),
+        FieldSpec(
+            name="integrationDetails",
+            attr="integration_details",
+            mutability=Mutability.READ_ONLY,
+            key="integrationDetails",
         ),
     ),
     primary=("integrationName",),
@@ -72,7 +70,7 @@ SPEC = ResourceSpec(
     ),
     read=ReadSpec(
         operation="GetIntegration",
-        output_member="integrationDetails",
+        output_member=None,
         output_is_list=False,
         id_filter="integrationName",
         id_filter_is_list=False,
@@ -80,6 +78,7 @@ SPEC = ResourceSpec(
         natural_filter="integrationName",
         nested_member=None,
         required=(),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

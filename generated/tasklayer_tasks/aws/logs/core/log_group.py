@@ -139,9 +139,10 @@ SPEC = ResourceSpec(
         id_filter=None,
         id_filter_is_list=False,
         filters_member=None,
-        natural_filter=None,
+        natural_filter="logGroupNamePrefix",
         nested_member=None,
         required=(),
+        natural_filter_is_list=False,
     ),
     updates=(),
     delete=CallSpec(

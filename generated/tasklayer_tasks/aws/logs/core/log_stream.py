@@ -105,9 +105,10 @@ SPEC = ResourceSpec(
         id_filter="logGroupName",
         id_filter_is_list=False,
         filters_member=None,
-        natural_filter=None,
+        natural_filter="logStreamNamePrefix",
         nested_member=None,
         required=("logGroupName", "logStreamName"),
+        natural_filter_is_list=False,
     ),
     updates=(),
     delete=CallSpec(

@@ -139,6 +139,17 @@ SPEC = ResourceSpec(
         payload_is_map=True,
         create_is_map=True,
     ),
+    listing=ReadSpec(
+        operation="DescribeLookupTables",
+        output_member="lookupTables",
+        output_is_list=True,
+        id_filter=None,
+        id_filter_is_list=False,
+        filters_member=None,
+        natural_filter="lookupTableNamePrefix",
+        nested_member=None,
+        natural_filter_is_list=False,
+    ),
 )
 
 

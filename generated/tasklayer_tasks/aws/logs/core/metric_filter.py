@@ -109,9 +109,10 @@ SPEC = ResourceSpec(
         id_filter="logGroupName",
         id_filter_is_list=False,
         filters_member=None,
-        natural_filter=None,
+        natural_filter="filterNamePrefix",
         nested_member=None,
         required=("logGroupName", "filterName"),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

@@ -40,11 +40,6 @@ if TYPE_CHECKING:
     from .log_stream import LogStreamReconciler, LogStreamSpec, LogStreamStatus
     from .lookup_table import LookupTableReconciler, LookupTableSpec, LookupTableStatus
     from .metric_filter import MetricFilterReconciler, MetricFilterSpec, MetricFilterStatus
-    from .query_definition import (
-        QueryDefinitionReconciler,
-        QueryDefinitionSpec,
-        QueryDefinitionStatus,
-    )
     from .resource_policy import ResourcePolicyReconciler, ResourcePolicySpec, ResourcePolicyStatus
     from .scheduled_query import ScheduledQueryReconciler, ScheduledQuerySpec, ScheduledQueryStatus
     from .subscription_filter import (
@@ -97,9 +92,6 @@ __all__ = [
     "MetricFilterReconciler",
     "MetricFilterSpec",
     "MetricFilterStatus",
-    "QueryDefinitionReconciler",
-    "QueryDefinitionSpec",
-    "QueryDefinitionStatus",
     "ResourcePolicyReconciler",
     "ResourcePolicySpec",
     "ResourcePolicyStatus",
@@ -157,9 +149,6 @@ _MODULES = {
     "MetricFilterReconciler": "metric_filter",
     "MetricFilterSpec": "metric_filter",
     "MetricFilterStatus": "metric_filter",
-    "QueryDefinitionReconciler": "query_definition",
-    "QueryDefinitionSpec": "query_definition",
-    "QueryDefinitionStatus": "query_definition",
     "ResourcePolicyReconciler": "resource_policy",
     "ResourcePolicySpec": "resource_policy",
     "ResourcePolicyStatus": "resource_policy",

@@ -23,13 +23,13 @@ class IntegrationSpec(TypedDict, total=False):
     """Use an existing resource without changing or deleting it."""
 
     integrationName: str
-    """A name for the integration. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """A name for the integration. Can only be set when the resource is created."""
 
     resourceConfig: dict[str, Any]
     """A structure that contains configuration information for the integration that you are creating. Changed with PutIntegration. Never returned by reads, so never compared."""
 
     integrationType: str
-    """The type of integration. Currently, the only supported type is ``OPENSEARCH``. Changed with PutIntegration. Never returned by reads, so never compared."""
+    """The type of integration. Currently, the only supported type is ``OPENSEARCH``. Changed with PutIntegration."""
 
 
 class IntegrationStatus(TypedDict, total=False):
@@ -38,8 +38,17 @@ class IntegrationStatus(TypedDict, total=False):
     id: str
     """The integrationName."""
 
-    openSearchIntegrationDetails: dict[str, Any]
-    """This structure contains complete information about one integration between CloudWatch Logs and OpenSearch Service."""
+    integrationName: str
+    """A name for the integration. Can only be set when the resource is created."""
+
+    integrationType: str
+    """The type of integration. Currently, the only supported type is ``OPENSEARCH``. Changed with PutIntegration."""
+
+    integrationStatus: str
+    """The current status of this integration."""
+
+    integrationDetails: dict[str, Any]
+    """A structure that contains information about the integration configuration. For an integration with OpenSearch Service, this includes information about OpenSearch Service resources such as the collection, the workspace, and policies."""
 
 
 class IntegrationReconciler(AwsReconciler):

@@ -10,7 +10,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .cidr_collection import CidrCollectionReconciler, CidrCollectionSpec, CidrCollectionStatus
     from .health_check import HealthCheckReconciler, HealthCheckSpec, HealthCheckStatus
     from .hosted_zone import HostedZoneReconciler, HostedZoneSpec, HostedZoneStatus
     from .key_signing_key import KeySigningKeyReconciler, KeySigningKeySpec, KeySigningKeyStatus
@@ -42,9 +41,6 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
-    "CidrCollectionReconciler",
-    "CidrCollectionSpec",
-    "CidrCollectionStatus",
     "HealthCheckReconciler",
     "HealthCheckSpec",
     "HealthCheckStatus",
@@ -75,9 +71,6 @@ __all__ = [
 ]
 
 _MODULES = {
-    "CidrCollectionReconciler": "cidr_collection",
-    "CidrCollectionSpec": "cidr_collection",
-    "CidrCollectionStatus": "cidr_collection",
     "HealthCheckReconciler": "health_check",
     "HealthCheckSpec": "health_check",
     "HealthCheckStatus": "health_check",

@@ -1,7 +1,7 @@
 """Core of the s3 Bucket: how it is found, created, changed and deleted.
 
     create: CreateBucket
-    read:   ListBuckets
+    read:   HeadBucket
     update: PutBucketAcl (ACL, GrantFullControl, GrantRead, GrantReadACP, GrantWrite, GrantWriteACP)
     tags:   PutBucketTagging
     delete: DeleteBucket
@@ -174,10 +174,10 @@ SPEC = ResourceSpec(
         idempotency_token=None,
     ),
     read=ReadSpec(
-        operation="ListBuckets",
-        output_member="Buckets",
-        output_is_list=True,
-        id_filter=None,
+        operation="HeadBucket",
+        output_member=None,
+        output_is_list=False,
+        id_filter="Bucket",
         id_filter_is_list=False,
         filters_member=None,
         natural_filter=None,

@@ -77,7 +77,7 @@ SPEC = ResourceSpec(
             name="ID",
             attr="id_",
             mutability=Mutability.READ_ONLY,
-            key="id",
+            key="bucketCorId",
         ),
         FieldSpec(
             name="AllowedHeaders",
@@ -110,7 +110,7 @@ SPEC = ResourceSpec(
             key="maxAgeSeconds",
         ),
     ),
-    primary=("Bucket", "ExpectedBucketOwner"),
+    primary=("Bucket",),
     natural=(),
     parent=("Bucket",),
     arn=None,
@@ -130,17 +130,17 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        required=("Bucket", "ExpectedBucketOwner"),
+        required=(),
     ),
     updates=(
         CallSpec(
             operation="PutBucketCors",
-            identity=(("Bucket", "Bucket"), ("ExpectedBucketOwner", "ExpectedBucketOwner")),
+            identity=(("Bucket", "Bucket"),),
         ),
     ),
     delete=CallSpec(
         operation="DeleteBucketCors",
-        identity=(("Bucket", "Bucket"), ("ExpectedBucketOwner", "ExpectedBucketOwner")),
+        identity=(("Bucket", "Bucket"),),
     ),
     tags=None,
     owner_parent=ParentSpec(field="Bucket", spec=BUCKET_SPEC),

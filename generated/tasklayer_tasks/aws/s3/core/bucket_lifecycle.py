@@ -83,7 +83,7 @@ SPEC = ResourceSpec(
             name="ID",
             attr="id_",
             mutability=Mutability.READ_ONLY,
-            key="id",
+            key="bucketLifecycleId",
         ),
         FieldSpec(
             name="Prefix",
@@ -122,7 +122,7 @@ SPEC = ResourceSpec(
             key="abortIncompleteMultipartUpload",
         ),
     ),
-    primary=("Bucket", "ExpectedBucketOwner"),
+    primary=("Bucket",),
     natural=(),
     parent=("Bucket",),
     arn=None,
@@ -142,17 +142,17 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        required=("Bucket", "ExpectedBucketOwner"),
+        required=(),
     ),
     updates=(
         CallSpec(
             operation="PutBucketLifecycle",
-            identity=(("Bucket", "Bucket"), ("ExpectedBucketOwner", "ExpectedBucketOwner")),
+            identity=(("Bucket", "Bucket"),),
         ),
     ),
     delete=CallSpec(
         operation="DeleteBucketLifecycle",
-        identity=(("Bucket", "Bucket"), ("ExpectedBucketOwner", "ExpectedBucketOwner")),
+        identity=(("Bucket", "Bucket"),),
     ),
     tags=None,
     owner_parent=ParentSpec(field="Bucket", spec=BUCKET_SPEC),

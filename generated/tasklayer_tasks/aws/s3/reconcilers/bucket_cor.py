@@ -42,6 +42,9 @@ class BucketCorStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
 
     id: str
+    """The Bucket."""
+
+    bucketCorId: str
     """Unique identifier for the rule. The value cannot be longer than 255 characters."""
 
     allowedHeaders: list[str]

@@ -41,6 +41,9 @@ class BucketEncryptionSpec(TypedDict, total=False):
 class BucketEncryptionStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
 
+    id: str
+    """The Bucket."""
+
     rules: list[dict[str, Any]]
     """Container for information about a particular server-side encryption configuration rule."""
 

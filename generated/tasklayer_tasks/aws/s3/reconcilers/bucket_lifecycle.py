@@ -41,10 +41,13 @@ class BucketLifecycleSpec(TypedDict, total=False):
 class BucketLifecycleStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
 
+    id: str
+    """The Bucket."""
+
     expiration: dict[str, Any]
     """Specifies the expiration for the lifecycle of the object."""
 
-    id: str
+    bucketLifecycleId: str
     """Unique identifier for the rule. The value can't be longer than 255 characters."""
 
     prefix: str

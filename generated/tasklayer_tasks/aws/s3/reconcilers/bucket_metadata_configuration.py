@@ -41,6 +41,9 @@ class BucketMetadataConfigurationSpec(TypedDict, total=False):
 class BucketMetadataConfigurationStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
 
+    id: str
+    """The Bucket."""
+
     metadataConfigurationResult: dict[str, Any]
     """The metadata configuration for a general purpose bucket."""
 

@@ -41,6 +41,9 @@ class BucketMetadataTableConfigurationSpec(TypedDict, total=False):
 class BucketMetadataTableConfigurationStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
 
+    id: str
+    """The Bucket."""
+
     metadataTableConfigurationResult: dict[str, Any]
     """The V1 S3 Metadata configuration for a general purpose bucket."""
 

@@ -41,6 +41,9 @@ class BucketOwnershipControlSpec(TypedDict, total=False):
 class BucketOwnershipControlStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
 
+    id: str
+    """The Bucket."""
+
     rules: list[dict[str, Any]]
     """The container element for an ownership control rule."""
 

@@ -44,6 +44,9 @@ class BucketPolicySpec(TypedDict, total=False):
 class BucketPolicyStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
 
+    id: str
+    """The Bucket."""
+
     policy: str
     """The bucket policy as a JSON document. For directory buckets, the only IAM action supported in the bucket policy is ``s3express:CreateSession``. Changed with PutBucketPolicy."""
 

@@ -41,6 +41,9 @@ class PublicAccessBlockSpec(TypedDict, total=False):
 class PublicAccessBlockStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
 
+    id: str
+    """The Bucket."""
+
     blockPublicAcls: bool
     """Specifies whether Amazon S3 should block public access control lists (ACLs) for this bucket and objects in this bucket. Setting this element to ``TRUE`` causes the following behavior: * PUT Bucket ACL and PUT Object ACL calls fail if the specified ACL is public. * PUT Object calls fail if the request includes a public ACL. * PUT Bucket calls fail if the request includes a public ACL. Enabling this setting doesn't affect existing policies or ACLs."""
 

@@ -28,7 +28,7 @@ class SecretSpec(TypedDict, total=False):
     """Tags to set besides Name and the ownership tag."""
 
     description: str
-    """The description of the secret. Changed with UpdateSecret. Never returned by reads, so never compared."""
+    """The description of the secret. Changed with UpdateSecret."""
 
     kmsKeyId: str
     """The ARN, key ID, or alias of the KMS key that Secrets Manager uses to encrypt the secret value in the secret. An alias is always prefixed by ``alias/``, for example ``alias/aws/secretsmanager``. For more information, see `About aliases <https://docs.aws.amazon.com/kms/latest/developerguide/alias-about.html>`__. To use a KMS key in a different account, use the key ARN or the alias ARN. If you don't specify this value, then Secrets Manager uses the key ``aws/secretsmanager``. If that key doesn't yet exist, then Secrets Manager creates it for you automatically the first time it encrypts the... Changed with UpdateSecret."""
@@ -46,7 +46,7 @@ class SecretSpec(TypedDict, total=False):
     """Specifies whether to overwrite a secret with the same name in the destination Region. By default, secrets aren't overwritten. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     type: str
-    """The exact string that identifies the partner that holds the external secret. For more information, see `Using Secrets Manager managed external secrets <https://docs.aws.amazon.com/secretsmanager/latest/userguide/managed-external-secrets.html>`__. Changed with UpdateSecret. Never returned by reads, so never compared."""
+    """The exact string that identifies the partner that holds the external secret. For more information, see `Using Secrets Manager managed external secrets <https://docs.aws.amazon.com/secretsmanager/latest/userguide/managed-external-secrets.html>`__. Changed with UpdateSecret."""
 
 
 class SecretStatus(TypedDict, total=False):
@@ -55,20 +55,65 @@ class SecretStatus(TypedDict, total=False):
     id: str
     """The SecretId."""
 
+    name: str
+    """The name of the new secret. The secret name can contain ASCII letters, numbers, and the following characters: /_+=.@- Do not end your secret name with a hyphen followed by six characters. If you do so, you risk confusion and unexpected results when searching for a secret by partial ARN. Secrets Manager automatically adds a hyphen and six random characters after the secret name at the end of the ARN. Can only be set when the resource is created."""
+
+    description: str
+    """The description of the secret. Changed with UpdateSecret."""
+
     kmsKeyId: str
     """The ARN, key ID, or alias of the KMS key that Secrets Manager uses to encrypt the secret value in the secret. An alias is always prefixed by ``alias/``, for example ``alias/aws/secretsmanager``. For more information, see `About aliases <https://docs.aws.amazon.com/kms/latest/developerguide/alias-about.html>`__. To use a KMS key in a different account, use the key ARN or the alias ARN. If you don't specify this value, then Secrets Manager uses the key ``aws/secretsmanager``. If that key doesn't yet exist, then Secrets Manager creates it for you automatically the first time it encrypts the... Changed with UpdateSecret."""
 
-    region: str
-    """The Region where replication occurs."""
+    type: str
+    """The exact string that identifies the partner that holds the external secret. For more information, see `Using Secrets Manager managed external secrets <https://docs.aws.amazon.com/secretsmanager/latest/userguide/managed-external-secrets.html>`__. Changed with UpdateSecret."""
 
-    status: str
-    """The status can be ``InProgress``, ``Failed``, or ``InSync``."""
+    arn: str
+    """The ARN of the secret."""
 
-    statusMessage: str
-    """Status message such as "*Secret with this name already exists in this region*"."""
+    rotationEnabled: bool
+    """Specifies whether automatic rotation is turned on for this secret. If the secret has never been configured for rotation, Secrets Manager returns null. To turn on rotation, use RotateSecret. To turn off rotation, use CancelRotateSecret."""
+
+    rotationLambdaARN: str
+    """The ARN of the Lambda function that Secrets Manager invokes to rotate the secret."""
+
+    rotationRules: dict[str, Any]
+    """The rotation schedule and Lambda function for this secret. If the secret previously had rotation turned on, but it is now turned off, this field shows the previous rotation schedule and rotation function. If the secret never had rotation turned on, this field is omitted."""
+
+    externalSecretRotationMetadata: list[dict[str, Any]]
+    """The metadata needed to successfully rotate a managed external secret. A list of key value pairs in JSON format specified by the partner. For more information about the required information, see `Managed external secrets partners <https://docs.aws.amazon.com/secretsmanager/latest/userguide/mes-partners.html>`__."""
+
+    externalSecretRotationRoleArn: str
+    """The Amazon Resource Name (ARN) of the role that allows Secrets Manager to rotate a secret held by a third-party partner. For more information, see `Security and permissions <https://docs.aws.amazon.com/secretsmanager/latest/userguide/mes-security.html>`__."""
+
+    lastRotatedDate: datetime.datetime
+    """The last date and time that Secrets Manager rotated the secret. If the secret isn't configured for rotation or rotation has been disabled, Secrets Manager returns null."""
+
+    lastChangedDate: datetime.datetime
+    """The last date and time that this secret was modified in any way."""
 
     lastAccessedDate: datetime.datetime
     """The date that the secret was last accessed in the Region. This field is omitted if the secret has never been retrieved in the Region."""
+
+    deletedDate: datetime.datetime
+    """The date the secret is scheduled for deletion. If it is not scheduled for deletion, this field is omitted. When you delete a secret, Secrets Manager requires a recovery window of at least 7 days before deleting the secret. Some time after the deleted date, Secrets Manager deletes the secret, including all of its versions. If a secret is scheduled for deletion, then its details, including the encrypted secret value, is not accessible. To cancel a scheduled deletion and restore access to the secret, use RestoreSecret."""
+
+    nextRotationDate: datetime.datetime
+    """The next rotation is scheduled to occur on or before this date. If the secret isn't configured for rotation or rotation has been disabled, Secrets Manager returns null. If rotation fails, Secrets Manager retries the entire rotation process multiple times. If rotation is unsuccessful, this date may be in the past. This date represents the latest date that rotation will occur, but it is not an approximate rotation date. In some cases, for example if you turn off automatic rotation and then turn it back on, the next rotation may occur much sooner than this date."""
+
+    versionIdsToStages: dict[str, list[str]]
+    """A list of the versions of the secret that have staging labels attached. Versions that don't have staging labels are considered deprecated and Secrets Manager can delete them. Secrets Manager uses staging labels to indicate the status of a secret version during rotation. The three staging labels for rotation are: * ``AWSCURRENT``, which indicates the current version of the secret. * ``AWSPENDING``, which indicates the version of the secret that contains new secret information that will become the next current version when rotation finishes. During rotation, Secrets Manager creates an..."""
+
+    owningService: str
+    """The ID of the service that created this secret. For more information, see `Secrets managed by other Amazon Web Services services <https://docs.aws.amazon.com/secretsmanager/latest/userguide/service-linked-secrets.html>`__."""
+
+    createdDate: datetime.datetime
+    """The date the secret was created."""
+
+    primaryRegion: str
+    """The Region the secret is in. If a secret is replicated to other Regions, the replicas are listed in ``ReplicationStatus``."""
+
+    replicationStatus: list[dict[str, Any]]
+    """A list of the replicas of this secret and their status: * ``Failed``, which indicates that the replica was not created. * ``InProgress``, which indicates that Secrets Manager is in the process of creating the replica. * ``InSync``, which indicates that the replica was created."""
 
 
 class SecretReconciler(AwsReconciler):

@@ -1,7 +1,7 @@
 """Core of the sns PlatformApplication: how it is found, created, changed and deleted.
 
     create: CreatePlatformApplication
-    read:   ListPlatformApplications
+    read:   GetPlatformApplicationAttributes
     update: SetPlatformApplicationAttributes (Attributes)
     delete: DeletePlatformApplication
 
@@ -63,10 +63,10 @@ SPEC = ResourceSpec(
         idempotency_token=None,
     ),
     read=ReadSpec(
-        operation="ListPlatformApplications",
-        output_member="PlatformApplications",
-        output_is_list=True,
-        id_filter=None,
+        operation="GetPlatformApplicationAttributes",
+        output_member=None,
+        output_is_list=False,
+        id_filter="PlatformApplicationArn",
         id_filter_is_list=False,
         filters_member=None,
         natural_filter=None,

@@ -1,7 +1,7 @@
 """Core of the sns Topic: how it is found, created, changed and deleted.
 
     create: CreateTopic
-    read:   ListTopics
+    read:   GetTopicAttributes
     update: SetTopicAttributes (AttributeName, AttributeValue)
     tags:   TagResource
     delete: DeleteTopic
@@ -95,10 +95,10 @@ SPEC = ResourceSpec(
         idempotency_token=None,
     ),
     read=ReadSpec(
-        operation="ListTopics",
-        output_member="Topics",
-        output_is_list=True,
-        id_filter=None,
+        operation="GetTopicAttributes",
+        output_member=None,
+        output_is_list=False,
+        id_filter="TopicArn",
         id_filter_is_list=False,
         filters_member=None,
         natural_filter=None,

@@ -15,20 +15,12 @@ if TYPE_CHECKING:
         PlatformApplicationSpec,
         PlatformApplicationStatus,
     )
-    from .sms_sandbox_phone_number import (
-        SmsSandboxPhoneNumberReconciler,
-        SmsSandboxPhoneNumberSpec,
-        SmsSandboxPhoneNumberStatus,
-    )
     from .topic import TopicReconciler, TopicSpec, TopicStatus
 
 __all__ = [
     "PlatformApplicationReconciler",
     "PlatformApplicationSpec",
     "PlatformApplicationStatus",
-    "SmsSandboxPhoneNumberReconciler",
-    "SmsSandboxPhoneNumberSpec",
-    "SmsSandboxPhoneNumberStatus",
     "TopicReconciler",
     "TopicSpec",
     "TopicStatus",
@@ -38,9 +30,6 @@ _MODULES = {
     "PlatformApplicationReconciler": "platform_application",
     "PlatformApplicationSpec": "platform_application",
     "PlatformApplicationStatus": "platform_application",
-    "SmsSandboxPhoneNumberReconciler": "sms_sandbox_phone_number",
-    "SmsSandboxPhoneNumberSpec": "sms_sandbox_phone_number",
-    "SmsSandboxPhoneNumberStatus": "sms_sandbox_phone_number",
     "TopicReconciler": "topic",
     "TopicSpec": "topic",
     "TopicStatus": "topic",

@@ -90,9 +90,10 @@ SPEC = ResourceSpec(
         id_filter=None,
         id_filter_is_list=False,
         filters_member=None,
-        natural_filter=None,
+        natural_filter="QueueNamePrefix",
         nested_member=None,
         required=(),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

@@ -263,6 +263,7 @@ SPEC = ResourceSpec(
         natural_filter="Name",
         nested_member=None,
         required=("Name", "VersionName"),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

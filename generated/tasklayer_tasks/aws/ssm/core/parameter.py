@@ -175,6 +175,7 @@ SPEC = ResourceSpec(
         natural_filter="Name",
         nested_member=None,
         required=(),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(

@@ -21,7 +21,7 @@ SPEC = ResourceSpec(
     fields=(
         FieldSpec(
             name="BaselineId",
-            attr="baseline_id",
+            attr="patch_baseline",
             mutability=Mutability.CREATE_ONLY,
             key="baselineId",
             in_create=True,

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .ops_item import OpsItemReconciler, OpsItemSpec, OpsItemStatus
     from .ops_metadata import OpsMetadataReconciler, OpsMetadataSpec, OpsMetadataStatus
     from .parameter import ParameterReconciler, ParameterSpec, ParameterStatus
+    from .patch_baseline import PatchBaselineReconciler, PatchBaselineSpec, PatchBaselineStatus
     from .patch_baseline_for_patch_group import (
         PatchBaselineForPatchGroupReconciler,
         PatchBaselineForPatchGroupSpec,
@@ -62,6 +63,9 @@ __all__ = [
     "PatchBaselineForPatchGroupReconciler",
     "PatchBaselineForPatchGroupSpec",
     "PatchBaselineForPatchGroupStatus",
+    "PatchBaselineReconciler",
+    "PatchBaselineSpec",
+    "PatchBaselineStatus",
     "ResourceDataSyncReconciler",
     "ResourceDataSyncSpec",
     "ResourceDataSyncStatus",
@@ -98,6 +102,9 @@ _MODULES = {
     "PatchBaselineForPatchGroupReconciler": "patch_baseline_for_patch_group",
     "PatchBaselineForPatchGroupSpec": "patch_baseline_for_patch_group",
     "PatchBaselineForPatchGroupStatus": "patch_baseline_for_patch_group",
+    "PatchBaselineReconciler": "patch_baseline",
+    "PatchBaselineSpec": "patch_baseline",
+    "PatchBaselineStatus": "patch_baseline",
     "ResourceDataSyncReconciler": "resource_data_sync",
     "ResourceDataSyncSpec": "resource_data_sync",
     "ResourceDataSyncStatus": "resource_data_sync",

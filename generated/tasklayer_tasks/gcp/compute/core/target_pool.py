@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             key="backupPool",
             in_create=True,
             update_operation="compute.targetPools.setBackup",
+            update_member="target",
         ),
         FieldSpec(
             name="creationTimestamp",
