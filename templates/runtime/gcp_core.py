@@ -18,22 +18,18 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+from . import gcp_updates
 from .core import State
-from .diff import differs
-from .errors import (
-    NotFoundError,
-    OutcomeUnknownError,
-    PreconditionFailedError,
-    TryAgainLater,
-)
+from .errors import NotFoundError, TryAgainLater
 from .gcp_errors import translate
 from .gcp_listing import find_by_natural_key, find_listed, owned_states
 from .gcp_operations import OperationWaiter, finished, is_operation, operation_params
 from .gcp_refs import as_wanted, canonical_state
+from .gcp_updates import request_id
 from .ownership import Owner
 from .retry import RetryPolicy
 from .snapshot import Snapshots
-from .spec import CallSpec, FieldSpec, Mutability, ResourceSpec
+from .spec import ResourceSpec
 
 READ_VERBS = ("get", "list", "aggregatedList", "wait", "getIamPolicy")
 
@@ -42,11 +38,6 @@ def _fix(name: str) -> str:
     from googleapiclient.discovery import fix_method_name  # type: ignore[import-untyped]
 
     return str(fix_method_name(name))
-
-
-def request_id() -> str:
-    """A new logical call's ``requestId``: a UUID, as Google requires (never the zero one)."""
-    return str(uuid.uuid4())
 
 
 class GcpCore:
@@ -231,7 +222,7 @@ class GcpCore:
     def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None:
         """Every field comes back from ``get``."""
 
-    def _read_again(self, actual: Mapping[str, Any]) -> State:
+    def read_again(self, actual: Mapping[str, Any]) -> State:
         """The resource as it is now, for a change to be recomputed from."""
         read = self.spec.read
         params = self.params(read.identity, actual) if read is not None else None
@@ -275,147 +266,8 @@ class GcpCore:
         return identity
 
     def update(self, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None:
-        by_call: dict[str, list[FieldSpec]] = {}
-        for name in changes:
-            f = self.spec.field(name)
-            operation = (
-                self.spec.tags.tag_operation if f.is_tags and self.spec.tags else f.update_operation
-            )
-            if operation:
-                by_call.setdefault(operation, []).append(f)
-        current = dict(actual)
-        for operation, fields in by_call.items():
-            current = self._converge_call(
-                self.spec.update_call(operation), fields, current, changes
-            )
-
-    def _converge_call(
-        self,
-        call: CallSpec,
-        fields: list[FieldSpec],
-        actual: dict[str, Any],
-        changes: Mapping[str, Any],
-    ) -> dict[str, Any]:
-        """Make one update call; when its fingerprint is stale (412), or its outcome unknown
-        and it could not be resent safely, read the resource again and recompute: what is
-        already in place is not sent again. Returns the state the next call starts from."""
-        current = actual
-        for attempt in range(self.retry.attempts):
-            try:
-                self._update_call(call, fields, current, changes)
-                return current
-            except (PreconditionFailedError, OutcomeUnknownError):
-                if attempt == self.retry.attempts - 1:
-                    raise
-            current = {**current, **as_wanted(self.spec, self._read_again(current), changes)}
-            if not any(
-                differs(self.spec, f.name, self._have(f, current, changes), changes[f.name])
-                for f in fields
-            ):
-                return current
-            self.retry.sleep(self.retry.delay(attempt))
-        return current  # pragma: no cover - the loop returns or raises
-
-    @staticmethod
-    def _have(f: FieldSpec, current: Mapping[str, Any], changes: Mapping[str, Any]) -> Any:
-        have = current.get(f.name)
-        if f.is_tags:
-            return {k: (have or {}).get(k) for k in changes[f.name]}
-        return have
-
-    def _update_call(
-        self,
-        call: CallSpec,
-        fields: list[FieldSpec],
-        actual: Mapping[str, Any],
-        changes: Mapping[str, Any],
-    ) -> None:
-        params = self.params(call.identity, actual) or {}
-        verb = call.operation.rsplit(".", 1)[-1]
-        if verb.startswith(("add", "remove")):
-            self._add_remove(call, fields, actual, changes, params)
-            return
-        if call.idempotency_token:
-            params[call.idempotency_token] = request_id()
-        body: dict[str, Any] = {}
-        if verb == "update":  # PUT: the whole resource, as read, with the changes
-            body = {
-                f.name: actual[f.name]
-                for f in self.spec.fields
-                if f.name in actual and f.mutability is not Mutability.READ_ONLY
-            }
-        for f in fields:
-            value = changes[f.name]
-            if f.is_tags:
-                value = {**(actual.get(f.name) or {}), **value}  # setLabels replaces: keep the rest
-            if f.update_param:
-                params[f.update_member or f.name] = value
-            else:
-                body[f.update_member or f.name] = self._items(
-                    call, f.update_member or f.name, value
-                )
-        for (
-            name
-        ) in call.required:  # members the method requires whatever changes (a firewall's name)
-            if actual.get(name) is not None:
-                body.setdefault(name, actual[name])
-        for token in call.fingerprints:
-            if actual.get(token) is not None:
-                body[token] = actual[token]
-        if call.body_member:  # iam: {serviceAccount: {...}, updateMask: "displayName"}
-            body = {call.body_member: body}
-        if call.mask_param:
-            mask = ",".join(f.update_member or f.name for f in fields)
-            if call.mask_in_body:
-                body[call.mask_param] = mask
-            else:
-                params[call.mask_param] = mask
-        if body:
-            params["body"] = body
-        self._finish(self.execute(call.operation, **params), call.operation)
-
-    @staticmethod
-    def _items(call: CallSpec, member: str, value: Any) -> Any:
-        """A list the method takes as reference objects (``[{"healthCheck": url}]``)."""
-        key = dict(call.item_keys).get(member)
-        if key is None or not isinstance(value, list):
-            return value
-        return [v if isinstance(v, dict) else {key: v} for v in value]
-
-    def _add_remove(
-        self,
-        call: CallSpec,
-        fields: list[FieldSpec],
-        actual: Mapping[str, Any],
-        changes: Mapping[str, Any],
-        params: dict[str, Any],
-    ) -> None:
-        """add…/remove… pairs change a list by difference: what is missing, what is extra;
-        each call its own logical operation, with its own ``requestId``."""
-        verb = call.operation.rsplit(".", 1)[-1]
-        partner_id = call.operation[: -len(verb)] + (
-            "remove" + verb[3:] if verb.startswith("add") else "add" + verb[6:]
-        )
-        partner = next(
-            (c for c in self.spec.updates if c.operation == partner_id),
-            CallSpec(partner_id, call.identity),
-        )
-        for f in fields:
-            have, want = list(actual.get(f.name) or []), list(changes[f.name] or [])
-            member = f.update_member or f.name
-            for each, items in (
-                (call, [v for v in want if v not in have]),
-                (partner, [v for v in have if v not in want]),
-            ):
-                if not items:
-                    continue
-                sent = dict(params)
-                if each.idempotency_token:
-                    sent[each.idempotency_token] = request_id()
-                answer = self.execute(
-                    each.operation, body={member: self._items(each, member, items)}, **sent
-                )
-                self._finish(answer, each.operation)
+        """Send each changed field through the method that carries it (:mod:`.gcp_updates`)."""
+        gcp_updates.update(self, actual, changes)
 
     def delete(self, actual: Mapping[str, Any]) -> None:
         call = self.spec.delete
