@@ -156,3 +156,13 @@ def test_an_id_part_the_read_does_not_take_is_not_sent(aws: None) -> None:
         client.create_log_stream(logGroupName="g", logStreamName=stream)
     found = AwsCore(LOG_STREAM, client).find({"logGroupName": "g", "logStreamName": "s"}, "s")
     assert [(s["logGroupName"], s["logStreamName"]) for s in found] == [("g", "s")]
+
+
+def test_only_route53_ids_are_cut_to_their_last_part_for_tag_calls() -> None:
+    from tasklayer_tasks.runtime.aws_tags import tag_selector
+
+    assert tag_selector("route53", "/hostedzone/Z1ABC") == "Z1ABC"
+    # an SSM parameter is named by a path, and its tag calls take the path whole
+    assert tag_selector("ssm", "/app/db/password") == "/app/db/password"
+    assert tag_selector("elbv2", "arn:aws:elasticloadbalancing:us-east-1:1:loadbalancer/net/a/b") == (
+        "arn:aws:elasticloadbalancing:us-east-1:1:loadbalancer/net/a/b")

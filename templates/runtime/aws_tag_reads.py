@@ -23,7 +23,7 @@ def with_tags(core: AwsCore, items: list[dict[str, Any]]) -> list[dict[str, Any]
     if tags is None or tags.read_operation is None or tags.selector_member is None or not items:
         return items
     key = core.spec.arn if tags.selector_is_arn and core.spec.arn else core.spec.primary[0]
-    wanted = [str(tag_selector(i[key])) for i in items if i.get(key)]
+    wanted = [str(tag_selector(core.spec.service, i[key])) for i in items if i.get(key)]
     found: dict[str, list[Any]] = {}
     listed = bool(tags.read_selector) or tags.selector_is_list  # the read takes many at once
     step = BATCH if listed else 1
@@ -37,8 +37,8 @@ def with_tags(core: AwsCore, items: list[dict[str, Any]]) -> list[dict[str, Any]
         if not listed and chunk[0] not in found:
             found.update(_own_tag_set(response, chunk[0]))
     for item in items:
-        if item.get(key) and tag_selector(item[key]) in found:
-            item[tags.field] = found[tag_selector(item[key])]
+        if item.get(key) and tag_selector(core.spec.service, item[key]) in found:
+            item[tags.field] = found[tag_selector(core.spec.service, item[key])]
     return items
 
 

@@ -12,11 +12,12 @@ if TYPE_CHECKING:
     from .aws_core import AwsCore
 
 
-def tag_selector(value: Any) -> Any:
-    """A resource's id as tag calls take it: Route 53 reads ids as paths (``/hostedzone/Z1``)
-    and its tag calls take the last part, as botocore already does for its other id members
-    (``fix_route53_ids``); an ARN or a plain id is sent as it is."""
-    if isinstance(value, str) and "/" in value and not value.startswith("arn:"):
+def tag_selector(service: str, value: Any) -> Any:
+    """A resource's id as tag calls take it. Route 53 reads ids as paths (``/hostedzone/Z1``)
+    and its tag calls take the last part, as botocore's ``fix_route53_ids`` already does for the
+    service's other id members; every other service's id is sent as it is (an SSM parameter's
+    name ``/app/db`` is its tag-call id whole)."""
+    if service == "route53" and isinstance(value, str) and "/" in value:
         return value.rsplit("/", 1)[-1]
     return value
 
@@ -47,7 +48,7 @@ def tag(core: AwsCore, actual: Mapping[str, Any], tags: Mapping[str, str]) -> No
     if spec.payload_wrapper:  # a Put…Tagging call replaces the whole set: keep the others
         tags = {**have, **tags}
     key = core.spec.arn if spec.selector_is_arn and core.spec.arn else core.spec.primary[0]
-    selector = tag_selector(actual[key])
+    selector = tag_selector(core.spec.service, actual[key])
     params = {
         spec.selector_member: [selector] if spec.selector_is_list else selector,
         **dict(spec.selector_extra),
