@@ -154,6 +154,15 @@ def test_executor_runs_dependencies_first_and_bounds_concurrency() -> None:
     assert PEAK[0] <= 2
 
 
+def test_with_one_worker_the_head_of_the_longest_chain_goes_first() -> None:
+    # "a…" leaves sort first by name; "z0" heads a chain of three: it must not wait behind them
+    leaves = [Step(name=f"a{i}") for i in range(3)]
+    z0 = Step(name="z0")
+    z2 = Step(name="z2", after=[Step(name="z1", after=[z0])])
+    Executor(_Target(), max_concurrency=1, sleep=lambda _: None).run([*leaves, z2])  # type: ignore[arg-type]
+    assert ORDER[:2] == ["z0", "z1"] and sorted(ORDER[2:]) == ["a0", "a1", "a2", "z2"]
+
+
 def test_try_again_later_is_retried_quietly_until_ready() -> None:
     slow = Step(name="slow", ready_after=2)
     after = Step(name="after", after=[slow])

@@ -50,6 +50,22 @@ def _check_acyclic(graph: dict[Task, list[Task]]) -> None:
         raise DependencyCycleError([t.key for t in err.args[1]]) from None
 
 
+def _chain_lengths(dependents: dict[Task, list[Task]]) -> dict[Task, int]:
+    """Per task, the most tasks on one path through what waits for it (itself included): when
+    more tasks are ready than may run, the ones heading the longest chains start first, so the
+    critical path is never queued behind a leaf (list scheduling by critical path)."""
+    length: dict[Task, int] = {}
+
+    def walk(task: Task) -> int:
+        if task not in length:
+            length[task] = 1 + max((walk(d) for d in dependents[task]), default=0)
+        return length[task]
+
+    for task in dependents:
+        walk(task)
+    return length
+
+
 @dataclass
 class Executor:
     target: Target
@@ -128,12 +144,18 @@ class Executor:
     ) -> None:
         """Run ``step`` on every task, each as soon as its blockers are done (no waves: a slow
         task holds back only what depends on it), at most ``max_concurrency`` at a time. A task
-        that says "try again later" waits ``retry_interval`` while the others go on."""
+        that says "try again later" waits ``retry_interval`` while the others go on. Among ready
+        tasks, those heading the longest chains go first."""
         blockers = (
             graph
             if not reverse
             else {t: [o for o, deps in graph.items() if t in deps] for t in graph}
         )
+        dependents: dict[Task, list[Task]] = {t: [] for t in blockers}
+        for task, before in blockers.items():
+            for blocker in before:
+                dependents[blocker].append(task)
+        urgency = _chain_lengths(dependents)
         pending: set[Task] = set(graph)
         done: set[Task] = set()
         waiting: set[Task] = set()
@@ -152,7 +174,7 @@ class Executor:
                             and t not in busy
                             and all(b in done for b in blockers[t])
                         ),
-                        key=lambda t: t.key,
+                        key=lambda t: (-urgency[t], t.key),
                     )
                     for task in ready[: self.max_concurrency - len(running)]:
                         running[pool.submit(self._attempt, task, step)] = task
