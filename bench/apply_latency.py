@@ -118,6 +118,8 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[4, 10, 16])
     parser.add_argument("--in-process", action="store_true", help="moto in this process, not moto_server")
+    parser.add_argument("--only", choices=("ec2", "network", "cluster"), action="append",
+                        help="these workloads only (repeatable; default: all three)")
     args = parser.parse_args()
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
@@ -126,6 +128,9 @@ def main() -> None:
         "kops 3-zone network": kops_network,
         "kops example cluster": lambda c: list(kops_cluster(f"{c}.example.com")),
     }
+    chosen = {"ec2": "ec2 stack", "network": "kops 3-zone network", "cluster": "kops example cluster"}
+    if args.only:
+        workloads = {n: m for n, m in workloads.items() if n in {chosen[o] for o in args.only}}
     server = None if args.in_process else MotoServer().start()
     try:
         for concurrency in args.concurrency:

@@ -392,19 +392,21 @@ class Task:
         try:
             if actual is None:
                 state = self._create(core, target)
-                rest = self._mutable_changes(state)
-                if not rest:
+                written = self._mutable_changes(state)
+                if not written:
                     return
-                core.update(state, rest)
+                core.update(state, written)
             else:
-                core.update(actual.observed, {n: new for n, (_, new) in changes.fields.items()})
+                state = actual.observed
+                written = {n: new for n, (_, new) in changes.fields.items()}
+                core.update(state, written)
         except OutcomeUnknownError as err:
             # it may have been carried out: the next attempt reads again and recomputes
             raise TryAgainLater(
                 f"{self.key}: {err}; will read it again before anything else"
             ) from None
         remaining = compute_changes(
-            self.spec, self._read_back(core, target.context), self.desired()
+            self.spec, self._read_back_written(core, target.context, state, written), self.desired()
         )
         if remaining:
             raise NotConvergedError(self.key, [self.spec.field(n).attr for n in remaining])
@@ -491,6 +493,21 @@ class Task:
             for n, (_, new) in diff.items()
             if self.spec.field(n).mutability is Mutability.MUTABLE
         }
+
+    def _read_back_written(
+        self, core: Core, context: Context, before: State, written: dict[str, Any]
+    ) -> State:
+        """The read-back after a change: when every field written is one its own read returns
+        (DescribeVpcAttribute), only those reads, over what was just read for the rest (a VPC
+        whose DNS hostnames were switched on: one call, not the listing and every attribute
+        again); the whole read otherwise."""
+        fields = [self.spec.field(n) for n in written]
+        if not before or not all(f.read_operation and f.read_attribute for f in fields):
+            return self._read_back(core, context)
+        state = {k: v for k, v in before.items() if k not in written}
+        core.read_separately(state, {f.name: written[f.name] for f in fields})
+        self.adopt(state)
+        return state
 
     def _read_back(self, core: Core, context: Context) -> State:
         """Read the resource just written; NotFound right after a create is eventual
