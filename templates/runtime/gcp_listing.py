@@ -34,10 +34,20 @@ def find_listed(core: GcpCore, desired: Mapping[str, Any], owner: Owner) -> list
     items = _listing(core, desired, owner)
     if items is None:
         return None
-    hits = [i for i in items if i.get("name") == name]
+    hits = [i for i in items if _selects(core, i, desired)]
     if not hits and _by_label(core, owner) is not None:
         return None  # perhaps another owner's: the direct read sees it
     return [core.state(i) for i in hits]
+
+
+def _selects(core: GcpCore, item: Mapping[str, Any], desired: Mapping[str, Any]) -> bool:
+    """The item is the one ``get`` would answer: every member naming the resource within its
+    scope matches (``name``; dns's ``responsePolicyName``; a record set's ``name`` and
+    ``type``, so an A record is never taken for the TXT record of the same name)."""
+    primary = core.spec.primary or ("name",)
+    wanted = {p: desired.get(p) for p in primary if desired.get(p) is not None}
+    wanted.setdefault(primary[0], desired.get("name"))
+    return all(item.get(p) == v for p, v in wanted.items())
 
 
 def owned_states(core: GcpCore, owner: Owner) -> list[State] | None:

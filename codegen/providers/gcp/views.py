@@ -40,16 +40,28 @@ class GcpResourceView(ResourceView):
         return [PythonIdentifier(s) for s in ("region", "zone") if s in self.resource.identity.parent]
 
     def _identity(self, op: Operation) -> tuple[tuple[str, str], ...]:
-        """(parameter, source): ``@project`` from the scope, ``=projects/{project}`` a
-        resource-name path, else the field holding the resource's name."""
-        primary = self.resource.identity.primary[0] if self.resource.identity.primary else "name"
+        """(parameter, source) for each path parameter of a call: ``=projects/{project}`` a
+        resource-name path; ``@project`` from the scope (also container's ``projectId``);
+        a member of the resource's identity as itself (a record set's ``name`` and ``type``);
+        a parent the resource holds as a settable field as that field (a storage ACL's
+        ``bucket``); else the field holding the resource's name."""
+        identity = self.resource.identity.primary
+        primary = identity[0] if identity else "name"
+        settable = {f.name for f in self.resource.fields if f.mutability is not Mutability.READ_ONLY}
         templates = dict(gcp(op).param_templates)
+        create = self.resource.operations.create
+        parents = set(create.identity_members) if create is not None else set()  # not its own
         out = []
         for m in op.identity_members:
+            scope = m[: -len("Id")] if m.endswith("Id") else m
             if m in templates:
                 out.append((m, "=" + templates[m]))
+            elif scope in SCOPES:
+                out.append((m, f"@{scope}"))
+            elif m in identity or m in settable and m in parents:
+                out.append((m, m))
             else:
-                out.append((m, f"@{m}") if m in SCOPES else (m, primary))
+                out.append((m, primary))
         return tuple(out)
 
     def _fingerprints(self, op: Operation) -> tuple[str, ...]:

@@ -134,7 +134,11 @@ class GcpCore:
             self.pending = dict(operation)
             return
         waiter = OperationWaiter(
-            self.spec.operation_waiter, self.execute, self.retry, self.operation_timeout
+            self.spec.operation_waiter,
+            self.execute,
+            self.retry,
+            self.operation_timeout,
+            parameters=self.parameters_of(self.spec.operation_waiter),
         )
         waiter.wait(operation, method_id)
 
@@ -142,7 +146,21 @@ class GcpCore:
         """Look at a pending operation once (no waiting): for reconcilers' next pass."""
         waiter = self.spec.operation_waiter or ""
         getter = waiter.rsplit(".", 1)[0] + ".get"
-        return self.execute(getter, **operation_params(operation))
+        return self.execute(getter, **operation_params(operation, self.parameters_of(getter)))
+
+    def parameters_of(self, method_id: str) -> dict[str, Any] | None:
+        """A method's parameters as its discovery document describes them (the client was
+        built from it), so an operation's poll names its parameters as that API does."""
+        target = self.client
+        parts = method_id.split(".")[1:]
+        try:
+            for part in parts[:-1]:
+                target = getattr(target, _fix(part))()
+        except AttributeError:
+            return None
+        methods = (getattr(target, "_resourceDesc", None) or {}).get("methods") or {}
+        found = methods.get(parts[-1]) or {}
+        return dict(found.get("parameters") or {}) or None
 
     # -- state -----------------------------------------------------------------------------------
 

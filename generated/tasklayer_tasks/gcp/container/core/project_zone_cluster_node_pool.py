@@ -234,7 +234,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("projectId", "name"), ("zone", "@zone"), ("clusterId", "name")),
+        identity=(("projectId", "@project"), ("zone", "@zone"), ("clusterId", "name")),
         body_member="nodePool",
     ),
     read=ReadSpec(
@@ -247,7 +247,7 @@ SPEC = ResourceSpec(
         natural_filter=None,
         nested_member=None,
         identity=(
-            ("projectId", "name"),
+            ("projectId", "@project"),
             ("zone", "@zone"),
             ("clusterId", "name"),
             ("nodePoolId", "name"),
@@ -257,7 +257,7 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="container.projects.zones.clusters.nodePools.setSize",
             identity=(
-                ("projectId", "name"),
+                ("projectId", "@project"),
                 ("zone", "@zone"),
                 ("clusterId", "name"),
                 ("nodePoolId", "name"),
@@ -266,7 +266,7 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="container.projects.zones.clusters.nodePools.setManagement",
             identity=(
-                ("projectId", "name"),
+                ("projectId", "@project"),
                 ("zone", "@zone"),
                 ("clusterId", "name"),
                 ("nodePoolId", "name"),
@@ -276,7 +276,7 @@ SPEC = ResourceSpec(
     delete=CallSpec(
         operation="container.projects.zones.clusters.nodePools.delete",
         identity=(
-            ("projectId", "name"),
+            ("projectId", "@project"),
             ("zone", "@zone"),
             ("clusterId", "name"),
             ("nodePoolId", "name"),
@@ -294,7 +294,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("projectId", "name"), ("zone", "@zone"), ("clusterId", "name")),
+        identity=(("projectId", "@project"), ("zone", "@zone"), ("clusterId", "name")),
     ),
 )
 
