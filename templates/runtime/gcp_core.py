@@ -259,7 +259,9 @@ class GcpCore:
         params = self.params(read.identity, actual) if read is not None else None
         if read is None or params is None:
             raise TryAgainLater(f"{self.spec.name}: cannot read it again to recompute a change")
-        return self.state(self.execute(read.operation, **params), self.placed(read.identity, params))
+        return self.state(
+            self.execute(read.operation, **params), self.placed(read.identity, params)
+        )
 
     # -- create / update / delete ------------------------------------------------------------------
 

@@ -199,7 +199,9 @@ class FakeGcp:
 
     def _creatable(self, collection: str) -> bool:
         return any(
-            r.http_method == "POST" and r.verb in ("insert", "create") and r.pattern.match(collection)
+            r.http_method == "POST"
+            and r.verb in ("insert", "create")
+            and r.pattern.match(collection)
             for r in self._routes
         )
 
