@@ -29,6 +29,7 @@ def document(api: str) -> dict[str, Any]:
 def test_storage_acl_is_named_by_its_entity() -> None:
     fake = FakeGcp(document("storage"))
     api = fake.build()
+    api.buckets().insert(project=P, body={"name": "b1"}).execute()  # its parent must exist
     api.bucketAccessControls().insert(bucket="b1", body={"entity": "allUsers", "role": "READER"}).execute()
     got = api.bucketAccessControls().get(bucket="b1", entity="allUsers").execute()
     assert got["role"] == "READER"

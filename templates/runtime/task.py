@@ -41,7 +41,7 @@ from .lifecycle import Lifecycle
 from .nested import resolved, tasks_in
 from .ownership import Owner
 from .redact import printable, redacted
-from .spec import Mutability, ResourceSpec
+from .spec import FieldSpec, Mutability, ResourceSpec
 from .task_write import render_cloud
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ class Task:
                 continue  # the cloud's to say (an id, below, comes from what was found)
             value = resolved(
                 getattr(self, f.attr, None),
-                lambda v: v.reference_value() or self._unresolved(v, dry_run),
+                lambda v: self.reference_to(f, v) or self._unresolved(v, dry_run),
             )
             if value is not None:
                 state[f.name] = value
@@ -173,6 +173,11 @@ class Task:
             wanted.update(self._owner(context).marks)
             state[tags.field] = wanted
         return state
+
+    def reference_to(self, holder: FieldSpec, task: Task) -> str | None:
+        """What ``holder`` holds of the task it refers to: its reference value (an id; a
+        selfLink), once it has one."""
+        return task.reference_value()
 
     def _unresolved(self, dependency: Task, dry_run: bool) -> str:
         if dry_run:

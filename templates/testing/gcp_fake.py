@@ -168,6 +168,7 @@ class FakeGcp:
     ) -> tuple[int, Any]:
         if route.is_operation_poll(url, self._operations):
             return 200, self._poll(url)
+        self._check_parents(route, url)
         if route.http_method == "GET" and route.collection:
             return 200, self._list(route, url, query)
         if route.http_method == "GET":
@@ -185,6 +186,24 @@ class FakeGcp:
         if route.http_method in ("PATCH", "PUT"):
             return self._change(route, url, body or {}, replace=route.http_method == "PUT")
         return self._action(route, url, query, body or {})
+
+    def _check_parents(self, route: Route, url: str) -> None:
+        """A request under another resource (``…/managedZones/z/rrsets``, ``b/b1/acl``) names a
+        parent that must exist, as Google answers 404 when it does not: a call sent to a wrong
+        parent can never pass. Only parents of collections the API creates into are checked
+        (a project, region or zone is not made through these APIs)."""
+        for parent in route.parent_urls(url):
+            collection = parent.rsplit("/", 1)[0]
+            if parent not in self.store and self._creatable(collection):
+                raise FakeError(404, "notFound", f"The resource '{parent}' was not found")
+
+    def _creatable(self, collection: str) -> bool:
+        return any(
+            r.http_method == "POST"
+            and r.verb in ("insert", "create")
+            and r.pattern.match(collection)
+            for r in self._routes
+        )
 
     def _check_required(self, route: Route, body: dict[str, Any]) -> None:
         schema = route.request_schema()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
+from codegen.errors import TasklayerError
 from codegen.model import Mutability, Operation
 from codegen.naming import Code, PythonIdentifier, python_literal
 from codegen.providers.gcp.shapes import gcp, gcp_field
@@ -43,14 +44,18 @@ class GcpResourceView(ResourceView):
         """(parameter, source) for each path parameter of a call: ``=projects/{project}`` a
         resource-name path; ``@project`` from the scope (also container's ``projectId``);
         a member of the resource's identity as itself (a record set's ``name`` and ``type``);
-        a parent the resource holds as a settable field as that field (a storage ACL's
-        ``bucket``); else the field holding the resource's name."""
+        a parent it lives in as the field holding it (a storage ACL's ``bucket``, a record
+        set's ``managedZone``: gcp.path-parents-are-inputs); the parameter selecting the resource
+        itself (``{network}``) as the field holding its name. A parent with no field to come
+        from has no source: the resource cannot be rendered, rather than be sent to a parent
+        named after itself."""
         identity = self.resource.identity.primary
         primary = identity[0] if identity else "name"
         settable = {f.name for f in self.resource.fields if f.mutability is not Mutability.READ_ONLY}
         templates = dict(gcp(op).param_templates)
         create = self.resource.operations.create
         parents = set(create.identity_members) if create is not None else set()  # not its own
+        placed_in = parents & set(self.resource.identity.parent)  # an in-place create's own name is not
         out = []
         for m in op.identity_members:
             scope = m[: -len("Id")] if m.endswith("Id") else m
@@ -60,6 +65,12 @@ class GcpResourceView(ResourceView):
                 out.append((m, f"@{scope}"))
             elif m in identity or m in settable and m in parents:
                 out.append((m, m))
+            elif m in placed_in:
+                raise TasklayerError(
+                    f"{op.name} names the {self.resource.name}'s parent by its path parameter {m!r}, "
+                    "which no field of the resource holds and no scope or resource-name path fills",
+                    pointer=f"{self.service.provider}/{self.service.name}/{self.resource.name}",
+                )
             else:
                 out.append((m, primary))
         return tuple(out)

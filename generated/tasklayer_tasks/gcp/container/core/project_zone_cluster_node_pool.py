@@ -200,8 +200,10 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="clusterId",
             attr="cluster_id",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.CREATE_ONLY,
             key="clusterId",
+            references="ZoneCluster",
+            reference_member="name",
         ),
         FieldSpec(
             name="parent",
@@ -234,7 +236,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("projectId", "@project"), ("zone", "@zone"), ("clusterId", "name")),
+        identity=(("projectId", "@project"), ("zone", "@zone"), ("clusterId", "clusterId")),
         body_member="nodePool",
     ),
     read=ReadSpec(
@@ -249,7 +251,7 @@ SPEC = ResourceSpec(
         identity=(
             ("projectId", "@project"),
             ("zone", "@zone"),
-            ("clusterId", "name"),
+            ("clusterId", "clusterId"),
             ("nodePoolId", "name"),
         ),
     ),
@@ -259,7 +261,7 @@ SPEC = ResourceSpec(
             identity=(
                 ("projectId", "@project"),
                 ("zone", "@zone"),
-                ("clusterId", "name"),
+                ("clusterId", "clusterId"),
                 ("nodePoolId", "name"),
             ),
         ),
@@ -268,7 +270,7 @@ SPEC = ResourceSpec(
             identity=(
                 ("projectId", "@project"),
                 ("zone", "@zone"),
-                ("clusterId", "name"),
+                ("clusterId", "clusterId"),
                 ("nodePoolId", "name"),
             ),
         ),
@@ -278,7 +280,7 @@ SPEC = ResourceSpec(
         identity=(
             ("projectId", "@project"),
             ("zone", "@zone"),
-            ("clusterId", "name"),
+            ("clusterId", "clusterId"),
             ("nodePoolId", "name"),
         ),
     ),
@@ -294,7 +296,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("projectId", "@project"), ("zone", "@zone"), ("clusterId", "name")),
+        identity=(("projectId", "@project"), ("zone", "@zone"), ("clusterId", "clusterId")),
     ),
 )
 

@@ -77,6 +77,14 @@ SPEC = ResourceSpec(
             key="type",
             in_create=True,
         ),
+        FieldSpec(
+            name="managedZone",
+            attr="managed_zone",
+            mutability=Mutability.CREATE_ONLY,
+            key="managedZone",
+            references="ManagedZone",
+            reference_member="name",
+        ),
     ),
     primary=("name", "type"),
     natural=("name", "type"),
@@ -88,7 +96,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("project", "@project"), ("managedZone", "name")),
+        identity=(("project", "@project"), ("managedZone", "managedZone")),
     ),
     read=ReadSpec(
         operation="dns.resourceRecordSets.get",
@@ -101,7 +109,7 @@ SPEC = ResourceSpec(
         nested_member=None,
         identity=(
             ("project", "@project"),
-            ("managedZone", "name"),
+            ("managedZone", "managedZone"),
             ("name", "name"),
             ("type", "type"),
         ),
@@ -111,7 +119,7 @@ SPEC = ResourceSpec(
             operation="dns.resourceRecordSets.patch",
             identity=(
                 ("project", "@project"),
-                ("managedZone", "name"),
+                ("managedZone", "managedZone"),
                 ("name", "name"),
                 ("type", "type"),
             ),
@@ -121,7 +129,7 @@ SPEC = ResourceSpec(
         operation="dns.resourceRecordSets.delete",
         identity=(
             ("project", "@project"),
-            ("managedZone", "name"),
+            ("managedZone", "managedZone"),
             ("name", "name"),
             ("type", "type"),
         ),
@@ -138,7 +146,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter="filter",
         nested_member=None,
-        identity=(("project", "@project"), ("managedZone", "name")),
+        identity=(("project", "@project"), ("managedZone", "managedZone")),
     ),
 )
 
