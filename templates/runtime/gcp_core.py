@@ -111,7 +111,7 @@ class GcpCore:
             if source.startswith("="):  # a resource-name path: "=projects/{project}", "={name}"
                 values = {
                     **{k: v for k, v in self.scope.items() if v},
-                    **{k: v for k, v in state.items() if isinstance(v, str)},
+                    **{k: self.relative(v) for k, v in state.items() if isinstance(v, str)},
                 }
                 try:
                     value: Any = source[1:].format(**values)
@@ -123,6 +123,11 @@ class GcpCore:
                 return None
             out[param] = value
         return out
+
+    def relative(self, value: str) -> str:
+        """A resource-name path holds relative names: a reference held as a full URL on the
+        client's base (its canonical form, :mod:`.gcp_refs`) goes in as the name after it."""
+        return value[len(self.base) :] if self.base and value.startswith(self.base) else value
 
     # -- operations ------------------------------------------------------------------------------
 

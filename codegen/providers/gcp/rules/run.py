@@ -57,6 +57,7 @@ GCP_RULES: Sequence[Rule[GcpContext]] = check_unique(
         calls.reference_objects,
         calls.long_running,
         calls.create_id,
+        aip.parent_reference,
         aip.resource_name_paths,
     )
 )
