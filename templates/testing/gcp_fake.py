@@ -47,8 +47,13 @@ SCOPE_PARAMS = ("project", "region", "zone")
 COMPANIONS = {"instanceGroupManagers": "instanceGroups"}
 _IP = re.compile(r"^[0-9.]+$|:")
 # google.rpc.Code of a failed longrunning operation, for the failures fail_next names
-RPC_CODES = {"NOT_FOUND": 5, "ALREADY_EXISTS": 6, "PERMISSION_DENIED": 7, "QUOTA_EXCEEDED": 8,
-             "RESOURCE_IN_USE_BY_ANOTHER_RESOURCE": 9}
+RPC_CODES = {
+    "NOT_FOUND": 5,
+    "ALREADY_EXISTS": 6,
+    "PERMISSION_DENIED": 7,
+    "QUOTA_EXCEEDED": 8,
+    "RESOURCE_IN_USE_BY_ANOTHER_RESOURCE": 9,
+}
 
 
 @dataclass
@@ -286,8 +291,12 @@ class FakeGcp:
             if key.endswith("Id") and key != "requestId" and isinstance(value, str):
                 # the resource: the body's member typed like it (iam's serviceAccount), else
                 # the body itself (AIP create: the resource, its id in the query)
-                wrapper = [k for k, v in body.items() if isinstance(v, dict) and k in _wrappers(route)]
-                nested = body[wrapper[0]] if wrapper else {k: v for k, v in body.items() if k != key}
+                wrapper = [
+                    k for k, v in body.items() if isinstance(v, dict) and k in _wrappers(route)
+                ]
+                nested = (
+                    body[wrapper[0]] if wrapper else {k: v for k, v in body.items() if k != key}
+                )
                 return {**copy.deepcopy(nested), key: value}, value
         raise FakeError(400, "required", f"{route.method_id}: the request names no resource")
 
@@ -465,7 +474,9 @@ class FakeGcp:
     def _longrunning_now(self, url: str) -> dict[str, Any]:
         operation = self._operations[url]
         if self._polls[url] == 0 and "error" not in operation:
-            operation.update(done=True, response=copy.deepcopy(self.store.get(self._targets[url], {})))
+            operation.update(
+                done=True, response=copy.deepcopy(self.store.get(self._targets[url], {}))
+            )
         return copy.deepcopy(operation)
 
     def _poll(self, url: str) -> dict[str, Any]:
