@@ -14,6 +14,9 @@ What is emulated, from the apiextensions ``ValidationRule`` documentation:
   the helper refuses a rule that sets it rather than judge it wrongly.
 - A failing rule reports its ``message`` (or ``failed rule: <rule>``) at the node's path plus
   its ``fieldPath``.
+- A property named like a CEL reserved word is seen by rules as ``__word__`` ("Escaping: ...
+  namespace -> self.__namespace__"); here every object key is (no generated rule indexes a map
+  by such a word).
 
 Not emulated: defaulting (callers pass defaulted objects), the apiserver's CEL types for
 formats (a ``date-time`` stays a string here; equality is the same), cost accounting.
@@ -62,9 +65,28 @@ def _holds(rule: str, activation: dict[str, Any]) -> bool:
     return bool(result)
 
 
+# the words CEL reserves, from the apiextensions ValidationRule documentation
+CEL_RESERVED = frozenset({"true", "false", "null", "in", "as", "break", "const", "continue", "else", "for",
+                          "function", "if", "import", "let", "loop", "package", "namespace", "return", "var",
+                          "void", "while"})
+
+
+def _escaped(key: str) -> str:
+    return f"__{key}__" if key in CEL_RESERVED else key
+
+
+def _as_cel(value: Any) -> Any:
+    """The JSON value as CEL sees it: reserved property names escaped."""
+    def escape(v: Any) -> Any:
+        if isinstance(v, dict):
+            return {_escaped(k): escape(x) for k, x in v.items()}
+        return [escape(x) for x in v] if isinstance(v, list) else v
+    return json_to_cel(escape(value))
+
+
 def violations(schema: dict[str, Any], new: Any, old: Any = ABSENT, path: str = "") -> list[Violation]:
     """Every rule of ``schema`` that ``new`` breaks, given ``old`` (``ABSENT`` on a create)."""
-    return _violations(schema, new, old, json_to_cel(new), ABSENT if old is ABSENT else json_to_cel(old), path)
+    return _violations(schema, new, old, _as_cel(new), ABSENT if old is ABSENT else _as_cel(old), path)
 
 
 def _violations(schema: dict[str, Any], new: Any, old: Any, cel_new: Any, cel_old: Any, path: str) -> list[Violation]:
@@ -82,8 +104,9 @@ def _violations(schema: dict[str, Any], new: Any, old: Any, cel_new: Any, cel_ol
 
     def child(node: dict[str, Any], key: str, where: str) -> list[Violation]:
         has_old = isinstance(old, dict) and key in old
-        return _violations(node, new[key], old[key] if has_old else ABSENT, cel_new[celtypes.StringType(key)],
-                           cel_old[celtypes.StringType(key)] if has_old else ABSENT, where)
+        cel_key = celtypes.StringType(_escaped(key))
+        return _violations(node, new[key], old[key] if has_old else ABSENT, cel_new[cel_key],
+                           cel_old[cel_key] if has_old else ABSENT, where)
 
     if isinstance(new, dict):
         for key, member in (schema.get("properties") or {}).items():

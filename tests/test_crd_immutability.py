@@ -188,6 +188,15 @@ def test_transition_rules_are_told_by_the_oldself_variable_not_a_member_named_so
     assert not is_transition_rule("self.oldSelf == 1") and not is_transition_rule("self.x > 0")
 
 
+def test_a_property_named_like_a_cel_word_is_seen_escaped() -> None:
+    """The apiserver shows ``namespace`` to rules as ``self.__namespace__``."""
+    schema = {"type": "object", "properties": {"namespace": {"type": "string"}},
+              "x-kubernetes-validations": [{"rule": "has(self.__namespace__) == has(oldSelf.__namespace__)",
+                                            "fieldPath": ".namespace"}]}
+    assert violations(schema, {"namespace": "a"}, {"namespace": "b"}) == []
+    assert [v.path for v in violations(schema, {"namespace": "a"}, {})] == [".namespace"]
+
+
 def _rule_nodes(node: Any, path: str) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     if not isinstance(node, dict):
         return

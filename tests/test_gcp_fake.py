@@ -116,3 +116,20 @@ def test_other_apis_share_the_generic_verbs() -> None:
     dns = fake.build(document("dns"))
     dns.managedZones().create(project=P, body={"name": "z", "dnsName": "example.com."}).execute()
     assert dns.managedZones().get(project=P, managedZone="z").execute()["dnsName"] == "example.com."
+
+
+def test_aip_creates_answer_google_longrunning_operations() -> None:
+    """iam's Operation is google.longrunning's (``done``, no ``status``): named under the
+    resource ("ending with operations/{unique_id}"), ``done`` left out while running, then
+    ``done`` with the resource as its ``response``; a failure is a google.rpc.Status."""
+    fake = FakeGcp(document("iam"), operation_polls=1)
+    pools = fake.build().projects().locations().workloadIdentityPools()
+    parent = f"projects/{P}/locations/global"
+    op = pools.create(parent=parent, workloadIdentityPoolId="pool", body={"displayName": "p"}).execute()
+    assert "done" not in op and "status" not in op and "selfLink" not in op
+    assert op["name"].startswith(f"{parent}/workloadIdentityPools/pool/operations/")
+    done = pools.operations().get(name=op["name"]).execute()
+    assert done["done"] is True and done["response"]["name"] == f"{parent}/workloadIdentityPools/pool"
+    fake.fail_next("iam.projects.locations.workloadIdentityPools.delete")
+    failed = pools.delete(name=f"{parent}/workloadIdentityPools/pool").execute()
+    assert failed["done"] is True and failed["error"]["code"] == 9  # FAILED_PRECONDITION

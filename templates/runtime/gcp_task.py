@@ -82,8 +82,9 @@ class GcpTask(Task):
         return self.name
 
     def reference_value(self) -> str | None:
-        """Other resources hold its selfLink: known once it is found or created."""
-        link = self.observed.get("selfLink")
+        """Other resources hold its canonical reference (``spec.arn``): compute's selfLink, a
+        resource-name API's whole ``name``; known once it is found or created."""
+        link = self.observed.get(self.spec.arn or "selfLink")
         return str(link) if link else None
 
 

@@ -46,6 +46,14 @@ SCOPE_PARAMS = ("project", "region", "zone")
 # a collection whose resources come with one of another collection, under the same name
 COMPANIONS = {"instanceGroupManagers": "instanceGroups"}
 _IP = re.compile(r"^[0-9.]+$|:")
+# google.rpc.Code of a failed longrunning operation, for the failures fail_next names
+RPC_CODES = {
+    "NOT_FOUND": 5,
+    "ALREADY_EXISTS": 6,
+    "PERMISSION_DENIED": 7,
+    "QUOTA_EXCEEDED": 8,
+    "RESOURCE_IN_USE_BY_ANOTHER_RESOURCE": 9,
+}
 
 
 @dataclass
@@ -82,6 +90,7 @@ class FakeGcp:
         self.log: list[Request] = []
         self._operations: dict[str, dict[str, Any]] = {}
         self._polls: dict[str, int] = {}
+        self._targets: dict[str, str] = {}  # a longrunning operation's URL -> what it acts on
         self._replies: dict[str, tuple[int, Any]] = {}  # requestId -> the first answer
         self._failures: dict[str, tuple[str, str]] = {}
         self._ids: itertools.count[int] = itertools.count(1000)
@@ -465,6 +474,8 @@ class FakeGcp:
     def _operation(
         self, route: Route, target: str, error: tuple[str, str] | None = None
     ) -> dict[str, Any]:
+        if _longrunning(route):
+            return self._longrunning(route, target, error)
         name = f"operation-{next(self._ids)}"
         # an organization's resource (no project: ``locations/global/securityPolicies``) has its
         # operations under its location (globalOrganizationOperations: locations/global/operations)
@@ -494,11 +505,40 @@ class FakeGcp:
         self._polls[url] = polls
         return copy.deepcopy(operation)
 
+    def _longrunning(
+        self, route: Route, target: str, error: tuple[str, str] | None
+    ) -> dict[str, Any]:
+        """google.longrunning's Operation (AIP-151), named under the resource it acts on
+        ("a resource name ending with ``operations/{unique_id}``"); ``done`` left out while it
+        runs (proto3 JSON leaves out a false boolean); once done, its ``error`` (a
+        google.rpc.Status) or its ``response`` (the resource as it then is)."""
+        prefix = route.base + (route.name_prefix or "")
+        name = f"{target[len(prefix):]}/operations/operation-{next(self._ids)}"
+        operation: dict[str, Any] = {"name": name, "metadata": {}}
+        if error:
+            code = RPC_CODES.get(error[0], 2)  # 2: UNKNOWN
+            operation.update(done=True, error={"code": code, "message": f"{error[0]}: {error[1]}"})
+        url = prefix + name
+        self._operations[url] = operation
+        self._polls[url] = 0 if error else self.operation_polls
+        self._targets[url] = target
+        return self._longrunning_now(url)
+
+    def _longrunning_now(self, url: str) -> dict[str, Any]:
+        operation = self._operations[url]
+        if self._polls[url] == 0 and "error" not in operation:
+            operation.update(
+                done=True, response=copy.deepcopy(self.store.get(self._targets[url], {}))
+            )
+        return copy.deepcopy(operation)
+
     def _poll(self, url: str) -> dict[str, Any]:
         url = url.removesuffix("/wait")
         if url not in self._operations:
             raise FakeError(404, "notFound", f"The resource '{url}' was not found")
         self._polls[url] = max(0, self._polls[url] - 1)
+        if url in self._targets:
+            return self._longrunning_now(url)
         if self._polls[url] == 0:
             self._operations[url].update(status="DONE", progress=100)
         return copy.deepcopy(self._operations[url])
@@ -512,6 +552,13 @@ class FakeGcp:
             or r.http_method != "GET"
             and not r.method_id.endswith(("Operations.wait", "operations.wait"))
         ]
+
+
+def _longrunning(route: Route) -> bool:
+    """The method answers google.longrunning's Operation (``done``), not compute's (``status``)."""
+    schema = route.document.get("schemas", {}).get(route.response or "", {})
+    props = schema.get("properties") or {}
+    return "done" in props and "status" not in props
 
 
 def _check_request_id(value: str) -> None:

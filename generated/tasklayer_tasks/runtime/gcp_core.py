@@ -111,7 +111,7 @@ class GcpCore:
             if source.startswith("="):  # a resource-name path: "=projects/{project}", "={name}"
                 values = {
                     **{k: v for k, v in self.scope.items() if v},
-                    **{k: v for k, v in state.items() if isinstance(v, str)},
+                    **{k: self.relative(v) for k, v in state.items() if isinstance(v, str)},
                 }
                 try:
                     value: Any = source[1:].format(**values)
@@ -124,15 +124,21 @@ class GcpCore:
             out[param] = value
         return out
 
+    def relative(self, value: str) -> str:
+        """A resource-name path holds relative names: a reference held as a full URL on the
+        client's base (its canonical form, :mod:`.gcp_refs`) goes in as the name after it."""
+        return value[len(self.base) :] if self.base and value.startswith(self.base) else value
+
     # -- operations ------------------------------------------------------------------------------
 
-    def _finish(self, operation: Mapping[str, Any], method_id: str) -> None:
-        """Wait for a long-running operation (or leave it pending); its error is the call's."""
+    def _finish(self, operation: Mapping[str, Any], method_id: str) -> dict[str, Any]:
+        """Wait for a long-running operation (or leave it pending); its error is the call's.
+        The operation as it ended ({} when not waited on)."""
         if not is_operation(operation) or self.spec.operation_waiter is None:
-            return
+            return {}
         if not self.wait and not finished(operation):
             self.pending = dict(operation)
-            return
+            return {}
         waiter = OperationWaiter(
             self.spec.operation_waiter,
             self.execute,
@@ -140,7 +146,7 @@ class GcpCore:
             self.operation_timeout,
             parameters=self.parameters_of(self.spec.operation_waiter),
         )
-        waiter.wait(operation, method_id)
+        return waiter.wait(operation, method_id)
 
     def operation_done(self, operation: Mapping[str, Any]) -> dict[str, Any]:
         """Look at a pending operation once (no waiting): for reconcilers' next pass."""
@@ -292,10 +298,12 @@ class GcpCore:
         elif create.body_member:
             body = {create.body_member: body}
         response = self.execute(create.operation, body=body, **params)
-        self._finish(response, create.operation)
+        ended = self._finish(response, create.operation)
         identity = {p: desired.get(p) for p in self.spec.primary}
-        if not is_operation(response):  # not an operation: the resource itself, with its name
-            identity.update({p: response[p] for p in self.spec.primary if p in response})
+        # the resource itself, with its name; or a finished longrunning operation's ``response``
+        made = response if not is_operation(response) else ended.get("response")
+        if isinstance(made, Mapping):
+            identity.update({p: made[p] for p in self.spec.primary if p in made})
         return identity
 
     def update(self, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None:

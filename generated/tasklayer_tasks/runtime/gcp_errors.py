@@ -92,9 +92,30 @@ OPERATION_CODES: dict[str, type[CloudError]] = {
 }
 
 
+# google.rpc.Code, the ``code`` of a google.longrunning operation's ``error`` (a Status)
+STATUS_CODES: dict[int, str] = {
+    5: "NOT_FOUND",
+    6: "ALREADY_EXISTS",
+    7: "PERMISSION_DENIED",
+    8: "RESOURCE_EXHAUSTED",
+    9: "FAILED_PRECONDITION",
+}
+STATUS_KINDS: dict[str, type[CloudError]] = {
+    "RESOURCE_EXHAUSTED": ThrottledError,
+    # "the system is not in a state required for the operation's execution. For example, the
+    # directory to be deleted is non-empty": what a delete of a resource still in use gets
+    "FAILED_PRECONDITION": InUseError,
+}
+
+
 def operation_error(operation: str, error: Any) -> Exception:
-    """The error a finished operation reports (``error.errors[]``: ``{code, message}``), as a
-    taxonomy kind; an ``error`` of any other shape is reported as malformed, not guessed at."""
+    """The error a finished operation reports (compute's ``error.errors[]``: ``{code,
+    message}``; google.longrunning's ``error``, a google.rpc.Status ``{code: int, message}``),
+    as a taxonomy kind; an ``error`` of any other shape is reported as malformed, not guessed at."""
+    if isinstance(error, dict) and isinstance(error.get("code"), int) and "errors" not in error:
+        code = STATUS_CODES.get(error["code"], str(error["code"]))
+        kind = STATUS_KINDS.get(code) or OPERATION_CODES.get(code, CloudError)
+        return kind(operation, code, f"{code}: {error.get('message', '')}")
     errors = error.get("errors") if isinstance(error, dict) else None
     if not isinstance(errors, list) or not errors or not all(isinstance(e, dict) for e in errors):
         return MalformedResponseError(

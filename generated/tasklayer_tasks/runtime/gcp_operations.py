@@ -2,7 +2,13 @@
 server holds open) where it has one, else ``get``, backing off between polls, and never longer
 than the context's ``operation_timeout`` — after that the task tries again later, within its
 own deadline, instead of polling forever. A finished operation's error becomes the taxonomy's
-kind (an operation that failed because the resource is in use is an ``InUseError``)."""
+kind (an operation that failed because the resource is in use is an ``InUseError``).
+
+Two shapes: compute's Operation (``status``, a ``selfLink`` naming its project, region or
+zone, polled by ``operation=<name>``), and google.longrunning's (AIP-151, iam and most newer
+APIs: a ``name`` that is the operation's whole resource name, "a resource name ending with
+``operations/{unique_id}``", polled by ``name=``; ``done`` true once finished, and left out
+while running, as proto3 JSON leaves out a false boolean)."""
 
 from __future__ import annotations
 
@@ -25,9 +31,19 @@ SCOPE_PLURALS = {
 }
 
 
+# google.longrunning.Operation.name: "operations/{id}", or ending with "/operations/{id}"
+_LONGRUNNING_NAME = re.compile(r"(?:^|/)operations/[^/]+$")
+
+
+def is_longrunning(answer: Mapping[str, Any]) -> bool:
+    """google.longrunning's Operation: its name ends with ``operations/{id}`` and it has no
+    compute ``selfLink`` (a running one may hold nothing else: ``done`` false is left out)."""
+    return "selfLink" not in answer and bool(_LONGRUNNING_NAME.search(str(answer.get("name", ""))))
+
+
 def is_operation(answer: Mapping[str, Any]) -> bool:
-    """compute's Operation (``status``) or google.longrunning's (``done``)."""
-    return "status" in answer or "done" in answer
+    """compute's Operation (``status``) or google.longrunning's (``done``, or its name)."""
+    return "status" in answer or "done" in answer or is_longrunning(answer)
 
 
 def finished(operation: Mapping[str, Any]) -> bool:
@@ -37,12 +53,15 @@ def finished(operation: Mapping[str, Any]) -> bool:
 def operation_params(
     operation: Mapping[str, Any], parameters: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The wait/get parameters of an operation, from its selfLink (project, region or zone).
-    Given the method's own ``parameters`` (from its discovery document), each path parameter
-    is filled as that method names it: ``projectId``/``operationId`` (container's zonal
-    operations) from the ``projects``/``operations`` segments, a resource-name ``{+name}``
+    """The wait/get parameters of an operation: a longrunning one's whole name; compute's from
+    its selfLink (project, region or zone) and its name. Given the method's own ``parameters``
+    (from its discovery document), each path parameter is filled as that method names it:
+    ``projectId``/``operationId`` (container's zonal operations) from the ``projects``/
+    ``operations`` segments, a resource-name ``{+name}``
     (``^projects/[^/]+/locations/[^/]+/operations/[^/]+$``) as the part of the selfLink its
     pattern matches."""
+    if is_longrunning(operation):
+        return {"name": str(operation["name"])}
     link = str(operation.get("selfLink", ""))
     parts = link.split("/")
     params = {SCOPE_PLURALS[k]: v for k, v in zip(parts, parts[1:]) if k in SCOPE_PLURALS}

@@ -60,6 +60,9 @@ class Facts:
     # method id -> a method of another collection that changes this resource's field
     # (instanceGroups.setNamedPorts for an InstanceGroupManager's namedPorts)
     borrowed: dict[str, Method] = field(default_factory=dict)
+    # the create's path parameter that is another resource's whole name -> the field naming
+    # that resource ({+parent} of oauthClients.credentials -> "oauthClient")
+    parent_field: tuple[str, str] | None = None
 
     def method(self, name: str) -> Method | None:
         return self.collection.methods.get(name)

@@ -57,6 +57,7 @@ GCP_RULES: Sequence[Rule[GcpContext]] = check_unique(
         calls.reference_objects,
         calls.long_running,
         calls.create_id,
+        aip.parent_reference,
         aip.resource_name_paths,
         # last: a parent the path names is the caller's input, whatever the rules above said
         parents.parents_are_inputs,

@@ -19,6 +19,7 @@ from .core.project_location_cluster_node_pool import (
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .location_cluster import LocationCluster
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -85,6 +86,9 @@ class ProjectLocationClusterNodePool(GcpTask):
 
     zone: str | None = None
     """Deprecated. The name of the Google Compute Engine [zone](https://cloud.google.com/compute/docs/zones#available) in which the cluster resides. This field has been deprecated and replaced by the parent field. Changed with container.projects.locations.clusters.nodePools.setAutoscaling. Never returned by reads, so never compared."""
+
+    cluster: LocationCluster | str | None = None
+    """The LocationCluster this ProjectLocationClusterNodePool is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -15,6 +15,7 @@ from .core.oauth_client_credential import DOCUMENT, SPEC, OauthClientCredentialC
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .oauth_client import OauthClient
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -33,6 +34,9 @@ class OauthClientCredential(GcpTask):
 
     oauth_client_credential_id: str | None = None
     """Required. The ID to use for the OauthClientCredential, which becomes the final component of the resource name. This value should be 4-32 characters, and may contain the characters [a-z0-9-]. The prefix `gcp-` is reserved for use by Google, and may not be specified. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
+    oauth_client: OauthClient | str | None = None
+    """The OauthClient this OauthClientCredential is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -15,6 +15,7 @@ from .core.service_account_key import DOCUMENT, SPEC, ServiceAccountKeyCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .service_account import ServiceAccount
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -30,6 +31,9 @@ class ServiceAccountKey(GcpTask):
 
     private_key_type: str | None = None
     """The output format for the private key. Only provided in `CreateServiceAccountKey` responses, not in `GetServiceAccountKey` or `ListServiceAccountKey` responses. Google never exposes system-managed private keys, and never retains user-managed private keys. Can only be set when the resource is created."""
+
+    service_account: ServiceAccount | str | None = None
+    """The ServiceAccount this ServiceAccountKey is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -15,6 +15,7 @@ from .core.workforce_pool_provider import DOCUMENT, SPEC, WorkforcePoolProviderC
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .workforce_pool import WorkforcePool
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -63,6 +64,9 @@ class WorkforcePoolProvider(GcpTask):
 
     workforce_pool_provider_id: str | None = None
     """Required. The ID for the provider, which becomes the final component of the resource name. This value must be 4-32 characters, and may contain the characters `[a-z0-9-]`. The prefix `gcp-` is reserved for use by Google, and may not be specified. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
+    workforce_pool: WorkforcePool | str | None = None
+    """The WorkforcePool this WorkforcePoolProvider is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -15,6 +15,7 @@ from .core.workforce_pool_provider_key import DOCUMENT, SPEC, WorkforcePoolProvi
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .workforce_pool_provider import WorkforcePoolProvider
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -33,6 +34,9 @@ class WorkforcePoolProviderKey(GcpTask):
 
     workforce_pool_provider_key_id: str | None = None
     """Required. The ID to use for the key, which becomes the final component of the resource name. This value must be 4-32 characters, and may contain the characters `[a-z0-9-]`. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
+    provider: WorkforcePoolProvider | str | None = None
+    """The WorkforcePoolProvider this WorkforcePoolProviderKey is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

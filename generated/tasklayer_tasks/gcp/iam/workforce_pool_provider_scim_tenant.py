@@ -19,6 +19,7 @@ from .core.workforce_pool_provider_scim_tenant import (
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .workforce_pool_provider import WorkforcePoolProvider
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -40,6 +41,9 @@ class WorkforcePoolProviderScimTenant(GcpTask):
 
     workforce_pool_provider_scim_tenant_id: str | None = None
     """Required. Gemini Enterprise only. The ID to use for the SCIM tenant, which becomes the final component of the resource name. This value should be 4-32 characters, containing the characters `[a-z0-9-]`. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
+    provider: WorkforcePoolProvider | str | None = None
+    """The WorkforcePoolProvider this WorkforcePoolProviderScimTenant is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

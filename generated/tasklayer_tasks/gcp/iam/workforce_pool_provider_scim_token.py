@@ -19,6 +19,7 @@ from .core.workforce_pool_provider_scim_token import (
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .workforce_pool_provider_scim_tenant import WorkforcePoolProviderScimTenant
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -34,6 +35,9 @@ class WorkforcePoolProviderScimToken(GcpTask):
 
     workforce_pool_provider_scim_token_id: str | None = None
     """Required. Gemini Enterprise only. The ID to use for the SCIM token, which becomes the final component of the resource name. This value should be 4-32 characters and follow the pattern: `([a-z]([a-z0-9\\\\-]{2,30}[a-z0-9]))` Can only be set when the resource is created. Never returned by reads, so never compared."""
+
+    scim_tenant: WorkforcePoolProviderScimTenant | str | None = None
+    """The WorkforcePoolProviderScimTenant this WorkforcePoolProviderScimToken is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

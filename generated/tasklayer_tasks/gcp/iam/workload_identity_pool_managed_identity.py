@@ -19,6 +19,7 @@ from .core.workload_identity_pool_managed_identity import (
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .workload_identity_pool_namespace import WorkloadIdentityPoolNamespace
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -37,6 +38,9 @@ class WorkloadIdentityPoolManagedIdentity(GcpTask):
 
     workload_identity_pool_managed_identity_id: str | None = None
     """Required. The ID to use for the managed identity. This value must: * contain at most 63 characters * contain only lowercase alphanumeric characters or `-` * start with an alphanumeric character * end with an alphanumeric character The prefix "gcp-" will be reserved for future uses. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
+    namespace: WorkloadIdentityPoolNamespace | str | None = None
+    """The WorkloadIdentityPoolNamespace this WorkloadIdentityPoolManagedIdentity is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -15,6 +15,7 @@ from .core.workload_identity_pool_namespace import DOCUMENT, SPEC, WorkloadIdent
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .workload_identity_pool import WorkloadIdentityPool
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -33,6 +34,9 @@ class WorkloadIdentityPoolNamespace(GcpTask):
 
     workload_identity_pool_namespace_id: str | None = None
     """Required. The ID to use for the namespace. This value must: * contain at most 63 characters * contain only lowercase alphanumeric characters or `-` * start with an alphanumeric character * end with an alphanumeric character The prefix "gcp-" will be reserved for future uses. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
+    workload_identity_pool: WorkloadIdentityPool | str | None = None
+    """The WorkloadIdentityPool this WorkloadIdentityPoolNamespace is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

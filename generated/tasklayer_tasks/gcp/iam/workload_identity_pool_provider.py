@@ -15,6 +15,7 @@ from .core.workload_identity_pool_provider import DOCUMENT, SPEC, WorkloadIdenti
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .workload_identity_pool import WorkloadIdentityPool
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -57,6 +58,9 @@ class WorkloadIdentityPoolProvider(GcpTask):
 
     workload_identity_pool_provider_id: str | None = None
     """Required. The ID for the provider, which becomes the final component of the resource name. This value must be 4-32 characters, and may contain the characters [a-z0-9-]. The prefix `gcp-` is reserved for use by Google, and may not be specified. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
+    workload_identity_pool: WorkloadIdentityPool | str | None = None
+    """The WorkloadIdentityPool this WorkloadIdentityPoolProvider is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -19,6 +19,7 @@ from .core.workload_identity_pool_provider_key import (
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .workload_identity_pool_provider import WorkloadIdentityPoolProvider
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -37,6 +38,9 @@ class WorkloadIdentityPoolProviderKey(GcpTask):
 
     workload_identity_pool_provider_key_id: str | None = None
     """Required. The ID to use for the key, which becomes the final component of the resource name. This value should be 4-32 characters, and may contain the characters [a-z0-9-]. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
+    provider: WorkloadIdentityPoolProvider | str | None = None
+    """The WorkloadIdentityPoolProvider this WorkloadIdentityPoolProviderKey is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

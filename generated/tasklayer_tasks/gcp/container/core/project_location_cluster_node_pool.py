@@ -234,6 +234,14 @@ SPEC = ResourceSpec(
             update_operation="container.projects.locations.clusters.nodePools.setAutoscaling",
             write_only=True,
         ),
+        FieldSpec(
+            name="cluster",
+            attr="cluster",
+            mutability=Mutability.CREATE_ONLY,
+            key="cluster",
+            write_only=True,
+            references="LocationCluster",
+        ),
     ),
     primary=("name",),
     natural=("name",),
@@ -245,7 +253,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("parent", "parent"),),
+        identity=(("parent", "={cluster}"),),
         body_member="nodePool",
     ),
     read=ReadSpec(
@@ -289,7 +297,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("parent", "parent"),),
+        identity=(("parent", "={cluster}"),),
     ),
 )
 

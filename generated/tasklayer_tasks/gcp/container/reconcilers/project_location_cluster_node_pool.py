@@ -80,6 +80,9 @@ class ProjectLocationClusterNodePoolSpec(TypedDict, total=False):
     zone: str
     """Deprecated. The name of the Google Compute Engine [zone](https://cloud.google.com/compute/docs/zones#available) in which the cluster resides. This field has been deprecated and replaced by the parent field. Changed with container.projects.locations.clusters.nodePools.setAutoscaling. Never returned by reads, so never compared."""
 
+    cluster: str
+    """The LocationCluster this ProjectLocationClusterNodePool is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
 
 class ProjectLocationClusterNodePoolStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

@@ -62,6 +62,14 @@ SPEC = ResourceSpec(
             in_create=True,
             write_only=True,
         ),
+        FieldSpec(
+            name="oauthClient",
+            attr="oauth_client",
+            mutability=Mutability.CREATE_ONLY,
+            key="oauthClient",
+            write_only=True,
+            references="OauthClient",
+        ),
     ),
     primary=("name",),
     natural=("oauthClientCredentialId",),
@@ -73,7 +81,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={oauthClient}"),),
         id_param="oauthClientCredentialId",
         id_in_query=True,
     ),
@@ -111,7 +119,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={oauthClient}"),),
     ),
 )
 

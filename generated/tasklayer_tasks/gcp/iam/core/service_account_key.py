@@ -99,6 +99,14 @@ SPEC = ResourceSpec(
             mutability=Mutability.READ_ONLY,
             key="validBeforeTime",
         ),
+        FieldSpec(
+            name="serviceAccount",
+            attr="service_account",
+            mutability=Mutability.CREATE_ONLY,
+            key="serviceAccount",
+            write_only=True,
+            references="ServiceAccount",
+        ),
     ),
     primary=("name",),
     natural=("name",),
@@ -110,7 +118,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("name", "name"),),
+        identity=(("name", "={serviceAccount}"),),
     ),
     read=ReadSpec(
         operation="iam.projects.serviceAccounts.keys.get",
@@ -140,7 +148,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("name", "name"),),
+        identity=(("name", "={serviceAccount}"),),
     ),
 )
 

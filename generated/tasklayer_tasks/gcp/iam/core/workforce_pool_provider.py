@@ -152,6 +152,14 @@ SPEC = ResourceSpec(
             in_create=True,
             write_only=True,
         ),
+        FieldSpec(
+            name="workforcePool",
+            attr="workforce_pool",
+            mutability=Mutability.CREATE_ONLY,
+            key="workforcePool",
+            write_only=True,
+            references="WorkforcePool",
+        ),
     ),
     primary=("name",),
     natural=("workforcePoolProviderId",),
@@ -163,7 +171,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={workforcePool}"),),
         id_param="workforcePoolProviderId",
         id_in_query=True,
     ),
@@ -201,7 +209,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={workforcePool}"),),
     ),
 )
 

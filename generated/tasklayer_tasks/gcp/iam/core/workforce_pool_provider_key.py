@@ -64,6 +64,14 @@ SPEC = ResourceSpec(
             in_create=True,
             write_only=True,
         ),
+        FieldSpec(
+            name="provider",
+            attr="provider",
+            mutability=Mutability.CREATE_ONLY,
+            key="provider",
+            write_only=True,
+            references="WorkforcePoolProvider",
+        ),
     ),
     primary=("name",),
     natural=("workforcePoolProviderKeyId",),
@@ -75,7 +83,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={provider}"),),
         id_param="workforcePoolProviderKeyId",
         id_in_query=True,
     ),
@@ -107,7 +115,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={provider}"),),
     ),
 )
 

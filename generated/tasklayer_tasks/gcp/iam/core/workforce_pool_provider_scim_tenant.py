@@ -86,6 +86,14 @@ SPEC = ResourceSpec(
             in_create=True,
             write_only=True,
         ),
+        FieldSpec(
+            name="provider",
+            attr="provider",
+            mutability=Mutability.CREATE_ONLY,
+            key="provider",
+            write_only=True,
+            references="WorkforcePoolProvider",
+        ),
     ),
     primary=("name",),
     natural=("workforcePoolProviderScimTenantId",),
@@ -97,7 +105,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={provider}"),),
         id_param="workforcePoolProviderScimTenantId",
         id_in_query=True,
     ),
@@ -135,7 +143,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={provider}"),),
     ),
 )
 

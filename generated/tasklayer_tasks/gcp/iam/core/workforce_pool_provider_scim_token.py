@@ -59,6 +59,14 @@ SPEC = ResourceSpec(
             in_create=True,
             write_only=True,
         ),
+        FieldSpec(
+            name="scimTenant",
+            attr="scim_tenant",
+            mutability=Mutability.CREATE_ONLY,
+            key="scimTenant",
+            write_only=True,
+            references="WorkforcePoolProviderScimTenant",
+        ),
     ),
     primary=("name",),
     natural=("workforcePoolProviderScimTokenId",),
@@ -70,7 +78,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={scimTenant}"),),
         id_param="workforcePoolProviderScimTokenId",
         id_in_query=True,
     ),
@@ -108,7 +116,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={scimTenant}"),),
     ),
 )
 

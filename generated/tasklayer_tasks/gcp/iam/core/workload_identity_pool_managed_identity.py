@@ -67,6 +67,14 @@ SPEC = ResourceSpec(
             in_create=True,
             write_only=True,
         ),
+        FieldSpec(
+            name="namespace",
+            attr="namespace",
+            mutability=Mutability.CREATE_ONLY,
+            key="namespace",
+            write_only=True,
+            references="WorkloadIdentityPoolNamespace",
+        ),
     ),
     primary=("name",),
     natural=("workloadIdentityPoolManagedIdentityId",),
@@ -78,7 +86,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={namespace}"),),
         id_param="workloadIdentityPoolManagedIdentityId",
         id_in_query=True,
     ),
@@ -116,7 +124,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={namespace}"),),
     ),
 )
 

@@ -73,6 +73,14 @@ SPEC = ResourceSpec(
             in_create=True,
             write_only=True,
         ),
+        FieldSpec(
+            name="workloadIdentityPool",
+            attr="workload_identity_pool",
+            mutability=Mutability.CREATE_ONLY,
+            key="workloadIdentityPool",
+            write_only=True,
+            references="WorkloadIdentityPool",
+        ),
     ),
     primary=("name",),
     natural=("workloadIdentityPoolNamespaceId",),
@@ -84,7 +92,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={workloadIdentityPool}"),),
         id_param="workloadIdentityPoolNamespaceId",
         id_in_query=True,
     ),
@@ -122,7 +130,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={workloadIdentityPool}"),),
     ),
 )
 

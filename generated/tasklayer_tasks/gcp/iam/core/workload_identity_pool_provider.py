@@ -133,6 +133,14 @@ SPEC = ResourceSpec(
             in_create=True,
             write_only=True,
         ),
+        FieldSpec(
+            name="workloadIdentityPool",
+            attr="workload_identity_pool",
+            mutability=Mutability.CREATE_ONLY,
+            key="workloadIdentityPool",
+            write_only=True,
+            references="WorkloadIdentityPool",
+        ),
     ),
     primary=("name",),
     natural=("workloadIdentityPoolProviderId",),
@@ -144,7 +152,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={workloadIdentityPool}"),),
         id_param="workloadIdentityPoolProviderId",
         id_in_query=True,
     ),
@@ -182,7 +190,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "={workloadIdentityPool}"),),
     ),
 )
 

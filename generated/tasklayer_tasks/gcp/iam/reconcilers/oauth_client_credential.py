@@ -32,6 +32,9 @@ class OauthClientCredentialSpec(TypedDict, total=False):
     oauthClientCredentialId: str
     """Required. The ID to use for the OauthClientCredential, which becomes the final component of the resource name. This value should be 4-32 characters, and may contain the characters [a-z0-9-]. The prefix `gcp-` is reserved for use by Google, and may not be specified. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
+    oauthClient: str
+    """The OauthClient this OauthClientCredential is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
 
 class OauthClientCredentialStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

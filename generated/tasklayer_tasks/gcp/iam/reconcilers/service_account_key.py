@@ -29,6 +29,9 @@ class ServiceAccountKeySpec(TypedDict, total=False):
     privateKeyType: str
     """The output format for the private key. Only provided in `CreateServiceAccountKey` responses, not in `GetServiceAccountKey` or `ListServiceAccountKey` responses. Google never exposes system-managed private keys, and never retains user-managed private keys. Can only be set when the resource is created."""
 
+    serviceAccount: str
+    """The ServiceAccount this ServiceAccountKey is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
 
 class ServiceAccountKeyStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

@@ -62,6 +62,9 @@ class WorkforcePoolProviderSpec(TypedDict, total=False):
     workforcePoolProviderId: str
     """Required. The ID for the provider, which becomes the final component of the resource name. This value must be 4-32 characters, and may contain the characters `[a-z0-9-]`. The prefix `gcp-` is reserved for use by Google, and may not be specified. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
+    workforcePool: str
+    """The WorkforcePool this WorkforcePoolProvider is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
 
 class WorkforcePoolProviderStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

@@ -35,6 +35,9 @@ class WorkforcePoolProviderScimTenantSpec(TypedDict, total=False):
     workforcePoolProviderScimTenantId: str
     """Required. Gemini Enterprise only. The ID to use for the SCIM tenant, which becomes the final component of the resource name. This value should be 4-32 characters, containing the characters `[a-z0-9-]`. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
+    provider: str
+    """The WorkforcePoolProvider this WorkforcePoolProviderScimTenant is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
 
 class WorkforcePoolProviderScimTenantStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

@@ -29,6 +29,9 @@ class WorkforcePoolProviderScimTokenSpec(TypedDict, total=False):
     workforcePoolProviderScimTokenId: str
     """Required. Gemini Enterprise only. The ID to use for the SCIM token, which becomes the final component of the resource name. This value should be 4-32 characters and follow the pattern: `([a-z]([a-z0-9\\\\-]{2,30}[a-z0-9]))` Can only be set when the resource is created. Never returned by reads, so never compared."""
 
+    scimTenant: str
+    """The WorkforcePoolProviderScimTenant this WorkforcePoolProviderScimToken is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
 
 class WorkforcePoolProviderScimTokenStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

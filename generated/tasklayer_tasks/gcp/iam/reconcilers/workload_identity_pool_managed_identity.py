@@ -32,6 +32,9 @@ class WorkloadIdentityPoolManagedIdentitySpec(TypedDict, total=False):
     workloadIdentityPoolManagedIdentityId: str
     """Required. The ID to use for the managed identity. This value must: * contain at most 63 characters * contain only lowercase alphanumeric characters or `-` * start with an alphanumeric character * end with an alphanumeric character The prefix "gcp-" will be reserved for future uses. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
+    namespace: str
+    """The WorkloadIdentityPoolNamespace this WorkloadIdentityPoolManagedIdentity is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
 
 class WorkloadIdentityPoolManagedIdentityStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

@@ -32,6 +32,9 @@ class WorkloadIdentityPoolNamespaceSpec(TypedDict, total=False):
     workloadIdentityPoolNamespaceId: str
     """Required. The ID to use for the namespace. This value must: * contain at most 63 characters * contain only lowercase alphanumeric characters or `-` * start with an alphanumeric character * end with an alphanumeric character The prefix "gcp-" will be reserved for future uses. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
+    workloadIdentityPool: str
+    """The WorkloadIdentityPool this WorkloadIdentityPoolNamespace is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
 
 class WorkloadIdentityPoolNamespaceStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

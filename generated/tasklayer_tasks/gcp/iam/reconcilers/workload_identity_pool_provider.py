@@ -56,6 +56,9 @@ class WorkloadIdentityPoolProviderSpec(TypedDict, total=False):
     workloadIdentityPoolProviderId: str
     """Required. The ID for the provider, which becomes the final component of the resource name. This value must be 4-32 characters, and may contain the characters [a-z0-9-]. The prefix `gcp-` is reserved for use by Google, and may not be specified. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
+    workloadIdentityPool: str
+    """The WorkloadIdentityPool this WorkloadIdentityPoolProvider is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
 
 class WorkloadIdentityPoolProviderStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

@@ -32,6 +32,9 @@ class WorkloadIdentityPoolProviderKeySpec(TypedDict, total=False):
     workloadIdentityPoolProviderKeyId: str
     """Required. The ID to use for the key, which becomes the final component of the resource name. This value should be 4-32 characters, and may contain the characters [a-z0-9-]. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
+    provider: str
+    """The WorkloadIdentityPoolProvider this WorkloadIdentityPoolProviderKey is created in. Can only be set when the resource is created. Never returned by reads, so never compared."""
+
 
 class WorkloadIdentityPoolProviderKeyStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
