@@ -29,7 +29,7 @@ RUNTIME_TASK_NAMES = frozenset(
         "_mutable_changes", "_one", "_owner", "_owns", "_read_back", "_run", "_unresolved", "adopt",
         "attempt_token", "check_changes", "check_ready", "core", "core_for", "delete", "dependencies",
         "desired", "document", "find", "find_state", "from_state", "id", "key", "lifecycle", "locate",
-        "name", "observed", "owned", "owner", "pass_core", "placement", "reference_value", "render_cloud",
+        "name", "observed", "owned", "owner", "pass_core", "placement", "reference_to", "reference_value", "render_cloud",
         "resource_id", "returned", "run", "scope", "shared", "spec", "to_create",
     }
 )
