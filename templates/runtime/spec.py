@@ -164,10 +164,10 @@ class TagsSpec:
 class ReadinessSpec:
     """A created resource is ready when ``field`` reads ``ready``; ``failed`` values never will,
     and a resource in one of them (``deleted``, ``failed``) is not a resource any more: find and
-    delete skip it."""
+    delete skip it. ``ready`` None: nothing to wait for, only those states are known."""
 
     field: str
-    ready: str
+    ready: str | None
     failed: tuple[str, ...] = ()
 
 
@@ -284,7 +284,10 @@ class ResourceSpec:
     def terminal(self, state: dict[str, object]) -> bool:
         """In a state it will never leave (a NAT gateway ``deleted``): not a live resource."""
         r = self.readiness
-        return r is not None and state.get(r.field) in r.failed
+        value = state.get(r.field) if r is not None else None
+        # compared without case: models spell some enums unlike the wire (a VPC endpoint's
+        # "Deleted" is sent as "deleted")
+        return r is not None and isinstance(value, str) and value.lower() in {s.lower() for s in r.failed}
 
     def field(self, name: str) -> FieldSpec:
         for f in self.fields:

@@ -54,6 +54,7 @@ class AwsFieldShape(CallShape):
 
     value_wrapper: str | None = None  # updates send it as {"Value": v}
     read_attribute: str | None = None  # the attribute its separate read is asked for ("enableDnsHostnames")
+    filter_name: str | None = None  # the {Name, Values} filter the read selects it by ("vpc-id")
 
 
 def aws_field(f: Field) -> AwsFieldShape:

@@ -8,7 +8,6 @@ import dataclasses
 from collections.abc import Mapping
 from functools import cached_property
 
-from botocore import xform_name
 
 from codegen.model import Field, FieldType, Operation
 from codegen.naming import PythonIdentifier, class_name
@@ -78,13 +77,13 @@ class AwsFieldView(FieldView):
 
     @property
     def filter_name(self) -> str | None:
-        """EC2-style reads select by filters named like the member, kebab-cased (``vpc-id``,
-        ``group-name``); only the members a find selects by need one."""
+        """The filter an EC2-style read selects this member by (aws.documented-filters); only
+        the members a find selects by need one."""
         ident = self.resource.identity
         read = self.resource.operations.read
         if read is None or aws(read).filters_member is None or self.field.name not in (*ident.natural, *ident.parent):
             return None
-        return xform_name(self.field.name, "-")
+        return aws_field(self.field).filter_name
 
 
 class AwsResourceView(ResourceView):

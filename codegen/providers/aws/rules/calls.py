@@ -4,9 +4,11 @@ how values are wrapped. The renderer needs these facts and never reads botocore 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from collections.abc import Mapping
 
+from botocore import xform_name
 from botocore.model import Shape
 
 from codegen.providers.aws.rules.context import AwsContext, singular_candidates
@@ -214,3 +216,34 @@ def _fixed_type(ctx: AwsContext, resource: ResourceDraft, op_name: str) -> tuple
             if spells(value, resource):
                 return ((name, str(value)),)
     return ()
+
+
+# a filter the Filters documentation lists: "<li><p><code>vpc-id</code> - The ID of the VPC...".
+# tag:<key> is written with an escaped "<key>" and tag filters are the runtime's own.
+_LISTED_FILTER = re.compile(r"<li>\s*<p>\s*<code>\s*([a-z0-9][a-z0-9.\-]*)\s*</code>")
+
+
+def documented_filters(documentation: str) -> frozenset[str]:
+    """The filter names a ``Filters`` member's documentation lists, in its own words."""
+    return frozenset(_LISTED_FILTER.findall(documentation or ""))
+
+
+@rule("aws.documented-filters")
+def filters_from_documentation(ctx: AwsContext) -> None:
+    """An EC2-style read selects a member by the filter named like it, kebab-cased (``vpc-id``,
+    ``group-name``) -- when its ``Filters`` documentation lists that filter. A filter the read
+    does not know is an error on AWS (DescribeEgressOnlyInternetGateways takes only tag filters;
+    a peering's VPC is ``requester-vpc-info.vpc-id``): such a member gets no filter, and the find
+    checks it on the client where the item holds it. Documentation that lists no filter at all
+    says nothing either way: the kebab-cased name stands."""
+    rid = source("aws.documented-filters")
+    for resource in ctx.resources():
+        read = resource.read
+        filters = aws(read).filters_member if read is not None else None
+        if read is None or filters is None:
+            continue
+        listed = documented_filters(ctx.input_members(read.name)[filters].documentation)
+        for f in resource.fields.values():
+            name = xform_name(f.name, "-")
+            if not listed or name in listed:
+                f.set_call(AwsFieldShape, "filter_name", name, rid)

@@ -90,8 +90,10 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         safety.sensitive_paths,
         safety.returned_once,
         safety.terminal_states,
+        safety.terminal_states_from_enum,
         # how calls are shaped
         calls.read_selectors,
+        calls.filters_from_documentation,
         name_lists.found_by_name_list,
         calls.create_id,
         alternatives.alternative_create_by_input,

@@ -10,6 +10,7 @@ from botocore.model import Shape
 
 from codegen.providers.aws.rules.context import AwsContext, is_sensitive
 from codegen.annotate.rules import rule, source
+from codegen.model import Readiness
 
 MAX_DEPTH = 8  # nested structures deeper than this are not searched for secrets
 
@@ -112,3 +113,28 @@ def terminal_states(ctx: AwsContext) -> None:
         extra = tuple(s for s in gone if s not in readiness.failed)
         if extra:
             resource.set("readiness", dataclasses.replace(readiness, failed=readiness.failed + extra), rid)
+
+
+GONE_STATES = ("deleting", "deleted")  # on the way out or out: never a live resource
+
+
+@rule("aws.terminal-states-from-state-enum")
+def terminal_states_from_enum(ctx: AwsContext) -> None:
+    """A kind with no waiter to say when it is ready still says when it is gone: its read item's
+    ``State`` enum holds ``deleting`` / ``deleted`` (a VPN gateway, a transit gateway route
+    table, which AWS keeps listing for a while after their delete). find and delete skip those;
+    nothing is waited for (``ready`` None), since no waiter names the ready state. ``failed``
+    and the like are left out: a failed resource may still hold what it was given and need its
+    delete."""
+    rid = source("aws.terminal-states-from-state-enum")
+    for resource in ctx.resources():
+        if resource.readiness is not None or not resource.shape or "State" not in resource.fields:
+            continue
+        shape = ctx.model.shape_for(resource.shape)
+        member = getattr(shape, "members", {}).get("State")
+        gone = tuple(
+            value for value in (getattr(member, "enum", None) or [])
+            if isinstance(value, str) and value.lower() in GONE_STATES
+        )
+        if gone:
+            resource.set("readiness", Readiness("State", None, gone, ""), rid)

@@ -42,7 +42,6 @@ SPEC = ResourceSpec(
             key="instanceId",
             in_create=True,
             references="Instance",
-            filter_name="instance-id",
         ),
         FieldSpec(
             name="VolumeId",
