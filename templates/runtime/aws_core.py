@@ -133,9 +133,10 @@ class AwsCore:
                 read.operation, "/", f"expected an object, got {type(response).__name__}"
             )
         if read.output_member is None:
-            return [{k: v for k, v in response.items() if k != "ResponseMetadata"}]
+            item = {k: v for k, v in response.items() if k != "ResponseMetadata"}
+            return [] if self._names_nothing(read.operation, item) else [item]
         value = response.get(read.output_member)
-        if value is None:
+        if value is None or self._names_nothing(read.operation, {read.output_member: value}):
             return []
         path = f"/{read.output_member}"
         items = value if isinstance(value, list) else [value]
@@ -150,6 +151,20 @@ class AwsCore:
                 )
             self._check_tags(read.operation, f"{path}/{index}", item)
         return [dict(item) for item in items]
+
+    def _names_nothing(self, operation: str, item: Mapping[str, Any]) -> bool:
+        """A flat answer made only of empty structures whose shapes require members (an
+        ``AnalyticsConfiguration: {}`` without its required Id) describes no resource: some
+        servers answer a configuration that was never put that way rather than NotFound. An
+        answer with nothing in it at all (HeadBucket's) says nothing either way and stays."""
+        if not item or any(v != {} for v in item.values()):
+            return False
+        model = getattr(getattr(self.client, "meta", None), "service_model", None)
+        if model is None:
+            return False
+        output = model.operation_model(operation).output_shape
+        members = output.members if output is not None else {}
+        return all(k in members and getattr(members[k], "required_members", None) for k in item)
 
     def _check_tags(self, operation: str, path: str, item: Mapping[str, Any]) -> None:
         """Tags are how ownership is proven: a malformed tag list is never read as "no tags"."""

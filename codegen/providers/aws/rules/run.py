@@ -94,6 +94,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         # how calls are shaped
         calls.read_selectors,
         calls.filters_from_documentation,
+        reads.read_answers_put_member,
         name_lists.found_by_name_list,
         calls.create_id,
         alternatives.alternative_create_by_input,
