@@ -23,6 +23,7 @@ class AwsCallShape(CallShape):
     identity_pairs: tuple[tuple[str, str], ...] = ()
     list_members: tuple[str, ...] = ()  # identity members that take a list of the one value
     natural_filter_is_list: bool = True  # "Names" takes a list; ListHostedZonesByName's DNSName one
+    fixed_members: tuple[tuple[str, Any], ...] = ()  # sent as they are in every call (Overwrite=True)
 
     @classmethod
     def selecting_like(cls, delete: Operation | None, members: tuple[str, ...]) -> AwsCallShape:

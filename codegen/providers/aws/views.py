@@ -177,6 +177,7 @@ class AwsResourceView(ResourceView):
             ("identity", call.identity_pairs),
             ("one_field_per_call", call.one_field_per_call),
             ("list_members", call.list_members),
+            ("fixed", call.fixed_members),
         ]
         # identity has no default in CallSpec: a call that names nothing (an account-wide
         # DeleteSpotDatafeedSubscription) still passes identity=()

@@ -108,6 +108,7 @@ class CallSpec:
     idempotency_token: str | None = None  # the parameter that makes a retry of this call safe
     required: tuple[str, ...] = ()  # body members the call requires, sent from the state as read
     item_keys: tuple[tuple[str, str], ...] = ()  # list members whose items are sent as {key: value}
+    fixed: tuple[tuple[str, object], ...] = ()  # AWS: sent as they are (a Put's Overwrite=True)
 
     def identity_params(self, state: dict[str, object] | object) -> dict[str, object]:
         assert isinstance(state, dict)

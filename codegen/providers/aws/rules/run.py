@@ -60,6 +60,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         updates.update_operations,
         updates.versioned_updates,
         updates.put_upsert,
+        updates.put_overwrite,
         updates.route_updates,
         membership.add_remove_pairs,
         membership.put_delete_items,
