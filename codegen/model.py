@@ -258,6 +258,7 @@ class Readiness:
     ready: str | None
     failed: tuple[str, ...] = ()
     waiter: str = ""
+    gone_if_set: bool = False  # any value of ``field`` means deleted (a secret's DeletedDate)
 
 
 @dataclass(frozen=True)

@@ -170,6 +170,7 @@ class ReadinessSpec:
     field: str
     ready: str | None
     failed: tuple[str, ...] = ()
+    gone_if_set: bool = False  # any value of ``field`` means deleted (a secret's DeletedDate)
 
 
 @dataclass(frozen=True)
@@ -286,6 +287,8 @@ class ResourceSpec:
         """In a state it will never leave (a NAT gateway ``deleted``): not a live resource."""
         r = self.readiness
         value = state.get(r.field) if r is not None else None
+        if r is not None and r.gone_if_set:
+            return value is not None
         # compared without case: models spell some enums unlike the wire (a VPC endpoint's
         # "Deleted" is sent as "deleted")
         return r is not None and isinstance(value, str) and value.lower() in {s.lower() for s in r.failed}

@@ -189,6 +189,11 @@ class AwsCore:
             key = f.read_member or f.name
             if key in item:
                 out[f.name] = self._from_api(f, item[key])
+        for member in self.spec.primary:
+            # an id only the calls name (DescribeSecret's SecretId, the name or ARN it was
+            # asked by): no field holds it, but the update and delete calls select by it
+            if member not in out and member in item:
+                out[member] = item[member]
         return out
 
     def _from_api(self, f: FieldSpec, value: Any) -> Any:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from botocore import xform_name
 from botocore.model import Shape
 
-from codegen.providers.aws.rules.context import AwsContext, singular_candidates
+from codegen.providers.aws.rules.context import AwsContext, documentation_text, singular_candidates
 from codegen.providers.aws.rules.tagging import member_named, spells, tag_selectors_of
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
@@ -247,3 +247,29 @@ def filters_from_documentation(ctx: AwsContext) -> None:
             name = xform_name(f.name, "-")
             if not listed or name in listed:
                 f.set_call(AwsFieldShape, "filter_name", name, rid)
+
+
+# "The ARN or name of the secret", "The name or Amazon Resource Name (ARN) of the parameter"
+_TAKES_NAME = re.compile(
+    r"\b(ARN or (the )?name|name or (the )?(ARN|Amazon Resource Name)|Amazon Resource Name \(ARN\) or (the )?name)\b",
+    re.IGNORECASE,
+)
+
+
+@rule("aws.id-selector-takes-the-name")
+def id_selector_takes_name(ctx: AwsContext) -> None:
+    """A read whose id member says it takes the name as well ("SecretId: The ARN or name of the
+    secret") selects by the natural key through that member: DescribeSecret(SecretId=<Name>)
+    finds the secret a fresh run made, where the ARN it was given is not known yet. The runtime
+    keeps the exact match on the client, as for any read by natural key."""
+    rid = source("aws.id-selector-takes-the-name")
+    for resource in ctx.resources():
+        read = resource.read
+        natural = [n for n in resource.natural if not n.startswith("tag:")]
+        if read is None or read.natural_filter or not read.id_filter or len(natural) != 1:
+            continue
+        member = ctx.input_members(read.name).get(read.id_filter)
+        if member is None or member.type_name != "string" or not _TAKES_NAME.search(documentation_text(member)):
+            continue
+        shaped = dataclasses.replace(read, natural_filter=read.id_filter, source=rid)
+        resource.set("read", with_aws(shaped, natural_filter_is_list=False), rid)

@@ -92,9 +92,11 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         safety.returned_once,
         safety.terminal_states,
         safety.terminal_states_from_enum,
+        safety.terminal_when_deletion_date,
         # how calls are shaped
         calls.read_selectors,
         calls.filters_from_documentation,
+        calls.id_selector_takes_name,
         reads.read_answers_put_member,
         name_lists.found_by_name_list,
         calls.create_id,

@@ -138,3 +138,24 @@ def terminal_states_from_enum(ctx: AwsContext) -> None:
         )
         if gone:
             resource.set("readiness", Readiness("State", None, gone, ""), rid)
+
+
+DELETION_MARKS = ("DeletedDate", "DeletionDate")  # set once a delete is scheduled
+
+
+@rule("aws.terminal-when-deletion-date")
+def terminal_when_deletion_date(ctx: AwsContext) -> None:
+    """A kind whose delete is scheduled rather than done says so by a date in its read item
+    (Secrets Manager's ``DeletedDate``: "the date the secret was marked for deletion"): a secret
+    AWS keeps describing through its recovery window is on the way out, as ``deleting`` is. find
+    and delete skip it; a new one may be made (AWS refuses the name until the window ends: an
+    error that names it, never an adoption)."""
+    rid = source("aws.terminal-when-deletion-date")
+    for resource in ctx.resources():
+        if resource.readiness is not None or not resource.shape:
+            continue
+        members = getattr(ctx.model.shape_for(resource.shape), "members", {})
+        mark = next((m for m in DELETION_MARKS if m in resource.fields and members.get(m) is not None
+                     and members[m].type_name == "timestamp"), None)
+        if mark is not None:
+            resource.set("readiness", Readiness(mark, None, (), "", gone_if_set=True), rid)
