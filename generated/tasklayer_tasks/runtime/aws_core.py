@@ -173,6 +173,12 @@ class AwsCore:
                 continue
             key = f.read_member or f.name
             value = item.get(key)
+            if isinstance(value, Mapping):  # a {key: value} map (CloudWatch Logs deliveries)
+                if not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+                    raise MalformedResponseError(
+                        operation, f"{path}/{key}", "a tag map of non-strings"
+                    )
+                continue
             if value is not None and not isinstance(value, list):
                 raise MalformedResponseError(operation, f"{path}/{key}", "expected a list of tags")
             for index, tag in enumerate(value or []):
@@ -197,6 +203,8 @@ class AwsCore:
         return out
 
     def _from_api(self, f: FieldSpec, value: Any) -> Any:
+        if f.is_tags and isinstance(value, Mapping):
+            return dict(value)  # checked by _check_tags: strings to strings
         if f.is_tags and isinstance(value, list):
             tags: dict[str, str] = {}
             for index, tag in enumerate(value):

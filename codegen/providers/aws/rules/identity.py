@@ -119,15 +119,16 @@ def _state_field(ctx: AwsContext, resource: ResourceDraft, member: str) -> str:
 
 @rule("aws.arn-member")
 def arn_member(ctx: AwsContext) -> None:
-    """The ARN is the read member named ``Arn`` or ``<Resource>Arn``."""
+    """The ARN is the read member named ``Arn`` or ``<Resource>Arn``, in whichever case the
+    service spells its members (CloudWatch Logs' ``arn``, ``destinationArn``)."""
     rid = "aws.arn-member"
     for resource in ctx.resources():
-        members = read_members(ctx, resource)
+        members = {m.lower(): m for m in read_members(ctx, resource)}
         names = (resource.name, resource.api_name)
         candidates = [f"{n}{suffix}" for suffix in ("Arn", "ARN") for n in names] + ["Arn", "ARN"]
         for candidate in candidates:
-            if candidate in members:
-                resource.set("arn", candidate, source(rid))
+            if candidate.lower() in members:
+                resource.set("arn", members[candidate.lower()], source(rid))
                 break
 
 
