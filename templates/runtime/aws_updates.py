@@ -76,7 +76,12 @@ def _required_as_read(
     out: dict[str, Any] = {}
     for f in core.spec.fields:
         member = f.update_member or f.name
-        if member in wanted and not f.sensitive and not f.write_only and actual.get(f.name) is not None:
+        if (
+            member in wanted
+            and not f.sensitive
+            and not f.write_only
+            and actual.get(f.name) is not None
+        ):
             out[member] = core._to_api(f, actual[f.name])
     return out
 

@@ -149,8 +149,26 @@ class AwsCore:
                 raise MalformedResponseError(
                     read.operation, f"{path}/{index}", "expected an object"
                 )
-            self._check_tags(read.operation, f"{path}/{index}", item)
+            if read.item_member:  # a Reservation wraps the Instances: they are the items
+                self._check_wrapped(read.operation, f"{path}/{index}", item, read.item_member)
+            else:
+                self._check_tags(read.operation, f"{path}/{index}", item)
+        if read.item_member:
+            return [dict(i) for item in items for i in item.get(read.item_member) or []]
         return [dict(item) for item in items]
+
+    def _check_wrapped(
+        self, operation: str, path: str, wrapper: Mapping[str, Any], member: str
+    ) -> None:
+        inner = wrapper.get(member)
+        if inner is not None and not isinstance(inner, list):
+            raise MalformedResponseError(operation, f"{path}/{member}", "expected a list")
+        for index, item in enumerate(inner or []):
+            if not isinstance(item, Mapping):
+                raise MalformedResponseError(
+                    operation, f"{path}/{member}/{index}", "expected an object"
+                )
+            self._check_tags(operation, f"{path}/{member}/{index}", item)
 
     def _names_nothing(self, operation: str, item: Mapping[str, Any]) -> bool:
         """A flat answer made only of empty structures whose shapes require members (an

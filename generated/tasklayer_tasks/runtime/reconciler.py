@@ -418,7 +418,7 @@ class Reconciler:
                 )
         readiness = self.spec.readiness
         if readiness is not None:
-            value = state.get(readiness.field)
+            value = self.spec.readiness_value(state)
             if self.spec.terminal(state):
                 return self._result(
                     self.status_of(state),

@@ -6,6 +6,7 @@ from a schema. Names are the API's own (botocore operation and member names).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
@@ -72,6 +73,7 @@ class ReadSpec:
     required: tuple[str, ...] = ()  # required input members (Get-style reads), filled from state
     identity: tuple[tuple[str, str], ...] = ()  # GCP: (parameter, "@scope" or state field)
     natural_filter_is_list: bool = True  # "Names" takes a list; DNSName one value
+    item_member: str | None = None  # AWS: each listed item wraps the resources ("Instances")
 
 
 @dataclass(frozen=True)
@@ -286,7 +288,7 @@ class ResourceSpec:
     def terminal(self, state: dict[str, object]) -> bool:
         """In a state it will never leave (a NAT gateway ``deleted``): not a live resource."""
         r = self.readiness
-        value = state.get(r.field) if r is not None else None
+        value = self.readiness_value(state)
         if r is not None and r.gone_if_set:
             return value is not None
         # compared without case: models spell some enums unlike the wire (a VPC endpoint's
@@ -296,6 +298,17 @@ class ResourceSpec:
             and isinstance(value, str)
             and value.lower() in {s.lower() for s in r.failed}
         )
+
+    def readiness_value(self, state: Mapping[str, object]) -> object:
+        """The readiness field's value; a dotted field is a path into a structure (an instance's
+        ``State.Name``)."""
+        r = self.readiness
+        if r is None:
+            return None
+        value: object = state
+        for part in r.field.split("."):
+            value = value.get(part) if isinstance(value, Mapping) else None
+        return value
 
     def field(self, name: str) -> FieldSpec:
         for f in self.fields:

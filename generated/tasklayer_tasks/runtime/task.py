@@ -377,7 +377,7 @@ class Task:
         readiness = self.spec.readiness
         if readiness is None or not self.observed:
             return
-        value = self.observed.get(readiness.field)
+        value = self.spec.readiness_value(self.observed)
         if self.spec.terminal(self.observed):
             raise TaskError(
                 f"{self.key}: {readiness.field} is {value!r}; it will not become"

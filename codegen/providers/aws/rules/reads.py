@@ -207,3 +207,31 @@ def read_answers_put_member(ctx: AwsContext) -> None:
         if answered is None or sent is None or answered.type_name != "structure" or answered.name != sent.name:
             continue
         resource.set("read", dataclasses.replace(read, output_member=None, source=source(rid)), source(rid))
+
+
+@rule("aws.read-through-wrapper")
+def read_through_wrapper(ctx: AwsContext) -> None:
+    """A resource read and made inside a wrapper named otherwise (DescribeInstances lists
+    ``Reservations``, RunInstances answers one ``Reservation``; each holds ``Instances``): the
+    wrapper is no resource of its own, so the resource's shape is the wrapped one named after it
+    (``Instance``) and each listed wrapper's list is read item by item."""
+    rid = "aws.read-through-wrapper"
+    for resource in ctx.resources():
+        read = resource.read
+        if read is None or resource.shape is None or aws(read).nested_member or not read.output_member:
+            continue
+        wanted = set(singular_candidates(resource.name)) | set(singular_candidates(resource.api_name))
+        if resource.shape in wanted:
+            continue
+        wrapper = ctx.model.shape_for(resource.shape)
+        inner = [
+            (name, shape.member) for name, shape in getattr(wrapper, "members", {}).items()
+            if shape.type_name == "list" and shape.member.type_name == "structure" and shape.member.name in wanted
+        ]
+        if len(inner) != 1:
+            continue
+        member, shape = inner[0]
+        resource.set("read", with_aws(dataclasses.replace(read, source=source(rid)), item_member=member), source(rid))
+        if resource.list is not None and resource.list.output_member == read.output_member:
+            resource.set("list", with_aws(resource.list, item_member=member), source(rid))
+        resource.set("shape", shape.name, source(rid))

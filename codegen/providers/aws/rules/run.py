@@ -46,6 +46,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         reads.read_by_shape,
         reads.read_through_parent,
         reads.shape_from_create,
+        reads.read_through_wrapper,
         tagging.tags_model,
         service_tags.service_level_tagging,
         # identity
@@ -93,6 +94,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         safety.terminal_states,
         safety.terminal_states_from_enum,
         safety.terminal_when_deletion_date,
+        safety.terminal_states_from_deleted_waiter,
         # how calls are shaped
         calls.read_selectors,
         calls.filters_from_documentation,

@@ -11,6 +11,7 @@ from botocore.model import Shape
 from codegen.providers.aws.rules.context import AwsContext, is_sensitive
 from codegen.annotate.rules import rule, source
 from codegen.model import Readiness
+from codegen.providers.aws.shapes import aws
 
 MAX_DEPTH = 8  # nested structures deeper than this are not searched for secrets
 
@@ -159,3 +160,34 @@ def terminal_when_deletion_date(ctx: AwsContext) -> None:
                      and members[m].type_name == "timestamp"), None)
         if mark is not None:
             resource.set("readiness", Readiness(mark, None, (), "", gone_if_set=True), rid)
+
+
+@rule("aws.terminal-states-from-deleted-waiter")
+def terminal_states_from_deleted_waiter(ctx: AwsContext) -> None:
+    """A kind with no Available waiter whose ``<R>Deleted`` / ``<R>Terminated`` waiter says when
+    it is gone (InstanceTerminated: ``Reservations[].Instances[].State.Name == terminated``;
+    VpcPeeringConnectionDeleted: ``...Status.Code == deleted``): those states are terminal, at
+    the waiter's path into the item (``State.Name``). AWS keeps listing such items for a while;
+    find and delete skip them. Nothing is waited for (``ready`` None)."""
+    rid = source("aws.terminal-states-from-deleted-waiter")
+    if ctx.waiters is None:
+        return
+    for resource in ctx.resources():
+        read = resource.read
+        if resource.readiness is not None or read is None or not read.output_member:
+            continue
+        prefix = f"{read.output_member}[]."
+        if aws(read).item_member:
+            prefix += f"{aws(read).item_member}[]."
+        for name in (f"{resource.name}Deleted", f"{resource.name}Terminated"):
+            if name not in resource.waiters:
+                continue
+            success = [a for a in ctx.waiters.get_waiter(name).acceptors
+                       if a.state == "success" and a.matcher == "pathAll" and isinstance(a.expected, str)
+                       and str(a.argument).startswith(prefix)]
+            paths = {str(a.argument)[len(prefix):] for a in success}
+            if len(paths) != 1 or next(iter(paths)).split(".")[0] not in resource.fields:
+                continue
+            gone = tuple(str(a.expected) for a in success)
+            resource.set("readiness", Readiness(paths.pop(), None, gone, name), rid)
+            break
