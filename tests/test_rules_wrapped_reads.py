@@ -54,7 +54,7 @@ def _toy() -> Service:
 def test_a_wrapped_kind_is_read_item_by_item_and_made_with_its_id() -> None:
     machine = _toy().resource("Machine")
     read, create = machine.operations.read, machine.operations.create
-    assert read is not None and read.output_member == "Leases" and aws(read).item_member == "Machines"
+    assert read is not None and read.output_member == "Leases" and aws(read).wrapped_member == "Machines"
     assert machine.identity.primary == ("MachineId",)
     assert create is not None and (create.output_member, create.id_member) == ("Machines", "MachineId")
     assert machine.readiness is not None
@@ -73,7 +73,7 @@ def ec2() -> Service:
 def test_pinned_instance(ec2: Service) -> None:
     instance = ec2.resource("Instance")
     read = instance.operations.read
-    assert read is not None and (read.output_member, aws(read).item_member) == ("Reservations", "Instances")
+    assert read is not None and (read.output_member, aws(read).wrapped_member) == ("Reservations", "Instances")
     assert instance.identity.primary == ("InstanceId",)
     assert instance.readiness is not None and instance.readiness.field == "State.Name"
     assert "terminated" in instance.readiness.failed

@@ -149,12 +149,12 @@ class AwsCore:
                 raise MalformedResponseError(
                     read.operation, f"{path}/{index}", "expected an object"
                 )
-            if read.item_member:  # a Reservation wraps the Instances: they are the items
-                self._check_wrapped(read.operation, f"{path}/{index}", item, read.item_member)
+            if read.wrapped_member:  # a Reservation wraps the Instances: they are the items
+                self._check_wrapped(read.operation, f"{path}/{index}", item, read.wrapped_member)
             else:
                 self._check_tags(read.operation, f"{path}/{index}", item)
-        if read.item_member:
-            return [dict(i) for item in items for i in item.get(read.item_member) or []]
+        if read.wrapped_member:
+            return [dict(i) for item in items for i in item.get(read.wrapped_member) or []]
         return [dict(item) for item in items]
 
     def _check_wrapped(

@@ -18,7 +18,7 @@ class AwsCallShape(CallShape):
     id_filter_is_list: bool = False  # VpcIds takes a list; GetRole's RoleName one value
     filters_member: str | None = None  # a list of {Name, Values} filters (EC2 "Filters")
     nested_member: str | None = None  # sub-resources read through their parent ("Routes")
-    item_member: str | None = None  # each listed item wraps the resources in this list ("Instances")
+    wrapped_member: str | None = None  # each listed item wraps the resources in this list ("Instances")
     one_field_per_call: bool = False  # ModifyVpcAttribute changes one attribute per call
     # (input member, state field it is filled from): ("AssociationId", "RouteTableAssociationId")
     identity_pairs: tuple[tuple[str, str], ...] = ()

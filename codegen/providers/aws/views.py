@@ -113,8 +113,8 @@ class AwsResourceView(ResourceView):
         ]
         if op.natural_filter and not call.natural_filter_is_list:
             values.append(("natural_filter_is_list", False))
-        if call.item_member:
-            values.append(("item_member", call.item_member))
+        if call.wrapped_member:
+            values.append(("wrapped_member", call.wrapped_member))
         return arguments(values)
 
     def listing_arguments(self) -> list[Argument] | None:

@@ -73,7 +73,7 @@ class ReadSpec:
     required: tuple[str, ...] = ()  # required input members (Get-style reads), filled from state
     identity: tuple[tuple[str, str], ...] = ()  # GCP: (parameter, "@scope" or state field)
     natural_filter_is_list: bool = True  # "Names" takes a list; DNSName one value
-    item_member: str | None = None  # AWS: each listed item wraps the resources ("Instances")
+    wrapped_member: str | None = None  # AWS: each listed item wraps the resources ("Instances")
 
 
 @dataclass(frozen=True)

@@ -231,7 +231,7 @@ def read_through_wrapper(ctx: AwsContext) -> None:
         if len(inner) != 1:
             continue
         member, shape = inner[0]
-        resource.set("read", with_aws(dataclasses.replace(read, source=source(rid)), item_member=member), source(rid))
+        resource.set("read", with_aws(dataclasses.replace(read, source=source(rid)), wrapped_member=member), source(rid))
         if resource.list is not None and resource.list.output_member == read.output_member:
-            resource.set("list", with_aws(resource.list, item_member=member), source(rid))
+            resource.set("list", with_aws(resource.list, wrapped_member=member), source(rid))
         resource.set("shape", shape.name, source(rid))

@@ -177,8 +177,8 @@ def terminal_states_from_deleted_waiter(ctx: AwsContext) -> None:
         if resource.readiness is not None or read is None or not read.output_member:
             continue
         prefix = f"{read.output_member}[]."
-        if aws(read).item_member:
-            prefix += f"{aws(read).item_member}[]."
+        if aws(read).wrapped_member:
+            prefix += f"{aws(read).wrapped_member}[]."
         for name in (f"{resource.name}Deleted", f"{resource.name}Terminated"):
             if name not in resource.waiters:
                 continue

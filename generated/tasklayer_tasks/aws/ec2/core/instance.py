@@ -597,7 +597,7 @@ SPEC = ResourceSpec(
         natural_filter=None,
         nested_member=None,
         required=(),
-        item_member="Instances",
+        wrapped_member="Instances",
     ),
     updates=(),
     delete=CallSpec(
