@@ -250,12 +250,15 @@ class TagsModel(CarriesCall):
 @dataclass(frozen=True)
 class Readiness:
     """When a created resource is ready: a state field's value, from the cloud's own waiter
-    (NatGatewayAvailable: ``NatGateways[].State == "available"``; "failed" ends the wait)."""
+    (NatGatewayAvailable: ``NatGateways[].State == "available"``; "failed" ends the wait).
+    ``ready`` is None where only the states a resource never leaves are known (a state enum's
+    ``deleting`` / ``deleted``, with no waiter to say which state is ready): nothing is waited for."""
 
     field: str
-    ready: str
+    ready: str | None
     failed: tuple[str, ...] = ()
     waiter: str = ""
+    gone_if_set: bool = False  # any value of ``field`` means deleted (a secret's DeletedDate)
 
 
 @dataclass(frozen=True)

@@ -393,7 +393,8 @@ class ResourceView:
         r = self.resource.readiness
         if r is None:
             return None
-        return arguments([("field", r.field), ("ready", r.ready), ("failed", r.failed)])
+        values: list[tuple[str, object]] = [("field", r.field), ("ready", r.ready), ("failed", r.failed)]
+        return arguments(values + ([("gone_if_set", True)] if r.gone_if_set else []))
 
     @property
     def owner_parent(self) -> tuple[str, str] | None:

@@ -418,8 +418,8 @@ class Reconciler:
                 )
         readiness = self.spec.readiness
         if readiness is not None:
-            value = state.get(readiness.field)
-            if value in readiness.failed:
+            value = self.spec.readiness_value(state)
+            if self.spec.terminal(state):
                 return self._result(
                     self.status_of(state),
                     False,
@@ -427,7 +427,7 @@ class Reconciler:
                     f"{self._key(readiness.field)} is {value!r}",
                     severity="Error",
                 )
-            if value is not None and value != readiness.ready:
+            if value is not None and readiness.ready is not None and value != readiness.ready:
                 return self._result(
                     self.status_of(state),
                     False,

@@ -6,6 +6,7 @@ from a schema. Names are the API's own (botocore operation and member names).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
@@ -72,6 +73,7 @@ class ReadSpec:
     required: tuple[str, ...] = ()  # required input members (Get-style reads), filled from state
     identity: tuple[tuple[str, str], ...] = ()  # GCP: (parameter, "@scope" or state field)
     natural_filter_is_list: bool = True  # "Names" takes a list; DNSName one value
+    wrapped_member: str | None = None  # AWS: each listed item wraps the resources ("Instances")
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,7 @@ class CallSpec:
     idempotency_token: str | None = None  # the parameter that makes a retry of this call safe
     required: tuple[str, ...] = ()  # body members the call requires, sent from the state as read
     item_keys: tuple[tuple[str, str], ...] = ()  # list members whose items are sent as {key: value}
+    fixed: tuple[tuple[str, object], ...] = ()  # AWS: sent as they are (a Put's Overwrite=True)
 
     def identity_params(self, state: dict[str, object] | object) -> dict[str, object]:
         assert isinstance(state, dict)
@@ -164,11 +167,12 @@ class TagsSpec:
 class ReadinessSpec:
     """A created resource is ready when ``field`` reads ``ready``; ``failed`` values never will,
     and a resource in one of them (``deleted``, ``failed``) is not a resource any more: find and
-    delete skip it."""
+    delete skip it. ``ready`` None: nothing to wait for, only those states are known."""
 
     field: str
-    ready: str
+    ready: str | None
     failed: tuple[str, ...] = ()
+    gone_if_set: bool = False  # any value of ``field`` means deleted (a secret's DeletedDate)
 
 
 @dataclass(frozen=True)
@@ -284,7 +288,27 @@ class ResourceSpec:
     def terminal(self, state: dict[str, object]) -> bool:
         """In a state it will never leave (a NAT gateway ``deleted``): not a live resource."""
         r = self.readiness
-        return r is not None and state.get(r.field) in r.failed
+        value = self.readiness_value(state)
+        if r is not None and r.gone_if_set:
+            return value is not None
+        # compared without case: models spell some enums unlike the wire (a VPC endpoint's
+        # "Deleted" is sent as "deleted")
+        return (
+            r is not None
+            and isinstance(value, str)
+            and value.lower() in {s.lower() for s in r.failed}
+        )
+
+    def readiness_value(self, state: Mapping[str, object]) -> object:
+        """The readiness field's value; a dotted field is a path into a structure (an instance's
+        ``State.Name``)."""
+        r = self.readiness
+        if r is None:
+            return None
+        value: object = state
+        for part in r.field.split("."):
+            value = value.get(part) if isinstance(value, Mapping) else None
+        return value
 
     def field(self, name: str) -> FieldSpec:
         for f in self.fields:

@@ -8,7 +8,6 @@ import dataclasses
 from collections.abc import Mapping
 from functools import cached_property
 
-from botocore import xform_name
 
 from codegen.model import Field, FieldType, Operation
 from codegen.naming import PythonIdentifier, class_name
@@ -78,13 +77,13 @@ class AwsFieldView(FieldView):
 
     @property
     def filter_name(self) -> str | None:
-        """EC2-style reads select by filters named like the member, kebab-cased (``vpc-id``,
-        ``group-name``); only the members a find selects by need one."""
+        """The filter an EC2-style read selects this member by (aws.documented-filters); only
+        the members a find selects by need one."""
         ident = self.resource.identity
         read = self.resource.operations.read
         if read is None or aws(read).filters_member is None or self.field.name not in (*ident.natural, *ident.parent):
             return None
-        return xform_name(self.field.name, "-")
+        return aws_field(self.field).filter_name
 
 
 class AwsResourceView(ResourceView):
@@ -114,6 +113,8 @@ class AwsResourceView(ResourceView):
         ]
         if op.natural_filter and not call.natural_filter_is_list:
             values.append(("natural_filter_is_list", False))
+        if call.wrapped_member:
+            values.append(("wrapped_member", call.wrapped_member))
         return arguments(values)
 
     def listing_arguments(self) -> list[Argument] | None:
@@ -178,6 +179,7 @@ class AwsResourceView(ResourceView):
             ("identity", call.identity_pairs),
             ("one_field_per_call", call.one_field_per_call),
             ("list_members", call.list_members),
+            ("fixed", call.fixed_members),
         ]
         # identity has no default in CallSpec: a call that names nothing (an account-wide
         # DeleteSpotDatafeedSubscription) still passes identity=()

@@ -133,9 +133,10 @@ class AwsCore:
                 read.operation, "/", f"expected an object, got {type(response).__name__}"
             )
         if read.output_member is None:
-            return [{k: v for k, v in response.items() if k != "ResponseMetadata"}]
+            item = {k: v for k, v in response.items() if k != "ResponseMetadata"}
+            return [] if self._names_nothing(read.operation, item) else [item]
         value = response.get(read.output_member)
-        if value is None:
+        if value is None or self._names_nothing(read.operation, {read.output_member: value}):
             return []
         path = f"/{read.output_member}"
         items = value if isinstance(value, list) else [value]
@@ -148,8 +149,40 @@ class AwsCore:
                 raise MalformedResponseError(
                     read.operation, f"{path}/{index}", "expected an object"
                 )
-            self._check_tags(read.operation, f"{path}/{index}", item)
+            if read.wrapped_member:  # a Reservation wraps the Instances: they are the items
+                self._check_wrapped(read.operation, f"{path}/{index}", item, read.wrapped_member)
+            else:
+                self._check_tags(read.operation, f"{path}/{index}", item)
+        if read.wrapped_member:
+            return [dict(i) for item in items for i in item.get(read.wrapped_member) or []]
         return [dict(item) for item in items]
+
+    def _check_wrapped(
+        self, operation: str, path: str, wrapper: Mapping[str, Any], member: str
+    ) -> None:
+        inner = wrapper.get(member)
+        if inner is not None and not isinstance(inner, list):
+            raise MalformedResponseError(operation, f"{path}/{member}", "expected a list")
+        for index, item in enumerate(inner or []):
+            if not isinstance(item, Mapping):
+                raise MalformedResponseError(
+                    operation, f"{path}/{member}/{index}", "expected an object"
+                )
+            self._check_tags(operation, f"{path}/{member}/{index}", item)
+
+    def _names_nothing(self, operation: str, item: Mapping[str, Any]) -> bool:
+        """A flat answer made only of empty structures whose shapes require members (an
+        ``AnalyticsConfiguration: {}`` without its required Id) describes no resource: some
+        servers answer a configuration that was never put that way rather than NotFound. An
+        answer with nothing in it at all (HeadBucket's) says nothing either way and stays."""
+        if not item or any(v != {} for v in item.values()):
+            return False
+        model = getattr(getattr(self.client, "meta", None), "service_model", None)
+        if model is None:
+            return False
+        output = model.operation_model(operation).output_shape
+        members = output.members if output is not None else {}
+        return all(k in members and getattr(members[k], "required_members", None) for k in item)
 
     def _check_tags(self, operation: str, path: str, item: Mapping[str, Any]) -> None:
         """Tags are how ownership is proven: a malformed tag list is never read as "no tags"."""
@@ -158,6 +191,12 @@ class AwsCore:
                 continue
             key = f.read_member or f.name
             value = item.get(key)
+            if isinstance(value, Mapping):  # a {key: value} map (CloudWatch Logs deliveries)
+                if not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+                    raise MalformedResponseError(
+                        operation, f"{path}/{key}", "a tag map of non-strings"
+                    )
+                continue
             if value is not None and not isinstance(value, list):
                 raise MalformedResponseError(operation, f"{path}/{key}", "expected a list of tags")
             for index, tag in enumerate(value or []):
@@ -174,9 +213,16 @@ class AwsCore:
             key = f.read_member or f.name
             if key in item:
                 out[f.name] = self._from_api(f, item[key])
+        for member in self.spec.primary:
+            # an id only the calls name (DescribeSecret's SecretId, the name or ARN it was
+            # asked by): no field holds it, but the update and delete calls select by it
+            if member not in out and member in item:
+                out[member] = item[member]
         return out
 
     def _from_api(self, f: FieldSpec, value: Any) -> Any:
+        if f.is_tags and isinstance(value, Mapping):
+            return dict(value)  # checked by _check_tags: strings to strings
         if f.is_tags and isinstance(value, list):
             tags: dict[str, str] = {}
             for index, tag in enumerate(value):

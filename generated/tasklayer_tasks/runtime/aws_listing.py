@@ -46,6 +46,10 @@ def find_listed(
         return hits or None  # not held: perhaps another owner's, which the direct read names
     if natural_params(core, desired, name, match_tags) is None:
         return []  # the direct find has no way to look either
+    if any(_lacks_identity(core, s, desired) for s in states):
+        # an identity member the items do not hold at the top (a peering's VpcId is inside
+        # RequesterVpcInfo): the listing cannot tell a match, so it must not say "none"
+        return None
     hits = [s for s in states if _same_identity(core, s, desired, name)]
     if match_tags is None and not hits:
         return None  # found by a name the cloud keeps unique: another owner's must be seen
@@ -90,6 +94,15 @@ def _same_identity(core: AwsCore, state: State, desired: Mapping[str, Any], name
         elif desired.get(member) is not None and state.get(member) != desired[member]:
             return False
     return True
+
+
+def _lacks_identity(core: AwsCore, state: State, desired: Mapping[str, Any]) -> bool:
+    """The item holds no value for a natural-key or parent member the desired state sets."""
+    spec = core.spec
+    return any(
+        member != "tag:Name" and desired.get(member) is not None and member not in state
+        for member in (*spec.natural, *spec.parent)
+    )
 
 
 def _listing(core: AwsCore, owner: Owner) -> list[dict[str, Any]]:

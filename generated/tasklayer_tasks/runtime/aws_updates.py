@@ -54,10 +54,36 @@ def update(core: AwsCore, actual: Mapping[str, Any], changes: Mapping[str, Any])
             else:
                 groups.append((f.update_operation, [f]))
     for operation, fields in groups:
-        params = spec.update_call(operation).identity_params(dict(actual))
+        call = spec.update_call(operation)
+        params = call.identity_params(dict(actual))
         for f in fields:
             params[f.update_member or f.name] = core._to_api(f, changes[f.name])
+        params.update(call.fixed)
+        params.update(_required_as_read(core, operation, params, actual))
         core.call(operation, params, idempotent=False)
+
+
+def _required_as_read(
+    core: AwsCore, operation: str, params: Mapping[str, Any], actual: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Members the call requires whatever changes, sent as the state reads them: a call that
+    replaces a whole entry (ReplaceNetworkAclEntry needs Protocol to change RuleAction) restates
+    what stays. Never a sensitive field (what a read shows of a secret may be its ciphertext) nor
+    one the read does not return: then the call goes without, and the API says what it lacks."""
+    model = getattr(getattr(core.client, "meta", None), "service_model", None)
+    shape = model.operation_model(operation).input_shape if model is not None else None
+    wanted = [m for m in getattr(shape, "required_members", ()) if m not in params]
+    out: dict[str, Any] = {}
+    for f in core.spec.fields:
+        member = f.update_member or f.name
+        if (
+            member in wanted
+            and not f.sensitive
+            and not f.write_only
+            and actual.get(f.name) is not None
+        ):
+            out[member] = core._to_api(f, actual[f.name])
+    return out
 
 
 def members(core: AwsCore, actual: Mapping[str, Any], f: FieldSpec, wanted: Any) -> None:

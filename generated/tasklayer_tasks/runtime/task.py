@@ -382,12 +382,13 @@ class Task:
         readiness = self.spec.readiness
         if readiness is None or not self.observed:
             return
-        value = self.observed.get(readiness.field)
-        if value in readiness.failed:
+        value = self.spec.readiness_value(self.observed)
+        if self.spec.terminal(self.observed):
             raise TaskError(
-                f"{self.key}: {readiness.field} is {value!r}; it will not become {readiness.ready!r}"
+                f"{self.key}: {readiness.field} is {value!r}; it will not become"
+                f" {readiness.ready or 'ready'}"
             )
-        if value is not None and value != readiness.ready:
+        if value is not None and readiness.ready is not None and value != readiness.ready:
             raise TryAgainLater(
                 f"{self.key}: {readiness.field} is {value!r}, waiting for {readiness.ready!r}"
             )

@@ -4,12 +4,14 @@ how values are wrapped. The renderer needs these facts and never reads botocore 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from collections.abc import Mapping
 
+from botocore import xform_name
 from botocore.model import Shape
 
-from codegen.providers.aws.rules.context import AwsContext, singular_candidates
+from codegen.providers.aws.rules.context import AwsContext, documentation_text, singular_candidates
 from codegen.providers.aws.rules.tagging import member_named, spells, tag_selectors_of
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
@@ -214,3 +216,60 @@ def _fixed_type(ctx: AwsContext, resource: ResourceDraft, op_name: str) -> tuple
             if spells(value, resource):
                 return ((name, str(value)),)
     return ()
+
+
+# a filter the Filters documentation lists: "<li><p><code>vpc-id</code> - The ID of the VPC...".
+# tag:<key> is written with an escaped "<key>" and tag filters are the runtime's own.
+_LISTED_FILTER = re.compile(r"<li>\s*<p>\s*<code>\s*([a-z0-9][a-z0-9.\-]*)\s*</code>")
+
+
+def documented_filters(documentation: str) -> frozenset[str]:
+    """The filter names a ``Filters`` member's documentation lists, in its own words."""
+    return frozenset(_LISTED_FILTER.findall(documentation or ""))
+
+
+@rule("aws.documented-filters")
+def filters_from_documentation(ctx: AwsContext) -> None:
+    """An EC2-style read selects a member by the filter named like it, kebab-cased (``vpc-id``,
+    ``group-name``) -- when its ``Filters`` documentation lists that filter. A filter the read
+    does not know is an error on AWS (DescribeEgressOnlyInternetGateways takes only tag filters;
+    a peering's VPC is ``requester-vpc-info.vpc-id``): such a member gets no filter, and the find
+    checks it on the client where the item holds it. Documentation that lists no filter at all
+    says nothing either way: the kebab-cased name stands."""
+    rid = source("aws.documented-filters")
+    for resource in ctx.resources():
+        read = resource.read
+        filters = aws(read).filters_member if read is not None else None
+        if read is None or filters is None:
+            continue
+        listed = documented_filters(ctx.input_members(read.name)[filters].documentation)
+        for f in resource.fields.values():
+            name = xform_name(f.name, "-")
+            if not listed or name in listed:
+                f.set_call(AwsFieldShape, "filter_name", name, rid)
+
+
+# "The ARN or name of the secret", "The name or Amazon Resource Name (ARN) of the parameter"
+_TAKES_NAME = re.compile(
+    r"\b(ARN or (the )?name|name or (the )?(ARN|Amazon Resource Name)|Amazon Resource Name \(ARN\) or (the )?name)\b",
+    re.IGNORECASE,
+)
+
+
+@rule("aws.id-selector-takes-the-name")
+def id_selector_takes_name(ctx: AwsContext) -> None:
+    """A read whose id member says it takes the name as well ("SecretId: The ARN or name of the
+    secret") selects by the natural key through that member: DescribeSecret(SecretId=<Name>)
+    finds the secret a fresh run made, where the ARN it was given is not known yet. The runtime
+    keeps the exact match on the client, as for any read by natural key."""
+    rid = source("aws.id-selector-takes-the-name")
+    for resource in ctx.resources():
+        read = resource.read
+        natural = [n for n in resource.natural if not n.startswith("tag:")]
+        if read is None or read.natural_filter or not read.id_filter or len(natural) != 1:
+            continue
+        member = ctx.input_members(read.name).get(read.id_filter)
+        if member is None or member.type_name != "string" or not _TAKES_NAME.search(documentation_text(member)):
+            continue
+        shaped = dataclasses.replace(read, natural_filter=read.id_filter, source=rid)
+        resource.set("read", with_aws(shaped, natural_filter_is_list=False), rid)

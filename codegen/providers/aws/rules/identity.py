@@ -9,7 +9,7 @@ from codegen.providers.aws.rules.resources import references_known_resource
 from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import source
-from codegen.providers.aws.shapes import with_aws
+from codegen.providers.aws.shapes import aws, with_aws
 
 
 def read_members(ctx: AwsContext, resource: ResourceDraft) -> list[str]:
@@ -119,15 +119,16 @@ def _state_field(ctx: AwsContext, resource: ResourceDraft, member: str) -> str:
 
 @rule("aws.arn-member")
 def arn_member(ctx: AwsContext) -> None:
-    """The ARN is the read member named ``Arn`` or ``<Resource>Arn``."""
+    """The ARN is the read member named ``Arn`` or ``<Resource>Arn``, in whichever case the
+    service spells its members (CloudWatch Logs' ``arn``, ``destinationArn``)."""
     rid = "aws.arn-member"
     for resource in ctx.resources():
-        members = read_members(ctx, resource)
+        members = {m.lower(): m for m in read_members(ctx, resource)}
         names = (resource.name, resource.api_name)
         candidates = [f"{n}{suffix}" for suffix in ("Arn", "ARN") for n in names] + ["Arn", "ARN"]
         for candidate in candidates:
-            if candidate in members:
-                resource.set("arn", candidate, source(rid))
+            if candidate.lower() in members:
+                resource.set("arn", members[candidate.lower()], source(rid))
                 break
 
 
@@ -172,5 +173,22 @@ def parent_scope(ctx: AwsContext) -> None:
             for m in ctx.required_inputs(resource.create.name)
             if _refers_elsewhere_create(ctx, resource, m)
         )
+        # read inside a parent's item (a VolumeAttachment in its Volume's Attachments), the
+        # parent whose read that is comes first: the runtime reads it by that id
+        holders = _nested_read_holders(ctx, resource)
+        parents = tuple(sorted(parents, key=lambda m: m not in holders))
         if parents:
             resource.set("parent", parents, source(rid))
+
+
+def _nested_read_holders(ctx: AwsContext, resource: ResourceDraft) -> set[str]:
+    """The primary members of the kinds whose own read lists ``resource`` inside their items."""
+    read = resource.read
+    if read is None or not aws(read).nested_member:
+        return set()
+    return {
+        m for other in ctx.resources()
+        if other is not resource and other.read is not None and other.read.name == read.name
+        and not aws(other.read).nested_member
+        for m in other.primary
+    }

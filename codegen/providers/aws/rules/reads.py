@@ -11,7 +11,7 @@ from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import source
 from codegen.model import Operation
-from codegen.providers.aws.shapes import AwsCallShape, with_aws
+from codegen.providers.aws.shapes import AwsCallShape, aws, with_aws
 
 READ_VERBS = ("Get", "Describe", "List")
 
@@ -184,3 +184,54 @@ def shape_from_create(ctx: AwsContext) -> None:
         located = _resource_member(ctx, resource.create.name, resource)
         if located is not None:
             resource.set("shape", located[1].name, source(rid))
+
+
+@rule("aws.read-answers-the-put-member")
+def read_answers_put_member(ctx: AwsContext) -> None:
+    """A configuration written whole by a Put call and read back by a Get that answers it under
+    the same member, with the same shape (PutBucketAnalyticsConfiguration's
+    ``AnalyticsConfiguration``, GetPublicAccessBlock's ``PublicAccessBlockConfiguration``), is
+    read as the whole answer: the state then holds that member as the Put sends it (compared and
+    changed whole), and the id the Get was asked by (Bucket, Id), which the inner structure does
+    not repeat. Read from inside the member, the state held neither: the configuration always
+    differed, and its Id was the one written inside it rather than the one that names it."""
+    rid = "aws.read-answers-the-put-member"
+    for resource in ctx.resources():
+        read, create = resource.read, resource.create
+        if read is None or create is None or not read.output_member or read.output_is_list:
+            continue
+        if aws(read).nested_member or not create.name.startswith("Put"):
+            continue
+        answered = ctx.output_members(read.name).get(read.output_member)
+        sent = ctx.input_members(create.name).get(read.output_member)
+        if answered is None or sent is None or answered.type_name != "structure" or answered.name != sent.name:
+            continue
+        resource.set("read", dataclasses.replace(read, output_member=None, source=source(rid)), source(rid))
+
+
+@rule("aws.read-through-wrapper")
+def read_through_wrapper(ctx: AwsContext) -> None:
+    """A resource read and made inside a wrapper named otherwise (DescribeInstances lists
+    ``Reservations``, RunInstances answers one ``Reservation``; each holds ``Instances``): the
+    wrapper is no resource of its own, so the resource's shape is the wrapped one named after it
+    (``Instance``) and each listed wrapper's list is read item by item."""
+    rid = "aws.read-through-wrapper"
+    for resource in ctx.resources():
+        read = resource.read
+        if read is None or resource.shape is None or aws(read).nested_member or not read.output_member:
+            continue
+        wanted = set(singular_candidates(resource.name)) | set(singular_candidates(resource.api_name))
+        if resource.shape in wanted:
+            continue
+        wrapper = ctx.model.shape_for(resource.shape)
+        inner = [
+            (name, shape.member) for name, shape in getattr(wrapper, "members", {}).items()
+            if shape.type_name == "list" and shape.member.type_name == "structure" and shape.member.name in wanted
+        ]
+        if len(inner) != 1:
+            continue
+        member, shape = inner[0]
+        resource.set("read", with_aws(dataclasses.replace(read, source=source(rid)), wrapped_member=member), source(rid))
+        if resource.list is not None and resource.list.output_member == read.output_member:
+            resource.set("list", with_aws(resource.list, wrapped_member=member), source(rid))
+        resource.set("shape", shape.name, source(rid))

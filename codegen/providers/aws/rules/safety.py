@@ -10,6 +10,8 @@ from botocore.model import Shape
 
 from codegen.providers.aws.rules.context import AwsContext, is_sensitive
 from codegen.annotate.rules import rule, source
+from codegen.model import Readiness
+from codegen.providers.aws.shapes import aws
 
 MAX_DEPTH = 8  # nested structures deeper than this are not searched for secrets
 
@@ -112,3 +114,80 @@ def terminal_states(ctx: AwsContext) -> None:
         extra = tuple(s for s in gone if s not in readiness.failed)
         if extra:
             resource.set("readiness", dataclasses.replace(readiness, failed=readiness.failed + extra), rid)
+
+
+GONE_STATES = ("deleting", "deleted")  # on the way out or out: never a live resource
+
+
+@rule("aws.terminal-states-from-state-enum")
+def terminal_states_from_enum(ctx: AwsContext) -> None:
+    """A kind with no waiter to say when it is ready still says when it is gone: its read item's
+    ``State`` enum holds ``deleting`` / ``deleted`` (a VPN gateway, a transit gateway route
+    table, which AWS keeps listing for a while after their delete). find and delete skip those;
+    nothing is waited for (``ready`` None), since no waiter names the ready state. ``failed``
+    and the like are left out: a failed resource may still hold what it was given and need its
+    delete."""
+    rid = source("aws.terminal-states-from-state-enum")
+    for resource in ctx.resources():
+        if resource.readiness is not None or not resource.shape or "State" not in resource.fields:
+            continue
+        shape = ctx.model.shape_for(resource.shape)
+        member = getattr(shape, "members", {}).get("State")
+        gone = tuple(
+            value for value in (getattr(member, "enum", None) or [])
+            if isinstance(value, str) and value.lower() in GONE_STATES
+        )
+        if gone:
+            resource.set("readiness", Readiness("State", None, gone, ""), rid)
+
+
+DELETION_MARKS = ("DeletedDate", "DeletionDate")  # set once a delete is scheduled
+
+
+@rule("aws.terminal-when-deletion-date")
+def terminal_when_deletion_date(ctx: AwsContext) -> None:
+    """A kind whose delete is scheduled rather than done says so by a date in its read item
+    (Secrets Manager's ``DeletedDate``: "the date the secret was marked for deletion"): a secret
+    AWS keeps describing through its recovery window is on the way out, as ``deleting`` is. find
+    and delete skip it; a new one may be made (AWS refuses the name until the window ends: an
+    error that names it, never an adoption)."""
+    rid = source("aws.terminal-when-deletion-date")
+    for resource in ctx.resources():
+        if resource.readiness is not None or not resource.shape:
+            continue
+        members = getattr(ctx.model.shape_for(resource.shape), "members", {})
+        mark = next((m for m in DELETION_MARKS if m in resource.fields and members.get(m) is not None
+                     and members[m].type_name == "timestamp"), None)
+        if mark is not None:
+            resource.set("readiness", Readiness(mark, None, (), "", gone_if_set=True), rid)
+
+
+@rule("aws.terminal-states-from-deleted-waiter")
+def terminal_states_from_deleted_waiter(ctx: AwsContext) -> None:
+    """A kind with no Available waiter whose ``<R>Deleted`` / ``<R>Terminated`` waiter says when
+    it is gone (InstanceTerminated: ``Reservations[].Instances[].State.Name == terminated``;
+    VpcPeeringConnectionDeleted: ``...Status.Code == deleted``): those states are terminal, at
+    the waiter's path into the item (``State.Name``). AWS keeps listing such items for a while;
+    find and delete skip them. Nothing is waited for (``ready`` None)."""
+    rid = source("aws.terminal-states-from-deleted-waiter")
+    if ctx.waiters is None:
+        return
+    for resource in ctx.resources():
+        read = resource.read
+        if resource.readiness is not None or read is None or not read.output_member:
+            continue
+        prefix = f"{read.output_member}[]."
+        if aws(read).wrapped_member:
+            prefix += f"{aws(read).wrapped_member}[]."
+        for name in (f"{resource.name}Deleted", f"{resource.name}Terminated"):
+            if name not in resource.waiters:
+                continue
+            success = [a for a in ctx.waiters.get_waiter(name).acceptors
+                       if a.state == "success" and a.matcher == "pathAll" and isinstance(a.expected, str)
+                       and str(a.argument).startswith(prefix)]
+            paths = {str(a.argument)[len(prefix):] for a in success}
+            if len(paths) != 1 or next(iter(paths)).split(".")[0] not in resource.fields:
+                continue
+            gone = tuple(str(a.expected) for a in success)
+            resource.set("readiness", Readiness(paths.pop(), None, gone, name), rid)
+            break

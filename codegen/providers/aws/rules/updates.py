@@ -20,7 +20,7 @@ from codegen.providers.aws.rules.resources import versioned_nouns
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability, Operation
-from codegen.providers.aws.shapes import AwsCallShape
+from codegen.providers.aws.shapes import AwsCallShape, with_aws
 
 UPDATE_VERBS = (
     "Modify", "Update", "Put", "Set", "Replace", "Attach", "Detach", "Assign", "Unassign",
@@ -219,8 +219,33 @@ def put_upsert(ctx: AwsContext) -> None:
             continue
         selectors = _selector_names(ctx, resource) | set(resource.parent)
         carried = {m: m for m in create_inputs(ctx, resource) if m not in selectors and m in resource.fields}
+        carried.pop(_overwrite_flag(ctx, resource.create.name) or "", None)  # see put_overwrite
         if carried:
             _add_update(resource, resource.create.name, carried, rid)
+
+
+def _overwrite_flag(ctx: AwsContext, op_name: str) -> str | None:
+    """The boolean a Put takes to replace what exists (PutParameter's ``Overwrite``)."""
+    member = ctx.input_members(op_name).get("Overwrite")
+    return "Overwrite" if member is not None and member.type_name == "boolean" else None
+
+
+@rule("aws.put-overwrite-flag")
+def put_overwrite(ctx: AwsContext) -> None:
+    """A Put that refuses to replace unless told (PutParameter answers ParameterAlreadyExists
+    without ``Overwrite``) sends the flag true when it changes what the find proved ours, and
+    never in the create: there it would replace a same-named parameter of another owner that
+    appeared since the find. The flag steers the call; it is no field of the resource."""
+    rid = source("aws.put-overwrite-flag")
+    for resource in ctx.resources():
+        create = resource.create
+        flag = _overwrite_flag(ctx, create.name) if create is not None else None
+        if create is None or flag is None or split_operation(create.name)[0] != "Put":
+            continue
+        resource.fields.pop(flag, None)
+        updates = [with_aws(op, fixed_members=((flag, True),)) if op.name == create.name else op
+                   for op in resource.update]
+        resource.set("update", updates, rid)
 
 
 @rule("aws.tags-through-tag-operations")

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 class Instance(AwsTask):
     """The ec2 Instance, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by InstanceIds else by its Name tag. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    Found by InstanceId else by its Name tag. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/instance.py``): what this class adds is its fields and its core.
     """
 
@@ -31,7 +31,7 @@ class Instance(AwsTask):
     """The block device mapping, which defines the EBS volumes and instance store volumes to attach to the instance at launch. For more information, see `Block device mappings <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/block-device-mapping-concepts.html>`__ in the *Amazon EC2 User Guide*. Can only be set when the resource is created."""
 
     image: Image | str | None = None
-    """The ID of the AMI. An AMI ID is required to launch an instance and must be specified here or in a launch template. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The ID of the AMI. An AMI ID is required to launch an instance and must be specified here or in a launch template. Can only be set when the resource is created."""
 
     instance_type: str | None = None
     """The instance type. For more information, see `Amazon EC2 Instance Types Guide <https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-types.html>`__. Can only be set when the resource is created."""
@@ -46,7 +46,7 @@ class Instance(AwsTask):
     """The ID of the kernel. .. warning:: We recommend that you use PV-GRUB instead of kernels and RAM disks. For more information, see `PV-GRUB <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/UserProvidedkernels.html>`__ in the *Amazon EC2 User Guide*. Can only be set when the resource is created."""
 
     key_name: str | None = None
-    """The name of the key pair. For more information, see `Create a key pair for your EC2 instance <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/create-key-pairs.html>`__. .. warning:: If you do not specify a key pair, you can't connect to the instance unless you choose an AMI that is configured to allow users another way to log in. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The name of the key pair. For more information, see `Create a key pair for your EC2 instance <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/create-key-pairs.html>`__. .. warning:: If you do not specify a key pair, you can't connect to the instance unless you choose an AMI that is configured to allow users another way to log in. Can only be set when the resource is created."""
 
     max_count: int | None = None
     """The maximum number of instances to launch. If you specify a value that is more capacity than Amazon EC2 can launch in the target Availability Zone, Amazon EC2 launches the largest possible number of instances above the specified minimum count. Constraints: Between 1 and the quota for the specified instance type for your account for this Region. For more information, see `Amazon EC2 instance type quotas <https://docs.aws.amazon.com/ec2/latest/instancetypes/ec2-instance-quotas.html>`__. Can only be set when the resource is created. Never returned by reads, so never compared."""
@@ -55,10 +55,10 @@ class Instance(AwsTask):
     """The minimum number of instances to launch. If you specify a value that is more capacity than Amazon EC2 can provide in the target Availability Zone, Amazon EC2 does not launch any instances. Constraints: Between 1 and the quota for the specified instance type for your account for this Region. For more information, see `Amazon EC2 instance type quotas <https://docs.aws.amazon.com/ec2/latest/instancetypes/ec2-instance-quotas.html>`__. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     monitoring: dict[str, Any] | None = None
-    """Specifies whether detailed monitoring is enabled for the instance. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """Specifies whether detailed monitoring is enabled for the instance. Can only be set when the resource is created."""
 
     placement_: dict[str, Any] | None = None
-    """The placement for the instance. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The placement for the instance. Can only be set when the resource is created."""
 
     ramdisk_id: str | None = None
     """The ID of the RAM disk to select. Some kernels require additional drivers at launch. Check the kernel requirements for information about whether you need to specify a RAM disk. To find kernel requirements, go to the Amazon Web Services Resource Center and search for the kernel ID. .. warning:: We recommend that you use PV-GRUB instead of kernels and RAM disks. For more information, see `PV-GRUB <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/UserProvidedkernels.html>`__ in the *Amazon EC2 User Guide*. Can only be set when the resource is created."""
@@ -67,10 +67,10 @@ class Instance(AwsTask):
     """The IDs of the security groups. If you specify a network interface, you must specify any security groups as part of the network interface instead of using this parameter. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     security_groups: list[str] | None = None
-    """[Default VPC] The names of the security groups. If you specify a network interface, you must specify any security groups as part of the network interface instead of using this parameter. Default: Amazon EC2 uses the default security group. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """[Default VPC] The names of the security groups. If you specify a network interface, you must specify any security groups as part of the network interface instead of using this parameter. Default: Amazon EC2 uses the default security group. Can only be set when the resource is created."""
 
     subnet: Subnet | str | None = None
-    """The ID of the subnet to launch the instance into. If you specify a network interface, you must specify any subnets as part of the network interface instead of using this parameter. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The ID of the subnet to launch the instance into. If you specify a network interface, you must specify any subnets as part of the network interface instead of using this parameter. Can only be set when the resource is created."""
 
     user_data: str | None = None
     """The user data to make available to the instance. User data must be base64-encoded. Depending on the tool or SDK that you're using, the base64-encoding might be performed for you. For more information, see `Run commands at launch using instance user data <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/user-data.html>`__. Can only be set when the resource is created. Sensitive: never printed."""
@@ -91,28 +91,28 @@ class Instance(AwsTask):
     """The credit option for CPU usage of the burstable performance instance. Valid values are ``standard`` and ``unlimited``. To change this attribute after launch, use `ModifyInstanceCreditSpecification <https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_ModifyInstanceCreditSpecification.html>`__. For more information, see `Burstable performance instances <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/burstable-performance-instances.html>`__ in the *Amazon EC2 User Guide*. Default: ``standard`` (T2 instances) or ``unlimited`` (T3/T3a/T4g instances) For T3 instances with ``host``... Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     cpu_options: dict[str, Any] | None = None
-    """The CPU options for the instance. For more information, see `Optimize CPU options <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instance-optimize-cpu.html>`__ in the *Amazon EC2 User Guide*. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The CPU options for the instance. For more information, see `Optimize CPU options <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instance-optimize-cpu.html>`__ in the *Amazon EC2 User Guide*. Can only be set when the resource is created."""
 
     capacity_reservation_specification: dict[str, Any] | None = None
-    """Information about the Capacity Reservation targeting option. If you do not specify this parameter, the instance's Capacity Reservation preference defaults to ``open``, which enables it to run in any open Capacity Reservation that has matching attributes (instance type, platform, Availability Zone, and tenancy). Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """Information about the Capacity Reservation targeting option. If you do not specify this parameter, the instance's Capacity Reservation preference defaults to ``open``, which enables it to run in any open Capacity Reservation that has matching attributes (instance type, platform, Availability Zone, and tenancy). Can only be set when the resource is created."""
 
     hibernation_options: dict[str, Any] | None = None
-    """Indicates whether an instance is enabled for hibernation. This parameter is valid only if the instance meets the `hibernation prerequisites <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/hibernating-prerequisites.html>`__. For more information, see `Hibernate your Amazon EC2 instance <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/Hibernate.html>`__ in the *Amazon EC2 User Guide*. You can't enable hibernation and Amazon Web Services Nitro Enclaves on the same instance. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """Indicates whether an instance is enabled for hibernation. This parameter is valid only if the instance meets the `hibernation prerequisites <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/hibernating-prerequisites.html>`__. For more information, see `Hibernate your Amazon EC2 instance <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/Hibernate.html>`__ in the *Amazon EC2 User Guide*. You can't enable hibernation and Amazon Web Services Nitro Enclaves on the same instance. Can only be set when the resource is created."""
 
     license_specifications: list[dict[str, Any]] | None = None
     """The license configurations. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     metadata_options: dict[str, Any] | None = None
-    """The metadata options for the instance. For more information, see `Configure the Instance Metadata Service options <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/configuring-instance-metadata-options.html>`__. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The metadata options for the instance. For more information, see `Configure the Instance Metadata Service options <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/configuring-instance-metadata-options.html>`__. Can only be set when the resource is created."""
 
     enclave_options: dict[str, Any] | None = None
     """Indicates whether the instance is enabled for Amazon Web Services Nitro Enclaves. For more information, see `Amazon Web Services Nitro Enclaves User Guide <https://docs.aws.amazon.com/enclaves/latest/user/>`__. You can't enable Amazon Web Services Nitro Enclaves and hibernation on the same instance. Can only be set when the resource is created."""
 
     private_dns_name_options: dict[str, Any] | None = None
-    """The options for the instance hostname. The default values are inherited from the subnet. Applies only if creating a network interface, not attaching an existing one. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The options for the instance hostname. The default values are inherited from the subnet. Applies only if creating a network interface, not attaching an existing one. Can only be set when the resource is created."""
 
     maintenance_options: dict[str, Any] | None = None
-    """The maintenance and recovery options for the instance. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The maintenance and recovery options for the instance. Can only be set when the resource is created."""
 
     disable_api_stop: bool | None = None
     """Indicates whether an instance is enabled for stop protection. For more information, see `Enable stop protection for your EC2 instances <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-stop-protection.html>`__. Can only be set when the resource is created."""
@@ -121,13 +121,13 @@ class Instance(AwsTask):
     """If you’re launching an instance into a dual-stack or IPv6-only subnet, you can enable assigning a primary IPv6 address. A primary IPv6 address is an IPv6 GUA address associated with an ENI that you have enabled to use a primary IPv6 address. Use this option if an instance relies on its IPv6 address not changing. When you launch the instance, Amazon Web Services will automatically assign an IPv6 address associated with the ENI attached to your instance to be the primary IPv6 address. Once you enable an IPv6 GUA address to be a primary IPv6, you cannot disable it. When you enable an IPv6 GUA... Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     network_performance_options: dict[str, Any] | None = None
-    """Contains settings for the network performance options for the instance. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """Contains settings for the network performance options for the instance. Can only be set when the resource is created."""
 
     operator: dict[str, Any] | None = None
-    """Reserved for internal use. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """Reserved for internal use. Can only be set when the resource is created."""
 
     secondary_interfaces: list[dict[str, Any]] | None = None
-    """The secondary interfaces to associate with the instance. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The secondary interfaces to associate with the instance. Can only be set when the resource is created."""
 
     disable_api_termination: bool | None = None
     """Indicates whether termination protection is enabled for the instance. The default is ``false``, which means that you can terminate the instance using the Amazon EC2 console, command line tools, or API. You can enable termination protection when you launch an instance, while the instance is running, or while the instance is stopped. Can only be set when the resource is created."""
@@ -136,28 +136,28 @@ class Instance(AwsTask):
     """Indicates whether an instance stops or terminates when you initiate shutdown from the instance (using the operating system command for system shutdown). Default: ``stop`` Can only be set when the resource is created."""
 
     private_ip_address: str | None = None
-    """The primary IPv4 address. You must specify a value from the IPv4 address range of the subnet. Only one private IP address can be designated as primary. You can't specify this option if you've specified the option to designate a private IP address as the primary IP address in a network interface specification. You cannot specify this option if you're launching more than one instance in the request. You cannot specify this option and the network interfaces option in the same request. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The primary IPv4 address. You must specify a value from the IPv4 address range of the subnet. Only one private IP address can be designated as primary. You can't specify this option if you've specified the option to designate a private IP address as the primary IP address in a network interface specification. You cannot specify this option if you're launching more than one instance in the request. You cannot specify this option and the network interfaces option in the same request. Can only be set when the resource is created."""
 
     additional_info: str | None = None
     """Reserved. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     network_interfaces: list[dict[str, Any]] | None = None
-    """The network interfaces to associate with the instance. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The network interfaces to associate with the instance. Can only be set when the resource is created."""
 
     iam_instance_profile: dict[str, Any] | None = None
-    """The name or Amazon Resource Name (ARN) of an IAM instance profile. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The name or Amazon Resource Name (ARN) of an IAM instance profile. Can only be set when the resource is created."""
 
     ebs_optimized: bool | None = None
     """Indicates whether the instance is optimized for Amazon EBS I/O. This optimization provides dedicated throughput to Amazon EBS and an optimized configuration stack to provide optimal Amazon EBS I/O performance. This optimization isn't available with all instance types. Additional usage charges apply when using an EBS-optimized instance. Default: ``false`` Can only be set when the resource is created."""
 
-    groups: list[dict[str, Any]] | None = None
-    """Not supported. Can only be set when the resource is created."""
-
     tags: dict[str, str] | None = None
-    """The tags. Changed with CreateTags."""
+    """Any tags assigned to the instance. Changed with CreateTags."""
+
+    ipv6_address: str | None = None
+    """The IPv6 address assigned to the instance. Can only be set when the resource is created."""
 
     id: str | None = None
-    """The InstanceIds, once the Instance is found or created."""
+    """The InstanceId, once the Instance is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
 

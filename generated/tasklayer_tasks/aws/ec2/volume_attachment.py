@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 class VolumeAttachment(AwsTask):
     """The ec2 VolumeAttachment, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by VolumeId, Device, within its InstanceId, VolumeId. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    Found by VolumeId, Device, within its VolumeId, InstanceId. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/volume_attachment.py``): what this class adds is its fields and its core.
     """
 

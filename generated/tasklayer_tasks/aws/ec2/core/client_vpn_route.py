@@ -35,7 +35,6 @@ SPEC = ResourceSpec(
             key="clientVpnEndpointId",
             in_create=True,
             references="ClientVpnEndpoint",
-            filter_name="client-vpn-endpoint-id",
         ),
         FieldSpec(
             name="DestinationCidrBlock",

@@ -35,7 +35,6 @@ SPEC = ResourceSpec(
             key="localGatewayRouteTableId",
             in_create=True,
             references="LocalGatewayRouteTable",
-            filter_name="local-gateway-route-table-id",
         ),
         FieldSpec(
             name="PoolId",

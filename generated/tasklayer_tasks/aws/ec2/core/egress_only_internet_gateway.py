@@ -44,7 +44,6 @@ SPEC = ResourceSpec(
             in_create=True,
             write_only=True,
             references="Vpc",
-            filter_name="vpc-id",
         ),
         FieldSpec(
             name="Attachments",

@@ -36,7 +36,6 @@ SPEC = ResourceSpec(
             key="imageId",
             in_create=True,
             references="Image",
-            filter_name="image-id",
         ),
         FieldSpec(
             name="ResourceTypes",

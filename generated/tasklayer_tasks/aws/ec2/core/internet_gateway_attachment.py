@@ -44,7 +44,6 @@ SPEC = ResourceSpec(
             key="vpcId",
             in_create=True,
             references="Vpc",
-            filter_name="vpc-id",
         ),
         FieldSpec(
             name="State",

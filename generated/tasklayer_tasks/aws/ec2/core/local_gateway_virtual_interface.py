@@ -35,7 +35,6 @@ SPEC = ResourceSpec(
             key="localGatewayVirtualInterfaceGroupId",
             in_create=True,
             references="LocalGatewayVirtualInterfaceGroup",
-            filter_name="local-gateway-virtual-interface-group-id",
         ),
         FieldSpec(
             name="OutpostLagId",

@@ -35,7 +35,6 @@ SPEC = ResourceSpec(
             key="networkInterfaceId",
             in_create=True,
             references="NetworkInterface",
-            filter_name="network-interface-id",
         ),
         FieldSpec(
             name="AwsAccountId",

@@ -20,6 +20,7 @@ from ....runtime.spec import (
     FieldSpec,
     Mutability,
     ReadSpec,
+    ReadinessSpec,
     ResourceSpec,
     TagsSpec,
 )
@@ -128,6 +129,11 @@ SPEC = ResourceSpec(
         selector_member="Resources",
         selector_is_list=True,
         selector_is_arn=False,
+    ),
+    readiness=ReadinessSpec(
+        field="State",
+        ready=None,
+        failed=("deleting", "deleted"),
     ),
 )
 

@@ -20,6 +20,7 @@ from ....runtime.spec import (
     Mutability,
     ParentSpec,
     ReadSpec,
+    ReadinessSpec,
     ResourceSpec,
 )
 from .transit_gateway_metering_policy import SPEC as TRANSIT_GATEWAY_METERING_POLICY_SPEC
@@ -180,6 +181,11 @@ SPEC = ResourceSpec(
         ),
     ),
     tags=None,
+    readiness=ReadinessSpec(
+        field="State",
+        ready=None,
+        failed=("deleted",),
+    ),
     owner_parent=ParentSpec(
         field="TransitGatewayMeteringPolicyId", spec=TRANSIT_GATEWAY_METERING_POLICY_SPEC
     ),

@@ -36,7 +36,6 @@ SPEC = ResourceSpec(
             in_create=True,
             write_only=True,
             references="TransitGatewayMulticastDomain",
-            filter_name="transit-gateway-multicast-domain-id",
         ),
         FieldSpec(
             name="TransitGatewayAttachmentId",

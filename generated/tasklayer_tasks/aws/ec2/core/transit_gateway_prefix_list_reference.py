@@ -21,6 +21,7 @@ from ....runtime.spec import (
     Mutability,
     ParentSpec,
     ReadSpec,
+    ReadinessSpec,
     ResourceSpec,
 )
 from .transit_gateway_route_table import SPEC as TRANSIT_GATEWAY_ROUTE_TABLE_SPEC
@@ -36,7 +37,6 @@ SPEC = ResourceSpec(
             key="transitGatewayRouteTableId",
             in_create=True,
             references="TransitGatewayRouteTable",
-            filter_name="transit-gateway-route-table-id",
         ),
         FieldSpec(
             name="PrefixListId",
@@ -121,6 +121,11 @@ SPEC = ResourceSpec(
         ),
     ),
     tags=None,
+    readiness=ReadinessSpec(
+        field="State",
+        ready=None,
+        failed=("deleting",),
+    ),
     owner_parent=ParentSpec(
         field="TransitGatewayRouteTableId", spec=TRANSIT_GATEWAY_ROUTE_TABLE_SPEC
     ),

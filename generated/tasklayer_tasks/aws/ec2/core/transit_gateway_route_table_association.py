@@ -36,7 +36,6 @@ SPEC = ResourceSpec(
             in_create=True,
             write_only=True,
             references="TransitGatewayRouteTable",
-            filter_name="transit-gateway-route-table-id",
         ),
         FieldSpec(
             name="TransitGatewayAttachmentId",

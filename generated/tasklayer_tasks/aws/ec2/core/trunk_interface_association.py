@@ -35,7 +35,6 @@ SPEC = ResourceSpec(
             key="branchInterfaceId",
             in_create=True,
             references="NetworkInterface",
-            filter_name="branch-interface-id",
         ),
         FieldSpec(
             name="TrunkInterfaceId",
@@ -44,7 +43,6 @@ SPEC = ResourceSpec(
             key="trunkInterfaceId",
             in_create=True,
             references="NetworkInterface",
-            filter_name="trunk-interface-id",
         ),
         FieldSpec(
             name="VlanId",

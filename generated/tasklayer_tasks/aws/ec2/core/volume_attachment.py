@@ -22,7 +22,7 @@ from ....runtime.spec import (
     ReadSpec,
     ResourceSpec,
 )
-from .instance import SPEC as INSTANCE_SPEC
+from .volume import SPEC as VOLUME_SPEC
 
 SPEC = ResourceSpec(
     service="ec2",
@@ -42,7 +42,6 @@ SPEC = ResourceSpec(
             key="instanceId",
             in_create=True,
             references="Instance",
-            filter_name="instance-id",
         ),
         FieldSpec(
             name="VolumeId",
@@ -94,7 +93,7 @@ SPEC = ResourceSpec(
     ),
     primary=("VolumeId", "Device"),
     natural=(),
-    parent=("InstanceId", "VolumeId"),
+    parent=("VolumeId", "InstanceId"),
     arn=None,
     create=CreateSpec(
         operation="AttachVolume",
@@ -120,7 +119,7 @@ SPEC = ResourceSpec(
         identity=(("VolumeId", "VolumeId"), ("Device", "Device")),
     ),
     tags=None,
-    owner_parent=ParentSpec(field="InstanceId", spec=INSTANCE_SPEC),
+    owner_parent=ParentSpec(field="VolumeId", spec=VOLUME_SPEC),
 )
 
 

@@ -20,6 +20,7 @@ from ....runtime.spec import (
     FieldSpec,
     Mutability,
     ReadSpec,
+    ReadinessSpec,
     ResourceSpec,
     TagsSpec,
 )
@@ -44,7 +45,6 @@ SPEC = ResourceSpec(
             in_create=True,
             write_only=True,
             references="Vpc",
-            filter_name="vpc-id",
         ),
         FieldSpec(
             name="PeerVpcId",
@@ -136,6 +136,11 @@ SPEC = ResourceSpec(
         selector_member="Resources",
         selector_is_list=True,
         selector_is_arn=False,
+    ),
+    readiness=ReadinessSpec(
+        field="Status.Code",
+        ready=None,
+        failed=("deleted",),
     ),
 )
 

@@ -88,7 +88,7 @@ SPEC = ResourceSpec(
     ),
     read=ReadSpec(
         operation="GetBucketAnalyticsConfiguration",
-        output_member="AnalyticsConfiguration",
+        output_member=None,
         output_is_list=False,
         id_filter="Bucket",
         id_filter_is_list=False,

@@ -95,7 +95,7 @@ SPEC = ResourceSpec(
     ),
     read=ReadSpec(
         operation="GetBucketEncryption",
-        output_member="ServerSideEncryptionConfiguration",
+        output_member=None,
         output_is_list=False,
         id_filter="Bucket",
         id_filter_is_list=False,

@@ -94,7 +94,7 @@ SPEC = ResourceSpec(
     ),
     read=ReadSpec(
         operation="GetBucketIntelligentTieringConfiguration",
-        output_member="IntelligentTieringConfiguration",
+        output_member=None,
         output_is_list=False,
         id_filter="Bucket",
         id_filter_is_list=False,

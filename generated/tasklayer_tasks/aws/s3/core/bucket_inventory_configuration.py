@@ -114,7 +114,7 @@ SPEC = ResourceSpec(
     ),
     read=ReadSpec(
         operation="GetBucketInventoryConfiguration",
-        output_member="InventoryConfiguration",
+        output_member=None,
         output_is_list=False,
         id_filter="Bucket",
         id_filter_is_list=False,

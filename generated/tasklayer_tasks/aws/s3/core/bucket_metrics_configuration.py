@@ -82,7 +82,7 @@ SPEC = ResourceSpec(
     ),
     read=ReadSpec(
         operation="GetBucketMetricsConfiguration",
-        output_member="MetricsConfiguration",
+        output_member=None,
         output_is_list=False,
         id_filter="Bucket",
         id_filter_is_list=False,

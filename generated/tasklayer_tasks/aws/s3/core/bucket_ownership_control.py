@@ -93,7 +93,7 @@ SPEC = ResourceSpec(
     ),
     read=ReadSpec(
         operation="GetBucketOwnershipControls",
-        output_member="OwnershipControls",
+        output_member=None,
         output_is_list=False,
         id_filter="Bucket",
         id_filter_is_list=False,

@@ -108,7 +108,7 @@ SPEC = ResourceSpec(
     ),
     read=ReadSpec(
         operation="GetBucketReplication",
-        output_member="ReplicationConfiguration",
+        output_member=None,
         output_is_list=False,
         id_filter="Bucket",
         id_filter_is_list=False,

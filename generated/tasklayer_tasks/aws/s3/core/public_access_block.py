@@ -111,7 +111,7 @@ SPEC = ResourceSpec(
     ),
     read=ReadSpec(
         operation="GetPublicAccessBlock",
-        output_member="PublicAccessBlockConfiguration",
+        output_member=None,
         output_is_list=False,
         id_filter="Bucket",
         id_filter_is_list=False,

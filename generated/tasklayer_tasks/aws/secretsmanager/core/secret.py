@@ -21,6 +21,7 @@ from ....runtime.spec import (
     FieldSpec,
     Mutability,
     ReadSpec,
+    ReadinessSpec,
     ResourceSpec,
     TagsSpec,
 )
@@ -226,9 +227,10 @@ SPEC = ResourceSpec(
         id_filter="SecretId",
         id_filter_is_list=False,
         filters_member=None,
-        natural_filter=None,
+        natural_filter="SecretId",
         nested_member=None,
         required=(),
+        natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(
@@ -248,6 +250,12 @@ SPEC = ResourceSpec(
         selector_member="SecretId",
         selector_is_list=False,
         selector_is_arn=False,
+    ),
+    readiness=ReadinessSpec(
+        field="DeletedDate",
+        ready=None,
+        failed=(),
+        gone_if_set=True,
     ),
 )
 

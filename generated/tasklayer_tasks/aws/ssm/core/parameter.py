@@ -2,7 +2,7 @@
 
     create: PutParameter
     read:   GetParameter
-    update: PutParameter (Description, Value, Type, KeyId, Overwrite, AllowedPattern, Tier, Policies, DataType)
+    update: PutParameter (Description, Value, Type, KeyId, AllowedPattern, Tier, Policies, DataType)
     tags:   AddTagsToResource
     delete: DeleteParameter
 
@@ -67,15 +67,6 @@ SPEC = ResourceSpec(
             attr="key_id",
             mutability=Mutability.MUTABLE,
             key="keyId",
-            in_create=True,
-            update_operation="PutParameter",
-            write_only=True,
-        ),
-        FieldSpec(
-            name="Overwrite",
-            attr="overwrite",
-            mutability=Mutability.MUTABLE,
-            key="overwrite",
             in_create=True,
             update_operation="PutParameter",
             write_only=True,
@@ -181,6 +172,7 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="PutParameter",
             identity=(("Name", "Name"),),
+            fixed=(("Overwrite", True),),
         ),
     ),
     delete=CallSpec(

@@ -39,9 +39,6 @@ class ParameterSpec(TypedDict, total=False):
     keyId: str
     """The Key Management Service (KMS) ID that you want to use to encrypt a parameter. Use a custom key for better security. Required for parameters that use the ``SecureString`` data type. If you don't specify a key ID, the system uses the default key associated with your Amazon Web Services account, which is not as secure as using a custom key. * To use a custom KMS key, choose the ``SecureString`` data type with the ``Key ID`` parameter. Changed with PutParameter. Never returned by reads, so never compared."""
 
-    overwrite: bool
-    """Overwrite an existing parameter. The default value is ``false``. Changed with PutParameter. Never returned by reads, so never compared."""
-
     allowedPattern: str
     """A regular expression used to validate the parameter value. For example, for String types with values restricted to numbers, you can specify the following: AllowedPattern=^\\d+$ Changed with PutParameter. Never returned by reads, so never compared."""
 
