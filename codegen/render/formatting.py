@@ -20,6 +20,7 @@ from black.mode import TargetVersion
 from black.parsing import InvalidInput
 
 from codegen.errors import TasklayerError
+from codegen.render.preformatted import put_back, set_aside
 
 MODE = black.Mode(target_versions={TargetVersion.PY310}, line_length=100)
 FILES_PER_WORKER = 8  # below this a worker process is not worth starting
@@ -49,8 +50,21 @@ def format_python(files: dict[str, str], workers: int | None = None) -> dict[str
 
 
 def _black(source: str) -> _Result:
-    """black's output, or black's message; a plain pair so it crosses process boundaries."""
+    """black's output, or black's message; a plain pair so it crosses process boundaries.
+
+    Statements the templates already wrote in black's layout (a core's ``SPEC``; see
+    :mod:`codegen.render.preformatted`) are set aside while black formats the rest: the result
+    is the same text, for a fraction of black's time.
+    """
     try:
+        reduced, aside = set_aside(source, MODE.line_length)
+        if aside:
+            try:
+                restored = put_back(black.format_str(reduced, mode=MODE), aside)
+            except InvalidInput:
+                restored = None  # black's own message, with the right line numbers, comes below
+            if restored is not None:
+                return restored, None
         return black.format_str(source, mode=MODE), None
     except InvalidInput as err:
         return source, str(err)
