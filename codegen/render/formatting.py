@@ -20,9 +20,10 @@ from black.mode import TargetVersion
 from black.parsing import InvalidInput
 
 from codegen.errors import TasklayerError
+from codegen.render.layout import LINE_LENGTH
 from codegen.render.preformatted import put_back, set_aside
 
-MODE = black.Mode(target_versions={TargetVersion.PY310}, line_length=100)
+MODE = black.Mode(target_versions={TargetVersion.PY310}, line_length=LINE_LENGTH)
 FILES_PER_WORKER = 8  # below this a worker process is not worth starting
 _Result = tuple[str, str | None]  # (formatted source, black's error message)
 # source -> black's result, for this process: the runtime's modules and unchanged resources
