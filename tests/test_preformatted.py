@@ -7,15 +7,18 @@ same bytes with and without the shortcut, and shapes black would rewrite are nev
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import black
 import pytest
 
-from codegen.render.formatting import MODE, _black
+from codegen.render import formatting
+from codegen.render.formatting import KNOWN_CLEAN, MODE, _black, format_python, known_clean_record, runtime_sources
 from codegen.render.preformatted import put_back, set_aside
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated" / "tasklayer_tasks"
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 HEAD = '"""Doc."""\n\nfrom x import Call, FieldSpec\n\n'
 TAIL = "\n\n\nclass Core:\n    pass\n"
@@ -98,3 +101,25 @@ def test_every_generated_module_formats_the_same_with_the_shortcut() -> None:
         assert _black(text) == (text, None), path
     cores = [p for p in modules if p.parent.name == "core" and p.name != "__init__.py"]
     assert aside >= 0.8 * len(cores)
+
+
+def test_the_known_clean_list_is_the_runtime_as_black_leaves_it() -> None:
+    """Every runtime module black leaves unchanged, under this black and mode; nothing else."""
+    sources = runtime_sources(TEMPLATES)
+    recorded = json.loads(KNOWN_CLEAN.read_text())
+    assert recorded == known_clean_record(sources), "refresh it: python -m codegen.render.formatting"
+    assert len(recorded["sha256"]) == len(set(sources))
+
+
+def test_a_listed_source_is_formatted_under_another_black(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The list is black's verdict for one black version and mode; another black gets no shortcut."""
+    messy = "x = {  'a':1 }\n"
+    record = known_clean_record([])
+    listed = tmp_path / "clean.json"
+    monkeypatch.setattr(formatting, "KNOWN_CLEAN", listed)
+    monkeypatch.setattr(formatting, "_FORMATTED", {})
+    listed.write_text(json.dumps({**record, "black": "0.0", "sha256": [formatting._digest(messy)]}))
+    assert format_python({"m.py": messy}, workers=1) == {"m.py": 'x = {"a": 1}\n'}
+    monkeypatch.setattr(formatting, "_FORMATTED", {})
+    listed.write_text(json.dumps({**record, "sha256": [formatting._digest(messy)]}))
+    assert format_python({"m.py": messy}, workers=1) == {"m.py": messy}  # the shortcut, taken as recorded
