@@ -1,10 +1,12 @@
 """Benchmark (not a test): apply wall time against the critical-path bound, with latency added to
 every API call (issue 13, item 5).
 
-    python bench/apply_latency.py [--latency 0.05] [--concurrency 4 8 16]
+    python bench/apply_latency.py [--latency 0.05] [--concurrency 4 8 16] [--in-process]
 
-Against moto in this process, each botocore call first sleeps ``--latency`` seconds (a
-``before-call`` hook on the session: every call, reads and writes, whichever client). Every
+Against ``moto_server`` in its own process (as a cloud is: its work is not on this process's
+interpreter lock), or with ``--in-process`` against moto inside this one, each botocore call
+first sleeps ``--latency`` seconds (a ``before-call`` hook on the session: every call, reads
+and writes, whichever client). Every
 call is charged to the task whose step made it (the executor's worker thread says which). The
 bound is the heaviest dependency chain: the most calls along any path of the task graph, times
 the latency; nothing can finish sooner than that chain's calls made one after another. Prints,
@@ -16,10 +18,12 @@ apply and converged re-apply: wall, bound, wall / bound.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 import time
 from collections import Counter
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, Callable
 
@@ -34,6 +38,7 @@ from tasklayer_tasks.aws.ec2 import Vpc  # noqa: E402
 from examples.kops_cluster import kops_cluster  # noqa: E402
 from tests.behaviour.kops_network import kops_network  # noqa: E402
 from tests.behaviour.stack import network_stack  # noqa: E402
+from tests.faults.moto import MotoServer  # noqa: E402
 
 _current = threading.local()
 
@@ -50,7 +55,7 @@ class ChargingExecutor(Executor):
             _current.key = None
 
 
-def slow_context(latency: float, charged: Counter[str], cluster: str) -> Context:
+def slow_context(latency: float, charged: Counter[str], cluster: str, endpoint_url: str | None) -> Context:
     import botocore.session
 
     session = botocore.session.get_session()
@@ -60,7 +65,7 @@ def slow_context(latency: float, charged: Counter[str], cluster: str) -> Context
         time.sleep(latency)
 
     session.register("before-call.*", delay)
-    return Context(region="us-east-1", cluster=cluster, session=session,
+    return Context(region="us-east-1", cluster=cluster, session=session, endpoint_url=endpoint_url,
                    retry=RetryPolicy(sleep=lambda _: None))
 
 
@@ -82,11 +87,12 @@ def measure(
     make: Callable[[str], list[Task]],
     latency: float,
     concurrency: int,
+    endpoint_url: str | None,
     quiet: bool = False,
 ) -> None:
     cluster = f"{name.split()[0]}{concurrency}"  # a cluster (and VPC) of its own
     charged: Counter[str] = Counter()
-    context = slow_context(latency, charged, cluster)
+    context = slow_context(latency, charged, cluster, endpoint_url)
     for service in ("ec2", "iam", "autoscaling", "elbv2", "route53"):  # model loading is not the API's
         context.client(service), context.client(service, sdk_retries=False)
     for phase in ("clean apply", "converged re-apply"):
@@ -111,21 +117,36 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[4, 10, 16])
+    parser.add_argument("--in-process", action="store_true", help="moto in this process, not moto_server")
+    parser.add_argument("--only", choices=("ec2", "network", "cluster"), action="append",
+                        help="these workloads only (repeatable; default: all three)")
     args = parser.parse_args()
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
     workloads = {
         "ec2 stack": lambda c: network_stack(c).tasks(),
         "kops 3-zone network": kops_network,
         "kops example cluster": lambda c: list(kops_cluster(f"{c}.example.com")),
     }
-    for concurrency in args.concurrency:
-        for name, make in workloads.items():
-            # an account of its own each (moto's DescribeKeyPairs ignores KeyPairIds, so a
-            # second cluster's key pair would answer the first's read-back)
-            with mock_aws():
-                # moto sets up its EC2 backend on the first call (seconds): not the API's time
-                measure("warm-up", lambda c: [Vpc(name=c, cidr_block="10.9.0.0/16")], 0.0001, 1, quiet=True)
-                measure(name, make, args.latency, concurrency)
-
+    chosen = {"ec2": "ec2 stack", "network": "kops 3-zone network", "cluster": "kops example cluster"}
+    if args.only:
+        workloads = {n: m for n, m in workloads.items() if n in {chosen[o] for o in args.only}}
+    server = None if args.in_process else MotoServer().start()
+    try:
+        for concurrency in args.concurrency:
+            for name, make in workloads.items():
+                # an account of its own each (moto's DescribeKeyPairs ignores KeyPairIds, so a
+                # second cluster's key pair would answer the first's read-back)
+                with nullcontext() if server else mock_aws():
+                    if server:
+                        server.reset()
+                    url = server.url if server else None
+                    # moto sets up its EC2 backend on the first call (seconds): not the API's time
+                    measure("warm-up", lambda c: [Vpc(name=c, cidr_block="10.9.0.0/16")], 0.0001, 1, url, quiet=True)
+                    measure(name, make, args.latency, concurrency, url)
+    finally:
+        if server:
+            server.stop()
 
 if __name__ == "__main__":
     main()

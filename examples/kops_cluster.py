@@ -1,10 +1,13 @@
 """A kOps-like AWS cluster built only from generated tasks: ``kops update cluster`` in Python.
 
-The network (VPC, per zone a public "utility" and a private subnet, internet gateway, route
-tables and routes, the masters' and nodes' security groups and rules), IAM (a role per
-instance group, its inline policy, an instance profile), the SSH key, a launch template and
-an auto-scaling group per instance group, a network load balancer for the API with its target
-group and listener, an etcd volume per control-plane zone, and DNS: the cluster's hosted zone
+The network of kOps' private topology (VPC, internet gateway and public route table; per zone
+a public "utility" and a private subnet, an Elastic IP and NAT gateway in the utility subnet,
+and a private route table whose default route goes through it; the masters' and nodes'
+security groups with kOps' rules, those its NLB needs included), IAM (a role per instance
+group, its inline policy, an instance profile), the SSH key, a launch template and an
+auto-scaling group per instance group, a network load balancer for the API with its target
+group and listener, etcd's "main" and "events" volumes per control-plane zone (as kOps' etcd
+manager keeps two clusters), and DNS: the cluster's hosted zone
 with ``api.<cluster>`` and ``api.internal.<cluster>`` (kOps' placeholder address until
 dns-controller writes the masters'). Every resource carries the cluster's ownership tags (record
 sets, which carry none, are the cluster's through its zone); one ``Executor.run`` orders them
@@ -33,10 +36,12 @@ from pathlib import Path
 
 from tasklayer_tasks.aws.autoscaling import AutoScalingGroup
 from tasklayer_tasks.aws.ec2 import (
+    ElasticIp,
     InternetGateway,
     InternetGatewayAttachment,
     KeyPair,
     LaunchTemplate,
+    NatGateway,
     Route,
     RouteTable,
     RouteTableAssociation,
@@ -80,17 +85,50 @@ def kops_cluster(cluster: str = "demo.example.com", zones: tuple[str, ...] = ZON
         u = Subnet(name=f"utility-{zone}.{c}", vpc=vpc, cidr_block=f"172.20.{i * 4}.0/22",
                    availability_zone=zone)
         p = Subnet(name=f"{zone}.{c}", vpc=vpc, cidr_block=f"172.20.{32 + i * 32}.0/19", availability_zone=zone)
+        # private topology: the zone's nodes reach out through a NAT gateway in its utility subnet
+        eip = ElasticIp(name=f"{zone}.{c}", domain="vpc")
+        nat = NatGateway(name=f"{zone}.{c}", subnet=u, elastic_ip=eip)
+        table = RouteTable(name=f"private-{zone}.{c}", vpc=vpc)
         utility.append(u)
         private.append(p)
-        tasks += [u, p, RouteTableAssociation(name=f"utility-{zone}.{c}", route_table=public, subnet=u),
-                  RouteTableAssociation(name=f"{zone}.{c}", route_table=public, subnet=p)]
+        tasks += [u, p, eip, nat, table,
+                  Route(name=f"private-{zone}-0.0.0.0/0", route_table=table, destination_cidr_block="0.0.0.0/0",
+                        nat_gateway=nat),
+                  RouteTableAssociation(name=f"utility-{zone}.{c}", route_table=public, subnet=u),
+                  RouteTableAssociation(name=f"private-{zone}.{c}", route_table=table, subnet=p)]
     masters_sg = SecurityGroup(name=f"masters.{c}", group_name=f"masters.{c}", description="Security group for masters",
                                vpc=vpc)
     nodes_sg = SecurityGroup(name=f"nodes.{c}", group_name=f"nodes.{c}", description="Security group for nodes", vpc=vpc)
     tasks += [masters_sg, nodes_sg]
-    for group, port in ((masters_sg, 443), (masters_sg, 22), (nodes_sg, 22)):
-        tasks.append(SecurityGroupIngress(name=f"{port}.{group.name}", security_group=group, ip_protocol="tcp",
-                                          from_port=port, to_port=port, cidr_ip="0.0.0.0/0"))
+    # kOps' rules by name: SSH from the admin's range, the API from anywhere through the NLB, and
+    # what an NLB in front of the masters needs (its health checks and kops-controller from the
+    # VPC, ICMP "fragmentation needed" so path MTU discovery works through it)
+    for rule, group, protocol, ports, cidr in (
+        ("ssh-external-to-master-0.0.0.0/0", masters_sg, "tcp", (22, 22), "0.0.0.0/0"),
+        ("ssh-external-to-node-0.0.0.0/0", nodes_sg, "tcp", (22, 22), "0.0.0.0/0"),
+        ("https-api-elb-0.0.0.0/0", masters_sg, "tcp", (443, 443), "0.0.0.0/0"),
+        ("https-elb-to-master", masters_sg, "tcp", (443, 443), "172.20.0.0/16"),
+        ("kops-controller-elb-to-cp", masters_sg, "tcp", (3988, 3988), "172.20.0.0/16"),
+        ("icmp-pmtu-api-elb-0.0.0.0/0", masters_sg, "icmp", (3, 4), "0.0.0.0/0"),
+    ):
+        tasks.append(SecurityGroupIngress(name=rule, security_group=group, ip_protocol=protocol,
+                                          from_port=ports[0], to_port=ports[1], cidr_ip=cidr))
+    # ... and between the groups: everything among the masters, masters to nodes and nodes to
+    # nodes; nodes to masters everything but etcd's ports (2380-2381 and 4001-4002)
+    for rule, group, source, protocol, ports in (
+        ("all-master-to-master", masters_sg, masters_sg, "-1", None),
+        ("all-master-to-node", nodes_sg, masters_sg, "-1", None),
+        ("all-node-to-node", nodes_sg, nodes_sg, "-1", None),
+        ("node-to-master-tcp-1-2379", masters_sg, nodes_sg, "tcp", (1, 2379)),
+        ("node-to-master-tcp-2382-4000", masters_sg, nodes_sg, "tcp", (2382, 4000)),
+        ("node-to-master-tcp-4003-65535", masters_sg, nodes_sg, "tcp", (4003, 65535)),
+        ("node-to-master-udp-1-65535", masters_sg, nodes_sg, "udp", (1, 65535)),
+    ):
+        permission = {"IpProtocol": protocol, "UserIdGroupPairs": [{"GroupId": source}]}
+        if ports:
+            permission |= {"FromPort": ports[0], "ToPort": ports[1]}
+        tasks.append(SecurityGroupIngress(name=rule, security_group=group,
+                                          ip_permissions=[permission]))  # type: ignore[list-item]
     # kOps imports the admin's public key; without one, AWS makes the key (its private half returned once)
     key = KeyPair(name=f"kubernetes.{c}", key_name=f"kubernetes.{c}",
                   public_key_material=public_key.encode() if public_key else None)
@@ -123,10 +161,12 @@ def kops_cluster(cluster: str = "demo.example.com", zones: tuple[str, ...] = ZON
                                target_group_arns=[target_group] if role_name == "masters" else None,
                                tags={"k8s.io/role/" + role_name[:-1]: "1"})
         tasks += [role, policy, profile, template, asg]
+    members = ",".join(z[-1] for z in zones)
     for zone in zones:
-        tasks.append(Volume(name=f"{zone[-1]}.etcd-main.{c}", availability_zone=zone, size=20, volume_type="gp3",
-                            tags={"k8s.io/etcd/main": f"{zone[-1]}/{','.join(z[-1] for z in zones)}",
-                                  "k8s.io/role/master": "1"}))
+        for etcd in ("main", "events"):  # etcd-manager's two clusters, a volume each per master zone
+            tasks.append(Volume(name=f"{zone[-1]}.etcd-{etcd}.{c}", availability_zone=zone, size=20,
+                                volume_type="gp3", tags={f"k8s.io/etcd/{etcd}": f"{zone[-1]}/{members}",
+                                                         "k8s.io/role/master": "1"}))
     zone = HostedZone(name=f"{c}.")
     tasks.append(zone)
     for record in (f"api.{c}.", f"api.internal.{c}."):

@@ -12,7 +12,7 @@ import botocore.awsrequest
 import pytest
 from moto import mock_aws
 
-from tasklayer_tasks.aws.ec2 import Vpc
+from tasklayer_tasks.aws.ec2 import SecurityGroup, Vpc
 from tasklayer_tasks.runtime import (
     AwsTask,
     CloudTarget,
@@ -88,21 +88,36 @@ def test_throttled_create_is_retried_and_made_once(cloud: Any) -> None:
 
 
 def test_not_found_right_after_create_is_eventual_consistency(cloud: Any) -> None:
+    # CreateSecurityGroup answers only the GroupId, so the group is read back; the first reads
+    # do not see it yet
     context, calls = cloud
-    vpc = Vpc(name="slow", cidr_block="10.0.0.0/16", enable_dns_hostnames=True)
+    vpc = Vpc(name="slow", cidr_block="10.0.0.0/16")
+    group = SecurityGroup(name="slow", group_name="slow", description="slow", vpc=vpc)
     created = []
-    context.session.register("after-call.ec2.CreateVpc", lambda **kw: created.append(1))
+    context.session.register("after-call.ec2.CreateSecurityGroup", lambda **kw: created.append(1))
     seen = [0]
 
     def not_yet(model: Any, **_: Any) -> Any:
         if created and seen[0] < 2:
             seen[0] += 1
-            return _error("InvalidVpcID.NotFound")
+            return _error("InvalidGroup.NotFound")
         return None
 
-    context.session.get_component("event_emitter").register_first("before-call.ec2.DescribeVpcs", not_yet)
-    Executor(CloudTarget(context), sleep=lambda _: None).run([vpc])
-    assert seen[0] == 2 and calls.writes() == {"CreateVpc": 1, "ModifyVpcAttribute": 1}
+    context.session.get_component("event_emitter").register_first("before-call.ec2.DescribeSecurityGroups", not_yet)
+    Executor(CloudTarget(context), sleep=lambda _: None).run([group])
+    assert seen[0] == 2 and calls.writes() == {"CreateVpc": 1, "CreateSecurityGroup": 1}
+    assert group.resource_id and group.resource_id.startswith("sg-")
+
+
+def test_a_changed_attribute_is_read_back_alone(cloud: Any) -> None:
+    # after CreateVpc (whose answer is the VPC) only the attribute switched on is read again:
+    # not the VPC listing, not the attribute left alone
+    context, calls = cloud
+    Executor(CloudTarget(context), sleep=lambda _: None).run(
+        [Vpc(name="dns", cidr_block="10.1.0.0/16", enable_dns_hostnames=True, enable_dns_support=True)])
+    assert calls.writes() == {"CreateVpc": 1, "ModifyVpcAttribute": 1}
+    assert calls.made["DescribeVpcs"] == 1  # the pass's listing, none after the change
+    assert calls.made["DescribeVpcAttribute"] == 3  # both after the create, hostnames after the change
 
 
 @dataclass(kw_only=True, eq=False)
@@ -152,6 +167,15 @@ def test_executor_runs_dependencies_first_and_bounds_concurrency() -> None:
     Executor(_Target(), max_concurrency=2, sleep=lambda _: None).run(leaves)  # type: ignore[arg-type]
     assert ORDER[0] == "a" and sorted(ORDER[1:]) == [f"leaf{i}" for i in range(6)]
     assert PEAK[0] <= 2
+
+
+def test_with_one_worker_the_head_of_the_longest_chain_goes_first() -> None:
+    # "a…" leaves sort first by name; "z0" heads a chain of three: it must not wait behind them
+    leaves = [Step(name=f"a{i}") for i in range(3)]
+    z0 = Step(name="z0")
+    z2 = Step(name="z2", after=[Step(name="z1", after=[z0])])
+    Executor(_Target(), max_concurrency=1, sleep=lambda _: None).run([*leaves, z2])  # type: ignore[arg-type]
+    assert ORDER[:2] == ["z0", "z1"] and sorted(ORDER[2:]) == ["a0", "a1", "a2", "z2"]
 
 
 def test_try_again_later_is_retried_quietly_until_ready() -> None:

@@ -20,7 +20,7 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from .errors import DependencyCycleError, InUseError, TaskError, TryAgainLater
 from .prune import orphans
@@ -50,6 +50,22 @@ def _check_acyclic(graph: dict[Task, list[Task]]) -> None:
         raise DependencyCycleError([t.key for t in err.args[1]]) from None
 
 
+def _chain_lengths(dependents: dict[Task, list[Task]]) -> dict[Task, int]:
+    """Per task, the most tasks on one path through what waits for it (itself included): when
+    more tasks are ready than may run, the ones heading the longest chains start first, so the
+    critical path is never queued behind a leaf (list scheduling by critical path)."""
+    length: dict[Task, int] = {}
+
+    def walk(task: Task) -> int:
+        if task not in length:
+            length[task] = 1 + max((walk(d) for d in dependents[task]), default=0)
+        return length[task]
+
+    for task in dependents:
+        walk(task)
+    return length
+
+
 @dataclass
 class Executor:
     target: Target
@@ -62,6 +78,8 @@ class Executor:
     sleep: Callable[[float], None] = time.sleep
     attempts: dict[str, int] = field(default_factory=dict)
     batched_reads: bool = True  # one listing per resource type a run (see .snapshot)
+    # ... each begun as soon as a worker is free, not when the kind's first task gets to it
+    early_listings: bool = True
     pruned: list[str] = field(default_factory=list)  # what the last run found to prune
 
     def run(self, tasks: Sequence[Task], prune: bool = False) -> None:
@@ -71,13 +89,40 @@ class Executor:
         _check_acyclic(graph)
         context = self.target.context
         with self._reads():
-            self._waves(graph, lambda t: t.run(context, self.target), reverse=False)
+            early = (
+                self._early_listings(graph) if self.batched_reads and self.early_listings else {}
+            )
+            self._waves(graph, lambda t: t.run(context, self.target), reverse=False, early=early)
             if not (prune or self.target.dry_run):
                 return  # listing what to prune costs reads: only when it is asked, or planned
             found = orphans(context, list(graph))
             self.pruned = sorted(t.key for t in found)
             if found:
                 self._delete(found)
+
+    def _early_listings(self, graph: dict[Task, list[Task]]) -> dict[str, list[Task]]:
+        """The tasks of each kind (and place) the pass lists by owner: their listing can be made
+        before any of them runs, off the dependency chain (a subnet's listing while its VPC is
+        being created; on a converged pass, every listing at once)."""
+        if getattr(self.target, "context", None) is None:
+            return {}
+        kinds: dict[str, list[Task]] = {}
+        for task in graph:
+            if not task.shared:
+                place = sorted(task.placement().items())
+                kinds.setdefault(f"{task.spec.service}:{task.spec.name}:{place!r}", []).append(task)
+        return kinds
+
+    def _list_early(self, sample: Task) -> None:
+        """List ``sample``'s kind by its owner into the pass's snapshot. Only an optimisation:
+        whatever goes wrong here, the kind's tasks read for themselves and report it."""
+        context = self.target.context
+        try:
+            listed = getattr(sample.pass_core(context), "listed_owned", None)
+            if listed is not None:
+                listed(sample._owner(context))
+        except Exception as err:  # the task's own read says it properly
+            log.debug("%s: listing its kind early failed: %s", sample.key, err)
 
     def _reads(self) -> AbstractContextManager[object]:
         context = getattr(self.target, "context", None)
@@ -124,20 +169,34 @@ class Executor:
         self._waves(scope, delete, reverse=True)
 
     def _waves(
-        self, graph: dict[Task, list[Task]], step: Callable[[Task], object], reverse: bool
+        self,
+        graph: dict[Task, list[Task]],
+        step: Callable[[Task], object],
+        reverse: bool,
+        early: dict[str, list[Task]] | None = None,
     ) -> None:
         """Run ``step`` on every task, each as soon as its blockers are done (no waves: a slow
         task holds back only what depends on it), at most ``max_concurrency`` at a time. A task
-        that says "try again later" waits ``retry_interval`` while the others go on."""
+        that says "try again later" waits ``retry_interval`` while the others go on. Among ready
+        tasks, those heading the longest chains go first. ``early``: kinds whose listing is made
+        in a slot no ready task needs, before any of their tasks begins, the kinds with the most
+        urgent tasks first."""
         blockers = (
             graph
             if not reverse
             else {t: [o for o, deps in graph.items() if t in deps] for t in graph}
         )
+        dependents: dict[Task, list[Task]] = {t: [] for t in blockers}
+        for task, before in blockers.items():
+            for blocker in before:
+                dependents[blocker].append(task)
+        urgency = _chain_lengths(dependents)
+        listings = dict(early or {})
+        listing: dict[Future[Any], str] = {}
         pending: set[Task] = set(graph)
         done: set[Task] = set()
         waiting: set[Task] = set()
-        running: dict[Future[Exception | None], Task] = {}
+        running: dict[Future[Any], Task] = {}
         deadlines: dict[Task, float] = {}
         failures: list[TaskError] = []
         with ThreadPoolExecutor(max_workers=self.max_concurrency) as pool:
@@ -152,19 +211,40 @@ class Executor:
                             and t not in busy
                             and all(b in done for b in blockers[t])
                         ),
-                        key=lambda t: t.key,
+                        key=lambda t: (-urgency[t], t.key),
                     )
-                    for task in ready[: self.max_concurrency - len(running)]:
+                    free = self.max_concurrency - len(running) - len(listing)
+                    for task in ready[:free]:
                         running[pool.submit(self._attempt, task, step)] = task
+                    begun = set(running.values()) | done | waiting
+                    for kind in [k for k, ts in listings.items() if not begun.isdisjoint(ts)]:
+                        del listings[kind]  # one of its tasks has begun: it lists for itself
+                    free = self.max_concurrency - len(running) - len(listing)
+                    for kind in sorted(
+                        listings, key=lambda k: -max(urgency[t] for t in listings[k])
+                    ):
+                        if free <= 0:
+                            break
+                        listing[pool.submit(self._list_early, listings.pop(kind)[0])] = kind
+                        free -= 1
+                if not running and listing:
+                    done_listing, _ = wait(listing, return_when=FIRST_COMPLETED)
+                    for future in done_listing:
+                        del listing[future]
+                    continue
                 if not running:
                     self.sleep(self.retry_interval)  # only waiting tasks are left
                     waiting.clear()
                     continue
                 timeout = self.retry_interval if waiting else None
-                finished, _ = wait(running, timeout=timeout, return_when=FIRST_COMPLETED)
+                in_flight: list[Future[Any]] = [*running, *listing]
+                finished, _ = wait(in_flight, timeout=timeout, return_when=FIRST_COMPLETED)
                 if not finished:
                     waiting.clear()  # their pause is over
                 for future in finished:
+                    if future in listing:
+                        del listing[future]  # a free slot; its tasks find what it listed
+                        continue
                     task = running.pop(future)
                     self._settle(task, future.result(), pending, done, waiting, deadlines, failures)
         if len(failures) == 1:

@@ -6,6 +6,7 @@ kind (an operation that failed because the resource is in use is an ``InUseError
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ SCOPE_PLURALS = {
     "projects": "project",
     "regions": "region",
     "zones": "zone",
+    "locations": "location",
     "operations": "operation",
 }
 
@@ -32,12 +34,34 @@ def finished(operation: Mapping[str, Any]) -> bool:
     return operation.get("status") == "DONE" or operation.get("done") is True
 
 
-def operation_params(operation: Mapping[str, Any]) -> dict[str, Any]:
-    """The wait/get parameters of an operation, from its selfLink (project, region or zone)."""
-    parts = str(operation.get("selfLink", "")).split("/")
+def operation_params(
+    operation: Mapping[str, Any], parameters: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The wait/get parameters of an operation, from its selfLink (project, region or zone).
+    Given the method's own ``parameters`` (from its discovery document), each path parameter
+    is filled as that method names it: ``projectId``/``operationId`` (container's zonal
+    operations) from the ``projects``/``operations`` segments, a resource-name ``{+name}``
+    (``^projects/[^/]+/locations/[^/]+/operations/[^/]+$``) as the part of the selfLink its
+    pattern matches."""
+    link = str(operation.get("selfLink", ""))
+    parts = link.split("/")
     params = {SCOPE_PLURALS[k]: v for k, v in zip(parts, parts[1:]) if k in SCOPE_PLURALS}
     params.setdefault("operation", str(operation.get("name", "")).rsplit("/", 1)[-1])
-    return params
+    if not parameters:
+        return params
+    out: dict[str, Any] = {}
+    for name, description in parameters.items():
+        if description.get("location") != "path":
+            continue
+        key = name[: -len("Id")] if name.endswith("Id") else name
+        pattern = str(description.get("pattern") or "")
+        if key in params:
+            out[name] = params[key]
+        elif "/" in pattern:  # a path: ^projects/[^/]+/locations/[^/]+/operations/[^/]+$
+            found = re.search("(?<=/)" + pattern.lstrip("^"), link)
+            if found:
+                out[name] = found.group(0)
+    return out
 
 
 @dataclass
@@ -49,6 +73,7 @@ class OperationWaiter:
     retry: RetryPolicy
     timeout: float
     clock: Callable[[], float] = field(default=time.monotonic)
+    parameters: Mapping[str, Any] | None = None  # the method's, from its discovery document
     polls: int = 0  # made so far, for whoever wants to count them
 
     def delay(self, poll: int) -> float:
@@ -72,7 +97,7 @@ class OperationWaiter:
                 pause = self.delay(poll - 1)
                 self.retry.sleep(pause)
                 waited += pause
-            current = self.execute(self.method, **operation_params(current))
+            current = self.execute(self.method, **operation_params(current, self.parameters))
             poll += 1
             self.polls += 1
         error = current.get("error")

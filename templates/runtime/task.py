@@ -32,7 +32,6 @@ from .errors import (
     CannotChangeFieldError,
     MissingResourceError,
     MultipleMatchesError,
-    NotConvergedError,
     NotOwnedError,
     OutcomeUnknownError,
     TaskError,
@@ -40,9 +39,10 @@ from .errors import (
 )
 from .lifecycle import Lifecycle
 from .nested import resolved, tasks_in
-from .ownership import ATTEMPT_TAG, Owner, needs_marker
+from .ownership import Owner
 from .redact import printable, redacted
-from .spec import Mutability, ResourceSpec
+from .spec import FieldSpec, Mutability, ResourceSpec
+from .task_write import render_cloud
 
 if TYPE_CHECKING:
     from .targets import Target
@@ -154,7 +154,7 @@ class Task:
                 continue  # the cloud's to say (an id, below, comes from what was found)
             value = resolved(
                 getattr(self, f.attr, None),
-                lambda v: v.reference_value() or self._unresolved(v, dry_run),
+                lambda v: self.reference_to(f, v) or self._unresolved(v, dry_run),
             )
             if value is not None:
                 state[f.name] = value
@@ -173,6 +173,11 @@ class Task:
             wanted.update(self._owner(context).marks)
             state[tags.field] = wanted
         return state
+
+    def reference_to(self, holder: FieldSpec, task: Task) -> str | None:
+        """What ``holder`` holds of the task it refers to: its reference value (an id; a
+        selfLink), once it has one."""
+        return task.reference_value()
 
     def _unresolved(self, dependency: Task, dry_run: bool) -> str:
         if dry_run:
@@ -388,126 +393,9 @@ class Task:
             )
 
     def render_cloud(self, target: Target, actual: Task | None, changes: Changes) -> None:
-        core = self.pass_core(target.context)
-        try:
-            if actual is None:
-                state = self._create(core, target)
-                rest = self._mutable_changes(state)
-                if not rest:
-                    return
-                core.update(state, rest)
-            else:
-                core.update(actual.observed, {n: new for n, (_, new) in changes.fields.items()})
-        except OutcomeUnknownError as err:
-            # it may have been carried out: the next attempt reads again and recomputes
-            raise TryAgainLater(
-                f"{self.key}: {err}; will read it again before anything else"
-            ) from None
-        remaining = compute_changes(
-            self.spec, self._read_back(core, target.context), self.desired()
-        )
-        if remaining:
-            raise NotConvergedError(self.key, [self.spec.field(n).attr for n in remaining])
-
-    def _create(self, core: Core, target: Target) -> State:
-        """Create once per logical attempt; an unknown outcome is resolved by finding what the
-        attempt made (its owner's tags and marker, or its identity), never by a blind resend."""
-        context = target.context
-        desired = self.to_create(context)
-        token = self.attempt_token()
-        tags = self.spec.tags
-        marked = needs_marker(self.spec)
-        if marked and tags is not None:
-            desired[tags.field] = {**desired[tags.field], ATTEMPT_TAG: token}
-        try:
-            identity = core.create(desired, token=token)
-        except OutcomeUnknownError as err:
-            found = self._find_attempt(core, context, desired, token if marked else None)
-            if found is None:
-                raise TryAgainLater(f"{self.key}: {err}; nothing it made is visible yet") from None
-            identity = {p: found[p] for p in self.spec.primary if p in found}
-        if tags is not None and not tags.in_create and tags.tag_operation:
-            # a create that takes no tags (CreateHostedZone): the owner's marks go on at once
-            core.update(identity, {tags.field: desired[tags.field]})
-        once = self.spec.create.returned_once if self.spec.create else ()
-        self.returned = {k: identity.pop(k) for k in once if k in identity}
-        self._attempt = None
-        self.owned = True
-        self.adopt(identity)
-        target.created(self, {**identity, **self.returned})
-        answer: State | None = getattr(core, "answer", None)
-        if answer is not None and self._answer_is_whole(answer, identity, self._owner(context)):
-            core.read_separately(answer, self.desired())
-            self.adopt(answer)
-            return answer
-        return self._read_back(core, context)
-
-    def _answer_is_whole(self, answer: State, identity: State, owner: Owner) -> bool:
-        """A create's answer stands for the read-back when it is this resource and holds every
-        field the task sets that the read returns (tags with the owner's among them)."""
-        if any(answer.get(p) != identity.get(p) for p in self.spec.primary):
-            return False
-        tags = self.spec.tags
-        if tags is not None and not owner.owns(answer.get(tags.field)):
-            return False
-        return all(
-            n in answer
-            for n, v in self.desired().items()
-            if v is not None
-            and not self.spec.field(n).write_only
-            and self.spec.field(n).read_operation is None
-        )
-
-    def _find_attempt(
-        self, core: Core, context: Context, desired: State, marker: str | None
-    ) -> State | None:
-        """After a lost answer: what this attempt made, looked for patiently (it may not be
-        visible at once). By the owner's tag and the attempt's marker; untagged kinds by their
-        identity inside their owned parent."""
-        owner = self._owner(context)
-        match = {owner.key: owner.value, ATTEMPT_TAG: marker} if marker else None
-        for attempt in range(context.retry.attempts):
-            found = [
-                s
-                for s in core.find(desired, self.name, match_tags=match)
-                if not self.spec.terminal(s)
-            ]
-            if marker is None:
-                found = [s for s in found if self._owns(context, owner, s)]
-            if len(found) > 1:
-                raise MultipleMatchesError(
-                    self.key, self._how_found(desired), [self._describe(s) for s in found]
-                )
-            if found:
-                return found[0]
-            context.retry.sleep(context.retry.delay(attempt))
-        return None
-
-    def _mutable_changes(self, state: State) -> dict[str, Any]:
-        """What a create could not set (EnableDnsHostnames after CreateVpc)."""
-        diff = compute_changes(self.spec, state, self.desired())
-        return {
-            n: new
-            for n, (_, new) in diff.items()
-            if self.spec.field(n).mutability is Mutability.MUTABLE
-        }
-
-    def _read_back(self, core: Core, context: Context) -> State:
-        """Read the resource just written; NotFound right after a create is eventual
-        consistency, retried with backoff."""
-        desired = self.desired()
-        for attempt in range(context.retry.attempts):
-            found = [
-                s
-                for s in core.find(desired, self.name, retry_not_found=True)
-                if not self.spec.terminal(s)
-            ]
-            if found:
-                core.read_separately(found[0], desired)
-                self.adopt(found[0])
-                return found[0]
-            context.retry.sleep(context.retry.delay(attempt))
-        raise TryAgainLater(f"{self.key}: created, but not visible yet")
+        """Create or change the resource on the cloud, then read back what was written and
+        report what still differs (:mod:`.task_write`)."""
+        render_cloud(self, target, actual, changes)
 
     def locate(self, context: Context) -> bool:
         """Find the resource without creating anything, keeping its identity: the first half of

@@ -168,6 +168,7 @@ class FakeGcp:
     ) -> tuple[int, Any]:
         if route.is_operation_poll(url, self._operations):
             return 200, self._poll(url)
+        self._check_parents(route, url)
         if route.http_method == "GET" and route.collection:
             return 200, self._list(route, url, query)
         if route.http_method == "GET":
@@ -185,6 +186,24 @@ class FakeGcp:
         if route.http_method in ("PATCH", "PUT"):
             return self._change(route, url, body or {}, replace=route.http_method == "PUT")
         return self._action(route, url, query, body or {})
+
+    def _check_parents(self, route: Route, url: str) -> None:
+        """A request under another resource (``…/managedZones/z/rrsets``, ``b/b1/acl``) names a
+        parent that must exist, as Google answers 404 when it does not: a call sent to a wrong
+        parent can never pass. Only parents of collections the API creates into are checked
+        (a project, region or zone is not made through these APIs)."""
+        for parent in route.parent_urls(url):
+            collection = parent.rsplit("/", 1)[0]
+            if parent not in self.store and self._creatable(collection):
+                raise FakeError(404, "notFound", f"The resource '{parent}' was not found")
+
+    def _creatable(self, collection: str) -> bool:
+        return any(
+            r.http_method == "POST"
+            and r.verb in ("insert", "create")
+            and r.pattern.match(collection)
+            for r in self._routes
+        )
 
     def _check_required(self, route: Route, body: dict[str, Any]) -> None:
         schema = route.request_schema()
@@ -219,7 +238,7 @@ class FakeGcp:
     def _insert(
         self, route: Route, collection: str, query: dict[str, str], body: dict[str, Any]
     ) -> tuple[int, Any]:
-        resource, name = self._new_resource(route, query, body)
+        resource, name = self._new_resource(route, collection, query, body)
         url = f"{collection}/{name}"
         if url in self.store:
             raise FakeError(409, "alreadyExists", f"The resource '{url}' already exists")
@@ -233,7 +252,9 @@ class FakeGcp:
             "creationTimestamp": TIMESTAMP,
         }
         resource.update({k: v for k, v in stamps.items() if k in props or not props})
-        if route.name_prefix is not None:  # resource-name APIs: its name is its path
+        if route.name_prefix is not None and "name" not in resource:
+            # resource-name APIs: a name the server makes (from iam's accountId) is its path;
+            # one the client chose (container's cluster.name) is kept as given
             resource["name"] = url[len(route.base) + len(route.name_prefix) :]
         if "kind" in props:
             resource.setdefault("kind", props["kind"].get("default", ""))
@@ -272,17 +293,51 @@ class FakeGcp:
         return None
 
     def _new_resource(
-        self, route: Route, query: dict[str, str], body: dict[str, Any]
+        self, route: Route, url: str, query: dict[str, str], body: dict[str, Any]
     ) -> tuple[dict[str, Any], str]:
-        """The resource and its name: ``name`` in the body, or an ``…Id`` in the body or the
-        query naming a nested resource (iam's accountId + serviceAccount)."""
-        if "name" in body:
-            return copy.deepcopy(body), str(body["name"]).rsplit("/", 1)[-1]
+        """The resource and its name. The resource is the body, or the body's member typed like
+        the resource (container's ``{cluster: {...}}``, iam's ``serviceAccount``). Its name is
+        its ``name``, else the member its ``get`` path selects it by (storage ACLs' ``entity``;
+        dns's ``responsePolicyName`` for ``{responsePolicy}``, ``ruleName`` for
+        ``{responsePolicyRule}``), else an ``…Id`` in the body or the query (iam's
+        ``accountId``, dns's ``outboundEndpointId``)."""
+        resource = copy.deepcopy(self._resource_in(route, body))
+        if "name" in resource:
+            return resource, str(resource["name"]).rsplit("/", 1)[-1]
+        member = self._selecting_member(url, resource)
+        if member is not None:
+            return resource, str(resource[member])
         for key, value in [*body.items(), *query.items()]:
             if key.endswith("Id") and key != "requestId" and isinstance(value, str):
-                nested = next((v for v in body.values() if isinstance(v, dict)), {})
-                return {**copy.deepcopy(nested), key: value}, value
+                return {**resource, key: value}, value
         raise FakeError(400, "required", f"{route.method_id}: the request names no resource")
+
+    @staticmethod
+    def _resource_in(route: Route, body: dict[str, Any]) -> dict[str, Any]:
+        request = route.request_schema()
+        if "name" in body:
+            return body
+        schemas = route.document.get("schemas", {})
+        for key, prop in (request.get("properties") or {}).items():
+            nested = schemas.get(prop.get("$ref", ""), {}).get("properties") or {}
+            if isinstance(body.get(key), dict) and "name" in nested:
+                return dict(body[key])
+        return body
+
+    def _selecting_member(self, collection: str, resource: dict[str, Any]) -> str | None:
+        """The resource's member that the ``get`` path's last parameter carries."""
+        try:
+            get, _ = self._match(f"{collection}/probe", "GET")
+        except FakeError:
+            return None
+        if not get.params:
+            return None
+        param = get.params[-1]
+        for member, value in resource.items():
+            named = member.endswith("Name") and param.lower().endswith(member[:-4].lower())
+            if isinstance(value, str) and value and (member == param or named):
+                return member
+        return None
 
     def _addresses(
         self, route: Route, resource: dict[str, Any], props: dict[str, Any], url: str
@@ -378,7 +433,8 @@ class FakeGcp:
     ) -> tuple[int, Any]:
         """setLabels, setTags, resize, expandIpCidrRange, addInstances, removeHealthCheck...:
         the body's members (and plain query parameters) are written onto the resource."""
-        item = url.rsplit("/", 1)[0]
+        # ".../disks/d/setLabels", or a custom verb (AIP): ".../clusters/c:setAddons"
+        item = url.rsplit(":", 1)[0] if ":" in url.rsplit("/", 1)[-1] else url.rsplit("/", 1)[0]
         stored = self._get(item)
         self._check_fingerprints(stored, body)
         for key, value in links(body, route.document, _project(url)).items():
@@ -410,11 +466,15 @@ class FakeGcp:
         self, route: Route, target: str, error: tuple[str, str] | None = None
     ) -> dict[str, Any]:
         name = f"operation-{next(self._ids)}"
-        scope = re.match(r"(.*/projects/[^/]+/(?:zones|regions)/[^/]+)(?:/|$)", target) or re.match(
-            r"(.*/projects/[^/]+)(?:/|$)", target
+        # an organization's resource (no project: ``locations/global/securityPolicies``) has its
+        # operations under its location (globalOrganizationOperations: locations/global/operations)
+        scope = (
+            re.match(r"(.*/projects/[^/]+/(?:zones|regions|locations)/[^/]+)(?:/|$)", target)
+            or re.match(r"(.*/projects/[^/]+)(?:/|$)", target)
+            or re.match(r"(.*/locations/[^/]+)(?:/|$)", target)
         )
         base = scope.group(1) if scope else target.rsplit("/", 1)[0]
-        where = "" if "/zones/" in base or "/regions/" in base else "/global"
+        where = "" if re.search(r"/(zones|regions|locations)/[^/]+$", base) else "/global"
         url = f"{base}{where}/operations/{name}"
         polls = 0 if error else self.operation_polls
         operation: dict[str, Any] = {

@@ -28,6 +28,20 @@ class Route:
             ("Operations.get", "Operations.wait", "operations.get")
         )
 
+    def parent_urls(self, url: str) -> list[str]:
+        """The URLs of the resources a request's path runs through: each placeholder followed
+        by a literal segment (``managedZones/{managedZone}/rrsets``), not the item's own
+        trailing ones (a record set's ``{name}/{type}``)."""
+        found = self.pattern.match(url)
+        if found is None:
+            return []
+        path = _path_of(self.method)
+        return [
+            url[: found.end(_group(name))]
+            for name in re.findall(r"\{\+?([^}]+)\}/[^{/]", path)
+            if _group(name) in found.groupdict()
+        ]
+
     def request_schema(self) -> dict[str, Any]:
         return dict(self.document.get("schemas", {}).get(self.request or "", {}))
 
@@ -79,18 +93,27 @@ def routes(document: dict[str, Any]) -> list[Route]:
     return sorted(out, key=lambda r: -len(re.sub(r"\(\?P<[^>]+>[^)]*\)", "", r.pattern.pattern)))
 
 
-def _route(base: str, verb: str, method: dict[str, Any], document: dict[str, Any]) -> Route:
-    path = str(
+def _path_of(method: dict[str, Any]) -> str:
+    """The path a request takes: AIP ``{+name}`` paths spelled out segment by segment."""
+    return str(
         method.get("flatPath")
         if "{+" in method["path"] and method.get("flatPath")
         else method["path"]
     )
+
+
+def _group(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", name)
+
+
+def _route(base: str, verb: str, method: dict[str, Any], document: dict[str, Any]) -> Route:
+    path = _path_of(method)
     regex, params = "", []
     for literal, name in re.findall(r"([^{]*)(?:\{\+?([^}]+)\})?", path):
         regex += re.escape(literal)
         if name:
             params.append(name)
-            regex += f"(?P<{re.sub(r'[^A-Za-z0-9_]', '_', name)}>[^/]+)"
+            regex += f"(?P<{_group(name)}>[^/]+)"
     segments = path.rstrip("/").split("/")
     # ".../networks" is a collection; ".../{disk}/setLabels" an action on one resource
     action = len(segments) > 1 and not segments[-1].startswith("{") and segments[-2].startswith("{")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import boto3
 import pytest
@@ -159,3 +160,57 @@ def test_listings_touched_follow_references_and_the_owning_parent() -> None:
     assert "DescribeRouteTables" in Route.spec.listings_touched()
     assert "DescribeSecurityGroups" not in Subnet.spec.listings_touched()
 
+
+
+def test_listings_are_made_before_their_kinds_tasks_begin(cloud: tuple[Context, Calls]) -> None:
+    # a converged pass: the VPC's attribute read is slow (200 ms); every kind's listing goes out
+    # meanwhile, so the subnets' listing is not on the dependency chain behind the VPC
+    import time
+
+    context, calls = cloud
+    seen: dict[str, float] = {}
+
+    def slow(model: Any, **_: Any) -> None:
+        if model.name == "DescribeVpcAttribute":
+            time.sleep(0.2)
+
+    def sent(model: Any, **_: Any) -> None:
+        seen.setdefault(f"sent {model.name}", time.monotonic())
+
+    def answered(model: Any, **_: Any) -> None:
+        seen[f"answered {model.name}"] = time.monotonic()
+
+    context.session.register("before-call.ec2.*", slow)  # before the first client is made
+    context.session.register("before-call.ec2.*", sent)
+    context.session.register("after-call.ec2.*", answered)
+    apply(context, kops_network())
+    for early in (True, False):
+        calls.clear()
+        seen.clear()
+        Executor(CloudTarget(context), sleep=lambda _: None, max_concurrency=16,
+                 early_listings=early).run(kops_network())
+        assert calls.writes() == {} and all(n == 1 for n in calls.reads().values()), calls.reads()
+        if early:
+            assert seen["sent DescribeSubnets"] < seen["answered DescribeVpcAttribute"]
+        else:  # the subnets' listing waits for the VPC task to finish: same reads, later
+            assert seen["sent DescribeSubnets"] > seen["answered DescribeVpcAttribute"]
+
+
+def test_early_listings_end_when_only_waiting_tasks_are_left(cloud: tuple[Context, Calls]) -> None:
+    # a task that asks to try again while listings are in flight: the run still ends
+    context, calls = cloud
+    vpc = Vpc(name="w", cidr_block="10.2.0.0/16")
+    tries = [0]
+
+    class Slow(Subnet):
+        def check_ready(self) -> None:
+            tries[0] += 1
+            if tries[0] < 3:
+                from tasklayer_tasks.runtime import TryAgainLater
+
+                raise TryAgainLater(f"{self.key}: not yet")
+
+    subnet = Slow(name="w", vpc=vpc, cidr_block="10.2.1.0/24")
+    executor = Executor(CloudTarget(context), sleep=lambda _: None, retry_interval=0.01)
+    executor.run([subnet, SecurityGroup(name="w", group_name="w", description="w", vpc=vpc)])
+    assert tries[0] >= 3 and subnet.resource_id

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
+from codegen.errors import TasklayerError
 from codegen.model import Mutability, Operation
 from codegen.naming import Code, PythonIdentifier, python_literal
 from codegen.providers.gcp.shapes import gcp, gcp_field
@@ -40,16 +41,38 @@ class GcpResourceView(ResourceView):
         return [PythonIdentifier(s) for s in ("region", "zone") if s in self.resource.identity.parent]
 
     def _identity(self, op: Operation) -> tuple[tuple[str, str], ...]:
-        """(parameter, source): ``@project`` from the scope, ``=projects/{project}`` a
-        resource-name path, else the field holding the resource's name."""
-        primary = self.resource.identity.primary[0] if self.resource.identity.primary else "name"
+        """(parameter, source) for each path parameter of a call: ``=projects/{project}`` a
+        resource-name path; ``@project`` from the scope (also container's ``projectId``);
+        a member of the resource's identity as itself (a record set's ``name`` and ``type``);
+        a parent it lives in as the field holding it (a storage ACL's ``bucket``, a record
+        set's ``managedZone``: gcp.path-parents-are-inputs); the parameter selecting the resource
+        itself (``{network}``) as the field holding its name. A parent with no field to come
+        from has no source: the resource cannot be rendered, rather than be sent to a parent
+        named after itself."""
+        identity = self.resource.identity.primary
+        primary = identity[0] if identity else "name"
+        settable = {f.name for f in self.resource.fields if f.mutability is not Mutability.READ_ONLY}
         templates = dict(gcp(op).param_templates)
+        create = self.resource.operations.create
+        parents = set(create.identity_members) if create is not None else set()  # not its own
+        placed_in = parents & set(self.resource.identity.parent)  # an in-place create's own name is not
         out = []
         for m in op.identity_members:
+            scope = m[: -len("Id")] if m.endswith("Id") else m
             if m in templates:
                 out.append((m, "=" + templates[m]))
+            elif scope in SCOPES:
+                out.append((m, f"@{scope}"))
+            elif m in identity or m in settable and m in parents:
+                out.append((m, m))
+            elif m in placed_in:
+                raise TasklayerError(
+                    f"{op.name} names the {self.resource.name}'s parent by its path parameter {m!r}, "
+                    "which no field of the resource holds and no scope or resource-name path fills",
+                    pointer=f"{self.service.provider}/{self.service.name}/{self.resource.name}",
+                )
             else:
-                out.append((m, f"@{m}") if m in SCOPES else (m, primary))
+                out.append((m, primary))
         return tuple(out)
 
     def _fingerprints(self, op: Operation) -> tuple[str, ...]:

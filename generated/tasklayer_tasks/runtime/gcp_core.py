@@ -134,7 +134,11 @@ class GcpCore:
             self.pending = dict(operation)
             return
         waiter = OperationWaiter(
-            self.spec.operation_waiter, self.execute, self.retry, self.operation_timeout
+            self.spec.operation_waiter,
+            self.execute,
+            self.retry,
+            self.operation_timeout,
+            parameters=self.parameters_of(self.spec.operation_waiter),
         )
         waiter.wait(operation, method_id)
 
@@ -142,17 +146,45 @@ class GcpCore:
         """Look at a pending operation once (no waiting): for reconcilers' next pass."""
         waiter = self.spec.operation_waiter or ""
         getter = waiter.rsplit(".", 1)[0] + ".get"
-        return self.execute(getter, **operation_params(operation))
+        return self.execute(getter, **operation_params(operation, self.parameters_of(getter)))
+
+    def parameters_of(self, method_id: str) -> dict[str, Any] | None:
+        """A method's parameters as its discovery document describes them (the client was
+        built from it), so an operation's poll names its parameters as that API does."""
+        target = self.client
+        parts = method_id.split(".")[1:]
+        try:
+            for part in parts[:-1]:
+                target = getattr(target, _fix(part))()
+        except AttributeError:
+            return None
+        methods = (getattr(target, "_resourceDesc", None) or {}).get("methods") or {}
+        found = methods.get(parts[-1]) or {}
+        return dict(found.get("parameters") or {}) or None
 
     # -- state -----------------------------------------------------------------------------------
 
-    def state(self, item: Mapping[str, Any]) -> State:
+    def state(self, item: Mapping[str, Any], placed: Mapping[str, Any] | None = None) -> State:
+        """The resource as read; ``placed``: the parents the read found it in (:meth:`placed`)."""
         read = {
             f.name: item[f.read_member or f.name]
             for f in self.spec.fields
             if (f.read_member or f.name) in item
         }
+        read = {**(placed or {}), **read}
         return canonical_state(self.spec, read, self.base, self.scope.get("project", ""))
+
+    def placed(
+        self, identity: tuple[tuple[str, str], ...], params: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The fields a call's path filled (a record set's ``managedZone``): what a resource
+        read at that path holds, though its read may not say so (the path said it)."""
+        fields = {f.name for f in self.spec.fields}
+        return {
+            source: params[param]
+            for param, source in identity
+            if source in fields and param in params
+        }
 
     def find(
         self,
@@ -187,9 +219,8 @@ class GcpCore:
         if params is None:
             return find_by_natural_key(self, desired)
         try:
-            return [
-                self.state(self.execute(read.operation, retry_not_found=retry_not_found, **params))
-            ]
+            item = self.execute(read.operation, retry_not_found=retry_not_found, **params)
+            return [self.state(item, self.placed(read.identity, params))]
         except NotFoundError:
             return []
 
@@ -228,7 +259,9 @@ class GcpCore:
         params = self.params(read.identity, actual) if read is not None else None
         if read is None or params is None:
             raise TryAgainLater(f"{self.spec.name}: cannot read it again to recompute a change")
-        return self.state(self.execute(read.operation, **params))
+        return self.state(
+            self.execute(read.operation, **params), self.placed(read.identity, params)
+        )
 
     # -- create / update / delete ------------------------------------------------------------------
 

@@ -34,10 +34,20 @@ def find_listed(core: GcpCore, desired: Mapping[str, Any], owner: Owner) -> list
     items = _listing(core, desired, owner)
     if items is None:
         return None
-    hits = [i for i in items if i.get("name") == name]
+    hits = [i for i in items if _selects(core, i, desired)]
     if not hits and _by_label(core, owner) is not None:
         return None  # perhaps another owner's: the direct read sees it
-    return [core.state(i) for i in hits]
+    return [core.state(i, _placed(core, desired)) for i in hits]
+
+
+def _selects(core: GcpCore, item: Mapping[str, Any], desired: Mapping[str, Any]) -> bool:
+    """The item is the one ``get`` would answer: every member naming the resource within its
+    scope matches (``name``; dns's ``responsePolicyName``; a record set's ``name`` and
+    ``type``, so an A record is never taken for the TXT record of the same name)."""
+    primary = core.spec.primary or ("name",)
+    wanted = {p: desired.get(p) for p in primary if desired.get(p) is not None}
+    wanted.setdefault(primary[0], desired.get("name"))
+    return all(item.get(p) == v for p, v in wanted.items())
 
 
 def owned_states(core: GcpCore, owner: Owner) -> list[State] | None:
@@ -69,7 +79,14 @@ def find_by_natural_key(core: GcpCore, desired: Mapping[str, Any]) -> list[State
         if item.get(keys[0]) == wanted
         or str(item.get("name", "")).rsplit("/", 1)[-1].split("@")[0] == wanted
     ]
-    return [core.state(item) for item in found]
+    return [core.state(item, core.placed(listing.identity, params)) for item in found]
+
+
+def _placed(core: GcpCore, desired: Mapping[str, Any]) -> dict[str, Any]:
+    """The parents the listing was asked in (a record set's managed zone)."""
+    listing = core.spec.listing
+    params = core.params(listing.identity, desired) if listing is not None else None
+    return core.placed(listing.identity, params) if listing is not None and params else {}
 
 
 def pages(

@@ -23,7 +23,7 @@ from .gcp_core import GcpCore
 from .gcp_refs import canonical_state, document_base
 from .ownership import Owner
 from .reconciler import Reconciler
-from .spec import Mutability, ResourceSpec
+from .spec import FieldSpec, Mutability, ResourceSpec
 from .task import Task
 
 
@@ -58,15 +58,18 @@ class GcpTask(Task):
         )
 
     def desired(self, dry_run: bool = False) -> State:
-        """References as full URLs on the document's base; a reference read back as a member
-        of what it names holds that member (the Address's IP)."""
+        """References as full URLs on the document's base."""
         state = super().desired(dry_run)
-        for f in self.spec.fields:
-            target = getattr(self, f.attr, None)
-            if f.reference_member and isinstance(target, Task) and f.name in state:
-                value = target.observed.get(f.reference_member)
-                state[f.name] = value if value is not None else self._unresolved(target, dry_run)
         return canonical_state(self.spec, state, document_base(str(self.document)))
+
+    def reference_to(self, holder: FieldSpec, task: Task) -> str | None:
+        """A field holding a member of what it refers to holds that member: the Address's IP
+        (read back as it), the parent's name a call's path takes (a record set's managed zone);
+        any other holds its selfLink."""
+        if holder.reference_member:
+            value = task.observed.get(holder.reference_member)
+            return str(value) if value is not None else None
+        return task.reference_value()
 
     @property
     def resource_id(self) -> str | None:

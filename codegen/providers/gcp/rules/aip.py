@@ -21,10 +21,16 @@ SCOPE_COLLECTIONS = {"projects": "project", "locations": "region", "regions": "r
 MASKS = ("updateMask", "fieldMask")
 
 
-def template(pattern: str, item: bool) -> str | None:
-    """``^projects/[^/]+$`` -> ``projects/{project}``; an item's own path -> ``{name}``."""
+def template(pattern: str, item: bool, short_name: bool = False) -> str | None:
+    """``^projects/[^/]+$`` -> ``projects/{project}``; an item's own path -> ``{name}``, or,
+    for a resource whose ``name`` is the short one the client chose (container's Cluster:
+    ``{cluster: {name: "c1"}}``), its full path built from the scope and that name
+    (``^projects/[^/]+/locations/[^/]+/clusters/[^/]+$`` ->
+    ``projects/{project}/locations/{region}/clusters/{name}``)."""
     if item:
-        return "{name}"
+        parts = pattern.strip("^$").replace("[^/]+", "*").split("/")
+        parent = template("/".join(parts[:-2]), item=False) if short_name and len(parts) > 2 else None
+        return f"{parent}/{parts[-2]}/{{name}}" if parent and parts[-1] == "*" else "{name}"
     parts = pattern.strip("^$").replace("[^/]+", "*").split("/")
     out = []
     for collection, value in zip(parts[::2], parts[1::2]):
@@ -34,13 +40,13 @@ def template(pattern: str, item: bool) -> str | None:
     return "/".join(out) if out and len(parts) % 2 == 0 else None
 
 
-def _templates(ctx: GcpContext, method: Method, item: bool) -> tuple[tuple[str, str], ...]:
+def _templates(ctx: GcpContext, method: Method, item: bool, short_name: bool = False) -> tuple[tuple[str, str], ...]:
     found = []
     for name in ctx.path_params(method):
         if "{+" + name + "}" not in method.get("path", ""):
             continue  # a plain segment (compute's {network}), not a resource-name path
         pattern = method.get("parameters", {}).get(name, {}).get("pattern")
-        made = template(pattern, item) if pattern else None
+        made = template(pattern, item, short_name) if pattern else None
         if made is not None:
             found.append((name, made))
     return tuple(found)
@@ -62,14 +68,21 @@ def resource_name_paths(ctx: GcpContext) -> None:
             method = _method_for(facts, op) if op is not None else None
             if op is None or method is None:
                 continue
-            shaped = with_gcp(op, param_templates=_templates(ctx, method, item=role not in ("create", "list")))
+            item = role not in ("create", "list")
+            shaped = with_gcp(op, param_templates=_templates(ctx, method, item, _short_name(resource, facts)))
             if role == "create":
                 shaped = _create_shape(ctx, resource, facts, shaped, method)
             if shaped != op:
                 resource.set(role, shaped, rid)
-        updates = [_patch_shape(ctx, facts, op) for op in resource.update]
+        updates = [_patch_shape(ctx, resource, facts, op) for op in resource.update]
         if updates != resource.update:
             resource.set("update", updates, rid)
+
+
+def _short_name(resource: ResourceDraft, facts: Facts) -> bool:
+    """The create sends the resource's ``name`` as the client chose it, not a full path the
+    server makes from an ``…Id`` (iam's ``accountId``)."""
+    return facts.id_param is None and "name" in resource.fields and resource.fields["name"].in_create
 
 
 def _create_shape(ctx: GcpContext, resource: ResourceDraft, facts: Facts, op: Operation, method: Method) -> Operation:
@@ -77,7 +90,7 @@ def _create_shape(ctx: GcpContext, resource: ResourceDraft, facts: Facts, op: Op
     return with_gcp(op, body_member=facts.body_member, id_param=facts.id_param, id_in_query=in_query)
 
 
-def _patch_shape(ctx: GcpContext, facts: Facts, op: Operation) -> Operation:
+def _patch_shape(ctx: GcpContext, resource: ResourceDraft, facts: Facts, op: Operation) -> Operation:
     method = _method_for(facts, op)
     if method is None:
         return op
@@ -87,7 +100,7 @@ def _patch_shape(ctx: GcpContext, facts: Facts, op: Operation) -> Operation:
     mask_in_query = next((m for m in MASKS if m in ctx.query(method)), None)
     return with_gcp(
         op,
-        param_templates=_templates(ctx, method, item=True),
+        param_templates=_templates(ctx, method, True, _short_name(resource, facts)),
         body_member=wrapper[0] if wrapper else None,
         mask_param=mask_in_body or mask_in_query,
         mask_in_body=mask_in_body is not None,

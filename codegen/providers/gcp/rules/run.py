@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from codegen.annotate.draft import ServiceDraft
-from codegen.providers.gcp.rules import aip, actions, calls, classify, evidence, fields, identity, resources, setters, updates
+from codegen.providers.gcp.rules import aip, actions, calls, classify, evidence, fields, identity, parents, resources, setters, updates
 from codegen.providers.gcp.rules.context import GcpContext
 from codegen.annotate.rules import Rule, check_unique
 from codegen.providers.gcp.shapes import GcpCallShape, GcpFieldShape
@@ -58,6 +58,8 @@ GCP_RULES: Sequence[Rule[GcpContext]] = check_unique(
         calls.long_running,
         calls.create_id,
         aip.resource_name_paths,
+        # last: a parent the path names is the caller's input, whatever the rules above said
+        parents.parents_are_inputs,
     )
 )
 

@@ -19,6 +19,7 @@ from .core.instance_group_manager_resize_request import (
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .instance_group_manager import InstanceGroupManager
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -40,6 +41,9 @@ class InstanceGroupManagerResizeRequest(GcpTask):
 
     resize_by: int | None = None
     """The number of instances to be created by this resize request. The group's target size will be increased by this number. This field cannot be used together with 'instances'. Can only be set when the resource is created."""
+
+    instance_group_manager: InstanceGroupManager | str | None = None
+    """The name of the managed instance group to which the resize request will be added. Name should conform to RFC1035 or be a resource ID. Can only be set when the resource is created."""
 
     zone: str | None = None
     """The zone it lives in; the context's when not set."""

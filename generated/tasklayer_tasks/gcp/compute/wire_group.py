@@ -15,6 +15,7 @@ from .core.wire_group import DOCUMENT, SPEC, WireGroupCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .cross_site_network import CrossSiteNetwork
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -36,6 +37,9 @@ class WireGroup(GcpTask):
 
     wire_properties: dict[str, Any] | None = None
     """Properties for all wires in the wire group. Changed with compute.wireGroups.patch."""
+
+    cross_site_network: CrossSiteNetwork | str | None = None
+    """The crossSiteNetwork of the resource. Can only be set when the resource is created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -15,6 +15,7 @@ from .core.project_zone_cluster_node_pool import DOCUMENT, SPEC, ProjectZoneClus
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .zone_cluster import ZoneCluster
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -69,6 +70,9 @@ class ProjectZoneClusterNodePool(GcpTask):
 
     version: str | None = None
     """The version of Kubernetes running on this NodePool's nodes. If unspecified, it defaults as described [here](https://cloud.google.com/kubernetes-engine/versioning#specifying_node_version). Can only be set when the resource is created."""
+
+    cluster_id: ZoneCluster | str | None = None
+    """Deprecated. The name of the cluster. This field has been deprecated and replaced by the parent field. Can only be set when the resource is created."""
 
     parent: str | None = None
     """The parent (project, location, cluster name) where the node pool will be created. Specified in the format `projects/*/locations/*/clusters/*`. Can only be set when the resource is created. Never returned by reads, so never compared."""

@@ -15,6 +15,7 @@ from .core.resource_record_set import DOCUMENT, SPEC, ResourceRecordSetCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .managed_zone import ManagedZone
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -39,6 +40,9 @@ class ResourceRecordSet(GcpTask):
 
     type_: str | None = None
     """The identifier of a supported record type. See the list of Supported DNS record types. Can only be set when the resource is created."""
+
+    managed_zone: ManagedZone | str | None = None
+    """Identifies the managed zone addressed by this request. Can be the managed zone name or ID. Can only be set when the resource is created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -15,6 +15,7 @@ from .core.response_policy_rule import DOCUMENT, SPEC, ResponsePolicyRuleCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .response_policy import ResponsePolicy
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -36,6 +37,9 @@ class ResponsePolicyRule(GcpTask):
 
     rule_name: str | None = None
     """An identifier for this rule. Must be unique with the ResponsePolicy. Can only be set when the resource is created."""
+
+    response_policy: ResponsePolicy | str | None = None
+    """User assigned name of the Response Policy containing the Response Policy Rule. Can only be set when the resource is created."""
 
     id: str | None = None
     """The ruleName, once the ResponsePolicyRule is found or created."""

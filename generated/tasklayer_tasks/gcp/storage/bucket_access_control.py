@@ -15,6 +15,7 @@ from .core.bucket_access_control import DOCUMENT, SPEC, BucketAccessControlCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .bucket import Bucket
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -24,6 +25,9 @@ class BucketAccessControl(GcpTask):
     Found by entity, within its bucket. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/bucket_access_control.py``): what this class adds is its fields and its core.
     """
+
+    bucket: Bucket | str | None = None
+    """The name of the bucket. Can only be set when the resource is created."""
 
     domain: str | None = None
     """The domain associated with the entity, if any. Changed with storage.bucketAccessControls.patch."""

@@ -15,6 +15,7 @@ from .core.folder import DOCUMENT, SPEC, FolderCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .bucket import Bucket
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -24,6 +25,9 @@ class Folder(GcpTask):
     Found by name, within its bucket. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/folder.py``): what this class adds is its fields and its core.
     """
+
+    bucket: Bucket | str | None = None
+    """The name of the bucket containing this folder. Can only be set when the resource is created."""
 
     pending_rename_info: dict[str, Any] | None = None
     """Only present if the folder is part of an ongoing rename folder operation. Contains information which can be used to query the operation status. Can only be set when the resource is created."""

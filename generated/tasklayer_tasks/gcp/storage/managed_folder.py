@@ -15,6 +15,7 @@ from .core.managed_folder import DOCUMENT, SPEC, ManagedFolderCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .bucket import Bucket
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -24,6 +25,9 @@ class ManagedFolder(GcpTask):
     Found by name, within its bucket. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/managed_folder.py``): what this class adds is its fields and its core.
     """
+
+    bucket: Bucket | str | None = None
+    """The name of the bucket containing this managed folder. Can only be set when the resource is created."""
 
     rapid_cache_config: dict[str, Any] | None = None
     """The rapid cache configuration for the managed folder. Changed with storage.managedFolders.update."""

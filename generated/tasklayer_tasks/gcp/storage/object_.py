@@ -15,6 +15,7 @@ from .core.object_ import DOCUMENT, SPEC, ObjectCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .bucket import Bucket
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -27,6 +28,9 @@ class Object(GcpTask):
 
     acl: list[dict[str, Any]] | None = None
     """Access controls on the object. Changed with storage.objects.patch."""
+
+    bucket: Bucket | str | None = None
+    """The name of the bucket containing this object. Can only be set when the resource is created."""
 
     cache_control: str | None = None
     """Cache-Control directive for the object data. If omitted, and the object is accessible to all anonymous users, the default will be public, max-age=3600. Changed with storage.objects.patch."""

@@ -15,6 +15,8 @@ from .core.object_access_control import DOCUMENT, SPEC, ObjectAccessControlCore
 
 if TYPE_CHECKING:
     from ...runtime.context import Context
+    from .bucket import Bucket
+    from .object_ import Object
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -24,6 +26,9 @@ class ObjectAccessControl(GcpTask):
     Found by entity, within its bucket, object. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/object_access_control.py``): what this class adds is its fields and its core.
     """
+
+    bucket: Bucket | str | None = None
+    """The name of the bucket. Can only be set when the resource is created."""
 
     domain: str | None = None
     """The domain associated with the entity, if any. Changed with storage.objectAccessControls.patch."""
@@ -39,6 +44,9 @@ class ObjectAccessControl(GcpTask):
 
     generation: str | None = None
     """The content generation of the object, if applied to an object. Changed with storage.objectAccessControls.patch."""
+
+    object_: Object | str | None = None
+    """The name of the object, if applied to an object. Can only be set when the resource is created."""
 
     project_team: dict[str, Any] | None = None
     """The project team associated with the entity, if any. Changed with storage.objectAccessControls.patch."""

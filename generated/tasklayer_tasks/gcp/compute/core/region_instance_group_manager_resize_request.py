@@ -113,6 +113,14 @@ SPEC = ResourceSpec(
             mutability=Mutability.READ_ONLY,
             key="zone",
         ),
+        FieldSpec(
+            name="instanceGroupManager",
+            attr="instance_group_manager",
+            mutability=Mutability.CREATE_ONLY,
+            key="instanceGroupManager",
+            references="RegionInstanceGroupManager",
+            reference_member="name",
+        ),
     ),
     primary=("name",),
     natural=("name",),
@@ -124,7 +132,11 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token="requestId",
-        identity=(("project", "@project"), ("region", "@region"), ("instanceGroupManager", "name")),
+        identity=(
+            ("project", "@project"),
+            ("region", "@region"),
+            ("instanceGroupManager", "instanceGroupManager"),
+        ),
     ),
     read=ReadSpec(
         operation="compute.regionInstanceGroupManagerResizeRequests.get",
@@ -138,7 +150,7 @@ SPEC = ResourceSpec(
         identity=(
             ("project", "@project"),
             ("region", "@region"),
-            ("instanceGroupManager", "name"),
+            ("instanceGroupManager", "instanceGroupManager"),
             ("resizeRequest", "name"),
         ),
     ),
@@ -148,7 +160,7 @@ SPEC = ResourceSpec(
         identity=(
             ("project", "@project"),
             ("region", "@region"),
-            ("instanceGroupManager", "name"),
+            ("instanceGroupManager", "instanceGroupManager"),
             ("resizeRequest", "name"),
         ),
         idempotency_token="requestId",
@@ -165,7 +177,11 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter="filter",
         nested_member=None,
-        identity=(("project", "@project"), ("region", "@region"), ("instanceGroupManager", "name")),
+        identity=(
+            ("project", "@project"),
+            ("region", "@region"),
+            ("instanceGroupManager", "instanceGroupManager"),
+        ),
     ),
 )
 

@@ -107,6 +107,14 @@ SPEC = ResourceSpec(
             mutability=Mutability.READ_ONLY,
             key="wires",
         ),
+        FieldSpec(
+            name="crossSiteNetwork",
+            attr="cross_site_network",
+            mutability=Mutability.CREATE_ONLY,
+            key="crossSiteNetwork",
+            references="CrossSiteNetwork",
+            reference_member="name",
+        ),
     ),
     primary=("name",),
     natural=("name",),
@@ -118,7 +126,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token="requestId",
-        identity=(("project", "@project"), ("crossSiteNetwork", "name")),
+        identity=(("project", "@project"), ("crossSiteNetwork", "crossSiteNetwork")),
     ),
     read=ReadSpec(
         operation="compute.wireGroups.get",
@@ -129,19 +137,31 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("project", "@project"), ("crossSiteNetwork", "name"), ("wireGroup", "name")),
+        identity=(
+            ("project", "@project"),
+            ("crossSiteNetwork", "crossSiteNetwork"),
+            ("wireGroup", "name"),
+        ),
     ),
     updates=(
         CallSpec(
             operation="compute.wireGroups.patch",
-            identity=(("project", "@project"), ("crossSiteNetwork", "name"), ("wireGroup", "name")),
+            identity=(
+                ("project", "@project"),
+                ("crossSiteNetwork", "crossSiteNetwork"),
+                ("wireGroup", "name"),
+            ),
             mask_param="updateMask",
             idempotency_token="requestId",
         ),
     ),
     delete=CallSpec(
         operation="compute.wireGroups.delete",
-        identity=(("project", "@project"), ("crossSiteNetwork", "name"), ("wireGroup", "name")),
+        identity=(
+            ("project", "@project"),
+            ("crossSiteNetwork", "crossSiteNetwork"),
+            ("wireGroup", "name"),
+        ),
         idempotency_token="requestId",
     ),
     tags=None,
@@ -156,7 +176,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter="filter",
         nested_member=None,
-        identity=(("project", "@project"), ("crossSiteNetwork", "name")),
+        identity=(("project", "@project"), ("crossSiteNetwork", "crossSiteNetwork")),
     ),
 )
 

@@ -38,6 +38,9 @@ class RegionInstanceGroupManagerResizeRequestSpec(TypedDict, total=False):
     resizeBy: int
     """The number of instances to be created by this resize request. The group's target size will be increased by this number. This field cannot be used together with 'instances'. Can only be set when the resource is created."""
 
+    instanceGroupManager: str
+    """Name of the managed instance group to which the resize request is scoped. Name should conform to RFC1035 or be a resource ID. Can only be set when the resource is created."""
+
 
 class RegionInstanceGroupManagerResizeRequestStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

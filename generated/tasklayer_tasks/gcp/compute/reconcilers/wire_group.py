@@ -35,6 +35,9 @@ class WireGroupSpec(TypedDict, total=False):
     wireProperties: dict[str, Any]
     """Properties for all wires in the wire group. Changed with compute.wireGroups.patch."""
 
+    crossSiteNetwork: str
+    """The crossSiteNetwork of the resource. Can only be set when the resource is created."""
+
 
 class WireGroupStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

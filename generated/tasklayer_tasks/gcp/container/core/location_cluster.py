@@ -677,46 +677,46 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("name", "={name}"),),
+        identity=(("name", "=projects/{project}/locations/{region}/clusters/{name}"),),
     ),
     updates=(
         CallSpec(
             operation="container.projects.locations.clusters.setAddons",
-            identity=(("name", "={name}"),),
+            identity=(("name", "=projects/{project}/locations/{region}/clusters/{name}"),),
         ),
         CallSpec(
             operation="container.projects.locations.clusters.setLocations",
-            identity=(("name", "={name}"),),
+            identity=(("name", "=projects/{project}/locations/{region}/clusters/{name}"),),
         ),
         CallSpec(
             operation="container.projects.locations.clusters.setLogging",
-            identity=(("name", "={name}"),),
+            identity=(("name", "=projects/{project}/locations/{region}/clusters/{name}"),),
         ),
         CallSpec(
             operation="container.projects.locations.clusters.setMaintenancePolicy",
-            identity=(("name", "={name}"),),
+            identity=(("name", "=projects/{project}/locations/{region}/clusters/{name}"),),
         ),
         CallSpec(
             operation="container.projects.locations.clusters.setMonitoring",
-            identity=(("name", "={name}"),),
+            identity=(("name", "=projects/{project}/locations/{region}/clusters/{name}"),),
         ),
         CallSpec(
             operation="container.projects.locations.clusters.setNetworkPolicy",
-            identity=(("name", "={name}"),),
+            identity=(("name", "=projects/{project}/locations/{region}/clusters/{name}"),),
         ),
         CallSpec(
             operation="container.projects.locations.clusters.setResourceLabels",
-            identity=(("name", "={name}"),),
+            identity=(("name", "=projects/{project}/locations/{region}/clusters/{name}"),),
             fingerprints=("labelFingerprint",),
         ),
         CallSpec(
             operation="container.projects.locations.clusters.setLegacyAbac",
-            identity=(("name", "={name}"),),
+            identity=(("name", "=projects/{project}/locations/{region}/clusters/{name}"),),
         ),
     ),
     delete=CallSpec(
         operation="container.projects.locations.clusters.delete",
-        identity=(("name", "={name}"),),
+        identity=(("name", "=projects/{project}/locations/{region}/clusters/{name}"),),
     ),
     tags=None,
     api_version="v1",

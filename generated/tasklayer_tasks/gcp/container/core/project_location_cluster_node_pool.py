@@ -245,7 +245,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "parent"),),
         body_member="nodePool",
     ),
     read=ReadSpec(
@@ -289,7 +289,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("parent", "name"),),
+        identity=(("parent", "parent"),),
     ),
 )
 

@@ -200,8 +200,10 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="clusterId",
             attr="cluster_id",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.CREATE_ONLY,
             key="clusterId",
+            references="ZoneCluster",
+            reference_member="name",
         ),
         FieldSpec(
             name="parent",
@@ -234,7 +236,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("projectId", "name"), ("zone", "@zone"), ("clusterId", "name")),
+        identity=(("projectId", "@project"), ("zone", "@zone"), ("clusterId", "clusterId")),
         body_member="nodePool",
     ),
     read=ReadSpec(
@@ -247,9 +249,9 @@ SPEC = ResourceSpec(
         natural_filter=None,
         nested_member=None,
         identity=(
-            ("projectId", "name"),
+            ("projectId", "@project"),
             ("zone", "@zone"),
-            ("clusterId", "name"),
+            ("clusterId", "clusterId"),
             ("nodePoolId", "name"),
         ),
     ),
@@ -257,18 +259,18 @@ SPEC = ResourceSpec(
         CallSpec(
             operation="container.projects.zones.clusters.nodePools.setSize",
             identity=(
-                ("projectId", "name"),
+                ("projectId", "@project"),
                 ("zone", "@zone"),
-                ("clusterId", "name"),
+                ("clusterId", "clusterId"),
                 ("nodePoolId", "name"),
             ),
         ),
         CallSpec(
             operation="container.projects.zones.clusters.nodePools.setManagement",
             identity=(
-                ("projectId", "name"),
+                ("projectId", "@project"),
                 ("zone", "@zone"),
-                ("clusterId", "name"),
+                ("clusterId", "clusterId"),
                 ("nodePoolId", "name"),
             ),
         ),
@@ -276,9 +278,9 @@ SPEC = ResourceSpec(
     delete=CallSpec(
         operation="container.projects.zones.clusters.nodePools.delete",
         identity=(
-            ("projectId", "name"),
+            ("projectId", "@project"),
             ("zone", "@zone"),
-            ("clusterId", "name"),
+            ("clusterId", "clusterId"),
             ("nodePoolId", "name"),
         ),
     ),
@@ -294,7 +296,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("projectId", "name"), ("zone", "@zone"), ("clusterId", "name")),
+        identity=(("projectId", "@project"), ("zone", "@zone"), ("clusterId", "clusterId")),
     ),
 )
 

@@ -650,7 +650,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("projectId", "name"), ("zone", "@zone")),
+        identity=(("projectId", "@project"), ("zone", "@zone")),
         body_member="cluster",
     ),
     read=ReadSpec(
@@ -662,21 +662,21 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("projectId", "name"), ("zone", "@zone"), ("clusterId", "name")),
+        identity=(("projectId", "@project"), ("zone", "@zone"), ("clusterId", "name")),
     ),
     updates=(
         CallSpec(
             operation="container.projects.zones.clusters.setMaintenancePolicy",
-            identity=(("projectId", "name"), ("zone", "@zone"), ("clusterId", "name")),
+            identity=(("projectId", "@project"), ("zone", "@zone"), ("clusterId", "name")),
         ),
         CallSpec(
             operation="container.projects.zones.clusters.setNetworkPolicy",
-            identity=(("projectId", "name"), ("zone", "@zone"), ("clusterId", "name")),
+            identity=(("projectId", "@project"), ("zone", "@zone"), ("clusterId", "name")),
         ),
     ),
     delete=CallSpec(
         operation="container.projects.zones.clusters.delete",
-        identity=(("projectId", "name"), ("zone", "@zone"), ("clusterId", "name")),
+        identity=(("projectId", "@project"), ("zone", "@zone"), ("clusterId", "name")),
     ),
     tags=None,
     api_version="v1",
@@ -690,7 +690,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("projectId", "name"), ("zone", "@zone")),
+        identity=(("projectId", "@project"), ("zone", "@zone")),
     ),
 )
 

@@ -71,6 +71,9 @@ class ProjectZoneClusterNodePoolSpec(TypedDict, total=False):
     version: str
     """The version of Kubernetes running on this NodePool's nodes. If unspecified, it defaults as described [here](https://cloud.google.com/kubernetes-engine/versioning#specifying_node_version). Can only be set when the resource is created."""
 
+    clusterId: str
+    """Deprecated. The name of the cluster. This field has been deprecated and replaced by the parent field. Can only be set when the resource is created."""
+
     parent: str
     """The parent (project, location, cluster name) where the node pool will be created. Specified in the format `projects/*/locations/*/clusters/*`. Can only be set when the resource is created. Never returned by reads, so never compared."""
 

@@ -77,6 +77,14 @@ SPEC = ResourceSpec(
             key="type",
             in_create=True,
         ),
+        FieldSpec(
+            name="managedZone",
+            attr="managed_zone",
+            mutability=Mutability.CREATE_ONLY,
+            key="managedZone",
+            references="ManagedZone",
+            reference_member="name",
+        ),
     ),
     primary=("name", "type"),
     natural=("name", "type"),
@@ -88,7 +96,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("project", "@project"), ("managedZone", "name")),
+        identity=(("project", "@project"), ("managedZone", "managedZone")),
     ),
     read=ReadSpec(
         operation="dns.resourceRecordSets.get",
@@ -101,9 +109,9 @@ SPEC = ResourceSpec(
         nested_member=None,
         identity=(
             ("project", "@project"),
-            ("managedZone", "name"),
+            ("managedZone", "managedZone"),
             ("name", "name"),
-            ("type", "name"),
+            ("type", "type"),
         ),
     ),
     updates=(
@@ -111,9 +119,9 @@ SPEC = ResourceSpec(
             operation="dns.resourceRecordSets.patch",
             identity=(
                 ("project", "@project"),
-                ("managedZone", "name"),
+                ("managedZone", "managedZone"),
                 ("name", "name"),
-                ("type", "name"),
+                ("type", "type"),
             ),
         ),
     ),
@@ -121,9 +129,9 @@ SPEC = ResourceSpec(
         operation="dns.resourceRecordSets.delete",
         identity=(
             ("project", "@project"),
-            ("managedZone", "name"),
+            ("managedZone", "managedZone"),
             ("name", "name"),
-            ("type", "name"),
+            ("type", "type"),
         ),
     ),
     tags=None,
@@ -138,7 +146,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter="filter",
         nested_member=None,
-        identity=(("project", "@project"), ("managedZone", "name")),
+        identity=(("project", "@project"), ("managedZone", "managedZone")),
     ),
 )
 

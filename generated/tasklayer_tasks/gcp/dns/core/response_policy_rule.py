@@ -62,6 +62,14 @@ SPEC = ResourceSpec(
             key="ruleName",
             in_create=True,
         ),
+        FieldSpec(
+            name="responsePolicy",
+            attr="response_policy",
+            mutability=Mutability.CREATE_ONLY,
+            key="responsePolicy",
+            references="ResponsePolicy",
+            reference_member="responsePolicyName",
+        ),
     ),
     primary=("ruleName",),
     natural=("ruleName",),
@@ -73,7 +81,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("project", "@project"), ("responsePolicy", "ruleName")),
+        identity=(("project", "@project"), ("responsePolicy", "responsePolicy")),
     ),
     read=ReadSpec(
         operation="dns.responsePolicyRules.get",
@@ -86,7 +94,7 @@ SPEC = ResourceSpec(
         nested_member=None,
         identity=(
             ("project", "@project"),
-            ("responsePolicy", "ruleName"),
+            ("responsePolicy", "responsePolicy"),
             ("responsePolicyRule", "ruleName"),
         ),
     ),
@@ -95,7 +103,7 @@ SPEC = ResourceSpec(
             operation="dns.responsePolicyRules.patch",
             identity=(
                 ("project", "@project"),
-                ("responsePolicy", "ruleName"),
+                ("responsePolicy", "responsePolicy"),
                 ("responsePolicyRule", "ruleName"),
             ),
         ),
@@ -104,7 +112,7 @@ SPEC = ResourceSpec(
         operation="dns.responsePolicyRules.delete",
         identity=(
             ("project", "@project"),
-            ("responsePolicy", "ruleName"),
+            ("responsePolicy", "responsePolicy"),
             ("responsePolicyRule", "ruleName"),
         ),
     ),
@@ -120,7 +128,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("project", "@project"), ("responsePolicy", "ruleName")),
+        identity=(("project", "@project"), ("responsePolicy", "responsePolicy")),
     ),
 )
 

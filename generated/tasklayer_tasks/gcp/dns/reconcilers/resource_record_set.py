@@ -38,6 +38,9 @@ class ResourceRecordSetSpec(TypedDict, total=False):
     type: str
     """The identifier of a supported record type. See the list of Supported DNS record types. Can only be set when the resource is created."""
 
+    managedZone: str
+    """Identifies the managed zone addressed by this request. Can be the managed zone name or ID. Can only be set when the resource is created."""
+
 
 class ResourceRecordSetStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

@@ -35,6 +35,9 @@ class ResponsePolicyRuleSpec(TypedDict, total=False):
     ruleName: str
     """An identifier for this rule. Must be unique with the ResponsePolicy. Can only be set when the resource is created."""
 
+    responsePolicy: str
+    """User assigned name of the Response Policy containing the Response Policy Rule. Can only be set when the resource is created."""
+
 
 class ResponsePolicyRuleStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""

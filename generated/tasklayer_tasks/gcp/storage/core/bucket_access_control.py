@@ -28,8 +28,10 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="bucket",
             attr="bucket",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.CREATE_ONLY,
             key="bucket",
+            references="Bucket",
+            reference_member="name",
         ),
         FieldSpec(
             name="domain",
@@ -114,7 +116,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("bucket", "entity"),),
+        identity=(("bucket", "bucket"),),
     ),
     read=ReadSpec(
         operation="storage.bucketAccessControls.get",
@@ -125,17 +127,17 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("bucket", "entity"), ("entity", "entity")),
+        identity=(("bucket", "bucket"), ("entity", "entity")),
     ),
     updates=(
         CallSpec(
             operation="storage.bucketAccessControls.patch",
-            identity=(("bucket", "entity"), ("entity", "entity")),
+            identity=(("bucket", "bucket"), ("entity", "entity")),
         ),
     ),
     delete=CallSpec(
         operation="storage.bucketAccessControls.delete",
-        identity=(("bucket", "entity"), ("entity", "entity")),
+        identity=(("bucket", "bucket"), ("entity", "entity")),
     ),
     tags=None,
     api_version="v1",
@@ -149,7 +151,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("bucket", "entity"),),
+        identity=(("bucket", "bucket"),),
     ),
 )
 

@@ -28,8 +28,10 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="bucket",
             attr="bucket",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.CREATE_ONLY,
             key="bucket",
+            references="Bucket",
+            reference_member="name",
         ),
         FieldSpec(
             name="domain",
@@ -130,7 +132,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("bucket", "entity"),),
+        identity=(("bucket", "bucket"),),
     ),
     read=ReadSpec(
         operation="storage.defaultObjectAccessControls.get",
@@ -141,17 +143,17 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("bucket", "entity"), ("entity", "entity")),
+        identity=(("bucket", "bucket"), ("entity", "entity")),
     ),
     updates=(
         CallSpec(
             operation="storage.defaultObjectAccessControls.patch",
-            identity=(("bucket", "entity"), ("entity", "entity")),
+            identity=(("bucket", "bucket"), ("entity", "entity")),
         ),
     ),
     delete=CallSpec(
         operation="storage.defaultObjectAccessControls.delete",
-        identity=(("bucket", "entity"), ("entity", "entity")),
+        identity=(("bucket", "bucket"), ("entity", "entity")),
     ),
     tags=None,
     api_version="v1",
@@ -165,7 +167,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("bucket", "entity"),),
+        identity=(("bucket", "bucket"),),
     ),
 )
 

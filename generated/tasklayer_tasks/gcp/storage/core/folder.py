@@ -27,8 +27,10 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="bucket",
             attr="bucket",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.CREATE_ONLY,
             key="bucket",
+            references="Bucket",
+            reference_member="name",
         ),
         FieldSpec(
             name="createTime",
@@ -91,7 +93,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("bucket", "name"),),
+        identity=(("bucket", "bucket"),),
     ),
     read=ReadSpec(
         operation="storage.folders.get",
@@ -102,12 +104,12 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("bucket", "name"), ("folder", "name")),
+        identity=(("bucket", "bucket"), ("folder", "name")),
     ),
     updates=(),
     delete=CallSpec(
         operation="storage.folders.delete",
-        identity=(("bucket", "name"), ("folder", "name")),
+        identity=(("bucket", "bucket"), ("folder", "name")),
     ),
     tags=None,
     api_version="v1",
@@ -121,7 +123,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("bucket", "name"),),
+        identity=(("bucket", "bucket"),),
     ),
 )
 

@@ -100,7 +100,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("projectId", "accessId"),),
+        identity=(("projectId", "@project"),),
     ),
     read=ReadSpec(
         operation="storage.projects.hmacKeys.get",
@@ -111,17 +111,17 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("projectId", "accessId"), ("accessId", "accessId")),
+        identity=(("projectId", "@project"), ("accessId", "accessId")),
     ),
     updates=(
         CallSpec(
             operation="storage.projects.hmacKeys.update",
-            identity=(("projectId", "accessId"), ("accessId", "accessId")),
+            identity=(("projectId", "@project"), ("accessId", "accessId")),
         ),
     ),
     delete=CallSpec(
         operation="storage.projects.hmacKeys.delete",
-        identity=(("projectId", "accessId"), ("accessId", "accessId")),
+        identity=(("projectId", "@project"), ("accessId", "accessId")),
     ),
     tags=None,
     api_version="v1",
@@ -135,7 +135,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("projectId", "accessId"),),
+        identity=(("projectId", "@project"),),
     ),
 )
 

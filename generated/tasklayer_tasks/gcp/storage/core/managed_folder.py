@@ -28,8 +28,10 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="bucket",
             attr="bucket",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.CREATE_ONLY,
             key="bucket",
+            references="Bucket",
+            reference_member="name",
         ),
         FieldSpec(
             name="createTime",
@@ -94,7 +96,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("bucket", "name"),),
+        identity=(("bucket", "bucket"),),
     ),
     read=ReadSpec(
         operation="storage.managedFolders.get",
@@ -105,17 +107,17 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("bucket", "name"), ("managedFolder", "name")),
+        identity=(("bucket", "bucket"), ("managedFolder", "name")),
     ),
     updates=(
         CallSpec(
             operation="storage.managedFolders.update",
-            identity=(("bucket", "name"), ("managedFolder", "name")),
+            identity=(("bucket", "bucket"), ("managedFolder", "name")),
         ),
     ),
     delete=CallSpec(
         operation="storage.managedFolders.delete",
-        identity=(("bucket", "name"), ("managedFolder", "name")),
+        identity=(("bucket", "bucket"), ("managedFolder", "name")),
     ),
     tags=None,
     api_version="v1",
@@ -129,7 +131,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("bucket", "name"),),
+        identity=(("bucket", "bucket"),),
     ),
 )
 

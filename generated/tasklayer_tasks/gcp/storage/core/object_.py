@@ -36,8 +36,10 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="bucket",
             attr="bucket",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.CREATE_ONLY,
             key="bucket",
+            references="Bucket",
+            reference_member="name",
         ),
         FieldSpec(
             name="cacheControl",
@@ -323,7 +325,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("bucket", "name"),),
+        identity=(("bucket", "bucket"),),
     ),
     read=ReadSpec(
         operation="storage.objects.get",
@@ -334,17 +336,17 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("bucket", "name"), ("object", "name")),
+        identity=(("bucket", "bucket"), ("object", "name")),
     ),
     updates=(
         CallSpec(
             operation="storage.objects.patch",
-            identity=(("bucket", "name"), ("object", "name")),
+            identity=(("bucket", "bucket"), ("object", "name")),
         ),
     ),
     delete=CallSpec(
         operation="storage.objects.delete",
-        identity=(("bucket", "name"), ("object", "name")),
+        identity=(("bucket", "bucket"), ("object", "name")),
     ),
     tags=None,
     api_version="v1",
@@ -358,7 +360,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter="filter",
         nested_member=None,
-        identity=(("bucket", "name"),),
+        identity=(("bucket", "bucket"),),
     ),
 )
 

@@ -28,8 +28,10 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="bucket",
             attr="bucket",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.CREATE_ONLY,
             key="bucket",
+            references="Bucket",
+            reference_member="name",
         ),
         FieldSpec(
             name="domain",
@@ -92,8 +94,10 @@ SPEC = ResourceSpec(
         FieldSpec(
             name="object",
             attr="object_",
-            mutability=Mutability.READ_ONLY,
+            mutability=Mutability.CREATE_ONLY,
             key="object",
+            references="Object",
+            reference_member="name",
         ),
         FieldSpec(
             name="projectTeam",
@@ -128,7 +132,7 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member=None,
         idempotency_token=None,
-        identity=(("bucket", "entity"), ("object", "entity")),
+        identity=(("bucket", "bucket"), ("object", "object")),
     ),
     read=ReadSpec(
         operation="storage.objectAccessControls.get",
@@ -139,17 +143,17 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("bucket", "entity"), ("object", "entity"), ("entity", "entity")),
+        identity=(("bucket", "bucket"), ("object", "object"), ("entity", "entity")),
     ),
     updates=(
         CallSpec(
             operation="storage.objectAccessControls.patch",
-            identity=(("bucket", "entity"), ("object", "entity"), ("entity", "entity")),
+            identity=(("bucket", "bucket"), ("object", "object"), ("entity", "entity")),
         ),
     ),
     delete=CallSpec(
         operation="storage.objectAccessControls.delete",
-        identity=(("bucket", "entity"), ("object", "entity"), ("entity", "entity")),
+        identity=(("bucket", "bucket"), ("object", "object"), ("entity", "entity")),
     ),
     tags=None,
     api_version="v1",
@@ -163,7 +167,7 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter=None,
         nested_member=None,
-        identity=(("bucket", "entity"), ("object", "entity")),
+        identity=(("bucket", "bucket"), ("object", "object")),
     ),
 )
 

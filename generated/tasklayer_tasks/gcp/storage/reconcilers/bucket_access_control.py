@@ -23,6 +23,9 @@ class BucketAccessControlSpec(TypedDict, total=False):
     shared: bool
     """Use an existing resource without changing or deleting it."""
 
+    bucket: str
+    """The name of the bucket. Can only be set when the resource is created."""
+
     domain: str
     """The domain associated with the entity, if any. Changed with storage.bucketAccessControls.patch."""
 
@@ -49,7 +52,7 @@ class BucketAccessControlStatus(TypedDict, total=False):
     """The entity."""
 
     bucket: str
-    """The name of the bucket."""
+    """The name of the bucket. Can only be set when the resource is created."""
 
     domain: str
     """The domain associated with the entity, if any. Changed with storage.bucketAccessControls.patch."""

@@ -23,6 +23,9 @@ class DefaultObjectAccessControlSpec(TypedDict, total=False):
     shared: bool
     """Use an existing resource without changing or deleting it."""
 
+    bucket: str
+    """The name of the bucket. Can only be set when the resource is created."""
+
     domain: str
     """The domain associated with the entity, if any. Changed with storage.defaultObjectAccessControls.patch."""
 
@@ -55,7 +58,7 @@ class DefaultObjectAccessControlStatus(TypedDict, total=False):
     """The entity."""
 
     bucket: str
-    """The name of the bucket."""
+    """The name of the bucket. Can only be set when the resource is created."""
 
     domain: str
     """The domain associated with the entity, if any. Changed with storage.defaultObjectAccessControls.patch."""

@@ -23,6 +23,9 @@ class FolderSpec(TypedDict, total=False):
     shared: bool
     """Use an existing resource without changing or deleting it."""
 
+    bucket: str
+    """The name of the bucket containing this folder. Can only be set when the resource is created."""
+
     pendingRenameInfo: dict[str, Any]
     """Only present if the folder is part of an ongoing rename folder operation. Contains information which can be used to query the operation status. Can only be set when the resource is created."""
 
@@ -31,7 +34,7 @@ class FolderStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
 
     bucket: str
-    """The name of the bucket containing this folder."""
+    """The name of the bucket containing this folder. Can only be set when the resource is created."""
 
     createTime: str
     """The creation time of the folder in RFC 3339 format."""

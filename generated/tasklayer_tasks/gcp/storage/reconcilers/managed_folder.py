@@ -23,6 +23,9 @@ class ManagedFolderSpec(TypedDict, total=False):
     shared: bool
     """Use an existing resource without changing or deleting it."""
 
+    bucket: str
+    """The name of the bucket containing this managed folder. Can only be set when the resource is created."""
+
     rapidCacheConfig: dict[str, Any]
     """The rapid cache configuration for the managed folder. Changed with storage.managedFolders.update."""
 
@@ -31,7 +34,7 @@ class ManagedFolderStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
 
     bucket: str
-    """The name of the bucket containing this managed folder."""
+    """The name of the bucket containing this managed folder. Can only be set when the resource is created."""
 
     createTime: str
     """The creation time of the managed folder in RFC 3339 format."""

@@ -26,6 +26,9 @@ class ObjectSpec(TypedDict, total=False):
     acl: list[dict[str, Any]]
     """Access controls on the object. Changed with storage.objects.patch."""
 
+    bucket: str
+    """The name of the bucket containing this object. Can only be set when the resource is created."""
+
     cacheControl: str
     """Cache-Control directive for the object data. If omitted, and the object is accessible to all anonymous users, the default will be public, max-age=3600. Changed with storage.objects.patch."""
 
@@ -112,7 +115,7 @@ class ObjectStatus(TypedDict, total=False):
     """Access controls on the object. Changed with storage.objects.patch."""
 
     bucket: str
-    """The name of the bucket containing this object."""
+    """The name of the bucket containing this object. Can only be set when the resource is created."""
 
     cacheControl: str
     """Cache-Control directive for the object data. If omitted, and the object is accessible to all anonymous users, the default will be public, max-age=3600. Changed with storage.objects.patch."""

@@ -23,6 +23,9 @@ class ObjectAccessControlSpec(TypedDict, total=False):
     shared: bool
     """Use an existing resource without changing or deleting it."""
 
+    bucket: str
+    """The name of the bucket. Can only be set when the resource is created."""
+
     domain: str
     """The domain associated with the entity, if any. Changed with storage.objectAccessControls.patch."""
 
@@ -38,6 +41,9 @@ class ObjectAccessControlSpec(TypedDict, total=False):
     generation: str
     """The content generation of the object, if applied to an object. Changed with storage.objectAccessControls.patch."""
 
+    object: str
+    """The name of the object, if applied to an object. Can only be set when the resource is created."""
+
     projectTeam: dict[str, Any]
     """The project team associated with the entity, if any. Changed with storage.objectAccessControls.patch."""
 
@@ -52,7 +58,7 @@ class ObjectAccessControlStatus(TypedDict, total=False):
     """The entity."""
 
     bucket: str
-    """The name of the bucket."""
+    """The name of the bucket. Can only be set when the resource is created."""
 
     domain: str
     """The domain associated with the entity, if any. Changed with storage.objectAccessControls.patch."""
@@ -79,7 +85,7 @@ class ObjectAccessControlStatus(TypedDict, total=False):
     """The kind of item this is. For object access control entries, this is always storage#objectAccessControl."""
 
     object: str
-    """The name of the object, if applied to an object."""
+    """The name of the object, if applied to an object. Can only be set when the resource is created."""
 
     projectTeam: dict[str, Any]
     """The project team associated with the entity, if any. Changed with storage.objectAccessControls.patch."""
