@@ -176,9 +176,12 @@ def _string(value: str) -> str:
     """``repr(value)`` in black's preferred quotes: double, unless that needs more escapes
     (black would rewrite ``'ec2'`` as ``"ec2"``; writing it so spares black a second pass)."""
     text = str.__repr__(value)
-    if text[0] == "'" and '"' not in value and "'" not in value:
+    if text[0] == '"' or value.count('"') > value.count("'"):
+        return text  # already double-quoted, or double quotes would need more escapes
+    if "'" not in value:
         return '"' + text[1:-1] + '"'
-    return text
+    # both quotes, no more double than single: black swaps to double quotes, escaping those
+    return '"' + "".join('\\"' if ch == '"' else ch if ch == "'" else str.__repr__(ch)[1:-1] for ch in value) + '"'
 
 
 class PythonLiteral(str):
