@@ -154,7 +154,7 @@ def _source(value: object) -> str:
     if isinstance(value, bool):
         return "True" if value else "False"
     if isinstance(value, str):
-        return str.__repr__(value)
+        return _string(value)
     if isinstance(value, int):
         return int.__repr__(value)
     if isinstance(value, float):
@@ -170,6 +170,18 @@ def _source(value: object) -> str:
         pairs = (f"{_source(k)}: {_source(v)}" for k, v in value.items())
         return "{" + ", ".join(pairs) + "}"
     raise UnrepresentableValue(f"cannot write a {type(value).__name__} into generated code: {value!r:.80}")
+
+
+def _string(value: str) -> str:
+    """``repr(value)`` in black's preferred quotes: double, unless that needs more escapes
+    (black would rewrite ``'ec2'`` as ``"ec2"``; writing it so spares black a second pass)."""
+    text = str.__repr__(value)
+    if text[0] == '"' or value.count('"') > value.count("'"):
+        return text  # already double-quoted, or double quotes would need more escapes
+    if "'" not in value:
+        return '"' + text[1:-1] + '"'
+    # both quotes, no more double than single: black swaps to double quotes, escaping those
+    return '"' + "".join('\\"' if ch == '"' else ch if ch == "'" else str.__repr__(ch)[1:-1] for ch in value) + '"'
 
 
 class PythonLiteral(str):

@@ -9,7 +9,7 @@ import math
 from enum import Enum
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codegen.errors import TasklayerError
@@ -121,15 +121,28 @@ class _Colour(str, Enum):
     ("value", "code"),
     [
         ("it's \"x\"", "'it\\'s \"x\"'"),
-        (_Colour.RED, "'red'"),  # an Enum's own repr never reaches code
+        (_Colour.RED, '"red"'),  # an Enum's own repr never reaches code; black's quotes
         (True, "True"),
         (None, "None"),
         ((1,), "(1,)"),
-        ({"a": [1.5, (None, False)]}, "{'a': [1.5, (None, False)]}"),
+        ({"a": [1.5, (None, False)]}, '{"a": [1.5, (None, False)]}'),
     ],
 )
 def test_python_literal(value: object, code: str) -> None:
     assert python_literal(value) == code
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_string_literals_read_back_and_are_in_blacks_quotes(text: str) -> None:
+    """Written as black writes them, so black has no string to rewrite in generated code."""
+    import black
+
+    from codegen.render.formatting import MODE
+
+    code = python_literal(text)
+    assert ast.literal_eval(code) == text
+    assert black.format_str(f"x = {code}\n", mode=MODE) == f"x = {code}\n"
 
 
 @pytest.mark.parametrize("value", [{1, 2}, object(), math.nan, [b"bytes"], {"k": math.inf}])

@@ -67,8 +67,9 @@ def test_filters_make_schema_values_safe_code(env: jinja2.Environment) -> None:
     cls = tree.body[0]
     assert isinstance(cls, ast.ClassDef) and cls.name == "Type"
     assert ast.get_docstring(cls, clean=False) == 'Says """ and ends with a backslash \\'
-    assert "type_: dict = {'q': 'it\\'s \"quoted\"'}" in source
-    assert "class_ = 'Class'" in source and "_3_d = '3D'" in source
+    # black's preferred quotes (double), except where they would need more escapes
+    assert "type_: dict = {\"q\": 'it\\'s \"quoted\"'}" in source
+    assert 'class_ = "Class"' in source and '_3_d = "3D"' in source
 
 
 def test_a_value_without_a_literal_is_an_error_at_its_line(env: jinja2.Environment) -> None:

@@ -86,7 +86,7 @@ def test_a_delete_that_names_nothing_still_passes_identity() -> None:
     view = AwsResourceView(resource, _service(resource), frozenset({"Widget"}))
     delete = Operation("DeleteWidget", "delete", call=AwsCallShape())
     args = dict((str(k), str(v)) for k, v in view.call_arguments(delete))
-    assert args == {"operation": "'DeleteWidget'", "identity": "()"}
+    assert args == {"operation": '"DeleteWidget"', "identity": "()"}
 
 
 def test_the_metadata_lists_what_whole_services_leave_out_with_the_reason() -> None:

@@ -12,7 +12,7 @@ import jinja2
 from codegen.errors import TasklayerError
 from codegen.model import Service
 from codegen.naming import Code, Docstring, PythonIdentifier, PythonLiteral, class_name, python_literal, safe_docstring
-from codegen.render import crd
+from codegen.render import crd, layout
 from codegen.render.names import check_resources, check_service_name
 from codegen.render.verify import check_modules
 from codegen.render.env import make_environment, render_template
@@ -132,14 +132,13 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
             raise _ResourceFailed(view.name, err) from None
     service_files = {
         f"{base}/__init__.py": render_template(
-            env, "service_init.py.jinja", service=service, views=views,
-            exported=sorted(str(v.class_name) for v in views), lazy=_lazy(views, ("",)),
+            env, "service_init.py.jinja", service=service,
+            type_imports=_type_imports(views, ("",)), exported=_exported(views, ("",)), lazy=_lazy(views, ("",)),
         ),
         f"{base}/core/__init__.py": f'"""Cores of the {service.name} resources; generated, do not edit."""\n',
         f"{base}/reconcilers/__init__.py": render_template(
-            env, "reconcilers_init.py.jinja", service=service, views=views,
-            exported=sorted(f"{v.class_name}{suffix}" for v in views for suffix in _RECONCILER_NAMES),
-            lazy=_lazy(views, _RECONCILER_NAMES),
+            env, "reconcilers_init.py.jinja", service=service, type_imports=_type_imports(views, _RECONCILER_NAMES),
+            exported=_exported(views, _RECONCILER_NAMES), lazy=_lazy(views, _RECONCILER_NAMES),
         ),
     }
     service_files.update({f"{base}/{name}": text for name, text in cloud.shipped_files(selection.shipped, views).items()})
@@ -171,6 +170,7 @@ def _resource_files(
         f"{base}/{view.module}.py": render_template(
             env, "kops_task.py.jinja", service=service, view=view, cloud=cloud,
             task_imports=_task_imports(view, modules, cloud), find_how=_find_how(view), pinned_from=pinned_from,
+            core_call=_core_call(view, cloud),
         ),
     }
 
@@ -183,6 +183,18 @@ def _lazy(views: list[ResourceView], suffixes: tuple[str, ...]) -> list[tuple[Py
     return sorted(
         (python_literal(f"{v.class_name}{suffix}"), python_literal(str(v.module))) for v in views for suffix in suffixes
     )
+
+
+def _type_imports(views: list[ResourceView], suffixes: tuple[str, ...]) -> list[Code]:
+    """A package's imports for type checkers (inside ``if TYPE_CHECKING:``), one per module."""
+    return [line for v in views
+            for line in layout.from_import(Code(".{}", v.module), [f"{v.class_name}{s}" for s in suffixes], indent=4)]
+
+
+def _exported(views: list[ResourceView], suffixes: tuple[str, ...]) -> list[Code]:
+    """A package's ``__all__``, sorted."""
+    names = sorted(f"{v.class_name}{suffix}" for v in views for suffix in suffixes)
+    return layout.string_list(Code("__all__"), [python_literal(n) for n in names])
 
 
 def _names(names: list[str]) -> Code:
@@ -223,7 +235,7 @@ def _core_imports(view: ResourceView, cloud: Provider, modules: dict[str, Python
         specs.append("ReadSpec")
     lines = cloud.core_imports(view) + [
         Code("from ....runtime.retry import RetryPolicy"),
-        Code("from ....runtime.spec import {}", _names(specs)),
+        *layout.from_import(Code("....runtime.spec"), specs),
     ]
     if view.owner_parent is not None:
         module = modules[view.owner_parent[1]]
@@ -268,6 +280,12 @@ def _reconciler_imports(view: ResourceView, cloud: Provider) -> list[Code]:
         Code("from ....runtime.spec import ResourceSpec"),
         *own,
     ]
+
+
+def _core_call(view: ResourceView, cloud: Provider) -> list[Code]:
+    """The lines of the task's ``return Core(...)``, at the method body's indent."""
+    callee, arguments = cloud.task_core(view)
+    return layout.call(Code("return {}", callee), arguments, indent=8)
 
 
 def _find_how(view: ResourceView) -> Docstring:

@@ -83,12 +83,14 @@ class AwsProvider:
             Code("from ..core.{} import SPEC, {}Core", view.module, view.class_name)
         ]
 
-    def task_core(self, view: ResourceView) -> Code:
-        """The expression a task's ``core()`` returns: the core over the service's client, and
-        one without the SDK's retries for creates that must not be repeated blindly."""
+    def task_core(self, view: ResourceView) -> tuple[Code, list[Code]]:
+        """The call a task's ``core()`` returns (callee, arguments): the core over the service's
+        client, and one without the SDK's retries for creates that must not be repeated blindly."""
         service = python_literal(view.service.name)
-        return Code("{}Core(context.client({}), context.retry, once=context.client({}, sdk_retries=False))",
-                    view.class_name, service, service)
+        return Code("{}Core", view.class_name), [
+            Code("context.client({})", service), Code("context.retry"),
+            Code("once=context.client({}, sdk_retries=False)", service),
+        ]
 
     def task_class_lines(self, view: ResourceView) -> list[Code]:
         return []

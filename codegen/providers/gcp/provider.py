@@ -93,11 +93,13 @@ class GcpProvider:
             Code("from ..core.{} import DOCUMENT, SPEC", view.module)
         ]
 
-    def task_core(self, view: ResourceView) -> Code:
-        """The expression a task's ``core()`` returns: a client built from the shipped document,
-        the task's scope, and how long to wait on an operation."""
-        return Code("{}Core(context.gcp_client(str(DOCUMENT)), self.scope(context), context.retry, "
-                    "operation_timeout=context.operation_timeout)", view.class_name)
+    def task_core(self, view: ResourceView) -> tuple[Code, list[Code]]:
+        """The call a task's ``core()`` returns (callee, arguments): a client built from the
+        shipped document, the task's scope, and how long to wait on an operation."""
+        return Code("{}Core", view.class_name), [
+            Code("context.gcp_client(str(DOCUMENT))"), Code("self.scope(context)"), Code("context.retry"),
+            Code("operation_timeout=context.operation_timeout"),
+        ]
 
     def task_class_lines(self, view: ResourceView) -> list[Code]:
         return [Code("    document: ClassVar[Path] = DOCUMENT")]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from botocore.model import Shape
 
-from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, singular_candidates, words
+from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, words
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability, Operation
