@@ -56,8 +56,14 @@ def test_clean_apply_stays_within_the_stacks_bound_either_way(cloud: tuple[Conte
     apply(direct_context, network_stack("other").tasks(), batched=False)
     assert direct_calls.writes() == calls.writes()
     # nothing to list yet: batched or not, a clean apply costs about one read per create (the
-    # read-back after creates that answer with the resource is gone either way); 27 before it
-    assert sum(direct_calls.reads().values()) <= 21 and batched <= 21
+    # read-back after creates that answer with the resource is gone either way); 27 before it.
+    # Listing each kind early costs up to two more here (measured 19-22 over six runs, 18-20
+    # without): a listing made before a write it had to see is made again. A converged pass
+    # (above) still reads each kind once.
+    assert sum(direct_calls.reads().values()) <= 21 and batched <= 23
+    lazy_context, lazy_calls = counted_context(cluster="lazy")
+    Executor(CloudTarget(lazy_context), sleep=lambda _: None, early_listings=False).run(network_stack("lazy").tasks())
+    assert lazy_calls.writes() == calls.writes() and sum(lazy_calls.reads().values()) <= 21
 
 
 def test_a_create_answering_the_resource_is_not_read_back(cloud: tuple[Context, Calls]) -> None:
