@@ -270,6 +270,13 @@ class AwsCore:
         shape = model.operation_model(operation).input_shape if model else None
         return shape.members if shape is not None else {}
 
+    def required_inputs(self, operation: str) -> tuple[str, ...]:
+        """The members ``operation`` cannot be called without (empty when the client has no
+        model to say)."""
+        model = getattr(getattr(self.client, "meta", None), "service_model", None)
+        shape = model.operation_model(operation).input_shape if model else None
+        return tuple(shape.required_members) if shape is not None else ()
+
     def nested_states(
         self, parents: list[dict[str, Any]], desired: Mapping[str, Any]
     ) -> list[State]:

@@ -29,7 +29,11 @@ def render_cloud(task: Task, target: Target, actual: Task | None, changes: Chang
     written and raise :class:`NotConvergedError` naming what still differs."""
     core = task.pass_core(target.context)
     try:
-        if actual is None:
+        if actual is None and task._made:
+            # an earlier attempt made it and it is not visible yet (the find cannot see it):
+            # wait for it, never create a second one
+            state = _read_back(task, core, target.context)
+        elif actual is None:
             state = _create(task, core, target)
             written = _mutable_changes(task, state)
             if not written:
@@ -72,6 +76,7 @@ def _create(task: Task, core: Core, target: Target) -> State:
     once = task.spec.create.returned_once if task.spec.create else ()
     task.returned = {k: identity.pop(k) for k in once if k in identity}
     task._attempt = None
+    task._made = True
     task.owned = True
     task.adopt(identity)
     target.created(task, {**identity, **task.returned})

@@ -127,7 +127,9 @@ def natural_params(
         value, f = desired.get(member), spec.field(member)
         if value is not None and not known(value):
             return None  # a parent that does not exist yet has no children
-        if value is not None and read.filters_member and f.filter_name:
+        if value is not None and member in core.required_inputs(read.operation):
+            params[member] = value  # the read cannot be called without it (SubnetId)
+        elif value is not None and read.filters_member and f.filter_name:
             filters.append({"Name": f.filter_name, "Values": [value]})
         elif value is not None and member in core.inputs(spec.read.operation):  # type: ignore[union-attr]
             params[member] = value  # the read lists the parent's (DescribeListeners)

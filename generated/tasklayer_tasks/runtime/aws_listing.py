@@ -77,7 +77,9 @@ def listable(core: AwsCore) -> bool:
     if read is None:
         return False
     if read.filters_member:
-        return True
+        # ... unless the read cannot be called without naming one (GetSubnetCidrReservations
+        # needs its SubnetId): then each task reads within its own parent
+        return not core.required_inputs(read.operation)
     # ... and only when the read can be called without naming one (GetHostedZone needs its Id)
     whole = not read.required and (read.id_filter is None or read.id_filter_is_list)
     return bool(tags and tags.read_operation and not core.spec.parent and whole)

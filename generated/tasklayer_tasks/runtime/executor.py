@@ -280,8 +280,8 @@ class Executor:
                     snapshots.invalidate(task.spec.service, task.spec.listings_touched())
         elif isinstance(outcome, TaskError):
             failures.append(outcome)
-        else:
-            failures.append(TaskError(f"{task.key}: {outcome}"))
+        else:  # an error with no text of its own (a StopIteration) is named by its type
+            failures.append(TaskError(f"{task.key}: {str(outcome) or type(outcome).__name__}"))
 
     @staticmethod
     def _attempt(task: Task, step: Callable[[Task], object]) -> Exception | None:
