@@ -116,6 +116,8 @@ def safe_docstring(text: str) -> Docstring:
     lines = [line.rstrip() for line in text.split("\n")]
     body = "\n".join(lines).strip("\n")
     body = _DOCSTRING_HAZARD.sub(_escape_hazard, body)
+    if body.replace("\n", "").isprintable():  # nearly all documentation: nothing to escape
+        return str.__new__(Docstring, body)
     escaped = "".join(ch if ch == "\n" or ch.isprintable() else _escape_char(ch) for ch in body)
     return str.__new__(Docstring, escaped)
 

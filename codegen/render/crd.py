@@ -14,6 +14,7 @@ YAML, so the schema is structural by construction (every node has a type).
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import yaml
@@ -238,22 +239,85 @@ def crd_yaml(view: ResourceView) -> str:
 
 
 def dump_yaml(document: object) -> str:
-    """PyYAML's safe dump. libyaml's emitter (5x faster) writes the same bytes except where it
-    folds a double-quoted scalar differently, and PyYAML double-quotes only strings with a
-    character outside printable ASCII (allow_unicode=False); those documents take the pure
-    emitter. tests/test_crds.py holds the two to the same bytes on every committed CRD."""
-    dumper = _FAST_DUMPER if _FAST_DUMPER is not None and _printable_ascii(document) else yaml.SafeDumper
-    return yaml.dump(document, Dumper=dumper, sort_keys=False, width=100, allow_unicode=False)
+    """PyYAML's safe dump (``allow_unicode``: text as it is, not ``\\u`` escapes), built faster.
+
+    The nodes are what PyYAML's SafeRepresenter builds for these documents (dicts in order,
+    lists, strings, booleans, integers; no object twice, so no aliases), made without its
+    generic dispatch; the implicit-tag questions the serializer asks of every scalar are
+    answered once per distinct scalar. libyaml's emitter writes PyYAML's bytes except where it
+    folds a double-quoted scalar differently; with ``allow_unicode`` a scalar is double-quoted
+    only for a character that is not printable, so documents whose strings are all printable
+    (all committed ones) take libyaml's emitter and the rest PyYAML's own.
+    tests/test_crds.py holds this to PyYAML's plain ``yaml.dump`` on every committed CRD.
+    """
+    nodes = _Nodes()
+    node = nodes.of(document)
+    if node is None:  # outside the shapes above: PyYAML's own representer
+        return yaml.dump(document, Dumper=yaml.SafeDumper, **_DUMP_OPTIONS)
+    stream = io.StringIO()
+    dumper = (_FastDumper if _FastDumper is not None and nodes.printable else _PureDumper)(stream, **_DUMP_OPTIONS)
+    dumper.open()
+    dumper.serialize(node)
+    dumper.close()
+    return stream.getvalue()
 
 
-_FAST_DUMPER = getattr(yaml, "CSafeDumper", None)
+_DUMP_OPTIONS: dict[str, Any] = {"sort_keys": False, "width": 100, "allow_unicode": True}
+_STR, _BOOL, _INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int"
+_MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
 
 
-def _printable_ascii(value: object) -> bool:
-    if isinstance(value, str):
-        return value.isascii() and value.isprintable()
-    if isinstance(value, dict):
-        return all(_printable_ascii(k) and _printable_ascii(v) for k, v in value.items())
-    if isinstance(value, list):
-        return all(_printable_ascii(v) for v in value)
-    return True
+class _Nodes:
+    """SafeRepresenter's nodes under ``default_flow_style=False``, and whether every string is
+    printable."""
+
+    def __init__(self) -> None:
+        self.printable = True
+        self._seen: set[int] = set()
+
+    def of(self, value: object) -> yaml.Node | None:
+        """``None`` for a value SafeRepresenter would represent otherwise (another type, or a
+        dict or list met twice: an alias)."""
+        if isinstance(value, str):
+            if self.printable and not value.isprintable():
+                self.printable = False
+            return yaml.ScalarNode(_STR, value)
+        if isinstance(value, bool):
+            return yaml.ScalarNode(_BOOL, "true" if value else "false")
+        if isinstance(value, int):
+            return yaml.ScalarNode(_INT, str(value))
+        if not isinstance(value, (dict, list)) or id(value) in self._seen:
+            return None
+        self._seen.add(id(value))
+        if isinstance(value, dict):
+            pairs = [(self.of(k), self.of(v)) for k, v in value.items()]
+            if any(k is None or v is None for k, v in pairs):
+                return None
+            return yaml.MappingNode(_MAP, pairs, flow_style=False)
+        items = [self.of(v) for v in value]
+        if any(v is None for v in items):
+            return None
+        return yaml.SequenceNode(_SEQ, items, flow_style=False)
+
+
+class _ResolveOnce:
+    """The serializer asks, of every scalar, which tag its text would resolve to implicitly; the
+    answer depends on the text alone, and CRDs repeat the same few hundred texts."""
+
+    _resolved: dict[tuple[str, Any], str] = {}
+
+    def resolve(self, kind: type, value: Any, implicit: Any) -> str:
+        if kind is not yaml.ScalarNode:
+            return super().resolve(kind, value, implicit)  # type: ignore[misc]
+        key = (value, implicit)
+        tag = self._resolved.get(key)
+        if tag is None:
+            tag = self._resolved[key] = super().resolve(kind, value, implicit)  # type: ignore[misc]
+        return tag
+
+
+class _PureDumper(_ResolveOnce, yaml.SafeDumper):
+    pass
+
+
+_FastDumper = type("_FastDumper", (_ResolveOnce, yaml.CSafeDumper), {}) if hasattr(yaml, "CSafeDumper") else None

@@ -90,14 +90,34 @@ class AwsContext:
     def shape_names(self) -> set[str]:
         return set(self.model.shape_names)
 
-    def op(self, name: str) -> OperationModel:
-        return self.model.operation_model(name)
+    # the rules ask these of every (resource, operation) pair, ~200k times for five services;
+    # the model does not change during a run, so each answer is worked out once
+    @cached_property
+    def _operations(self) -> dict[str, OperationModel]:
+        return {name: self.model.operation_model(name) for name in self.operation_names}
 
-    def ops_with_verb(self, *verbs: str) -> Iterable[tuple[str, str, str]]:
+    @cached_property
+    def _by_verb(self) -> dict[str, list[tuple[str, str, str]]]:
+        index: dict[str, list[tuple[str, str, str]]] = {}
         for name in self.operation_names:
             verb, noun = split_operation(name)
-            if verb in verbs:
-                yield name, verb, noun
+            index.setdefault(verb, []).append((name, verb, noun))
+        return index
+
+    def op(self, name: str) -> OperationModel:
+        found = self._operations.get(name)
+        return found if found is not None else self.model.operation_model(name)  # botocore's error for a wrong name
+
+    def ops_with_verb(self, *verbs: str) -> Iterable[tuple[str, str, str]]:
+        """(operation, verb, noun) in the model's operation order."""
+        if len(verbs) == 1:
+            return iter(self._by_verb.get(verbs[0], ()))
+        wanted = set(verbs)
+        return (entry for entry in self._all_split if entry[1] in wanted)
+
+    @cached_property
+    def _all_split(self) -> list[tuple[str, str, str]]:
+        return [(name, *split_operation(name)) for name in self.operation_names]
 
     def input_members(self, op_name: str) -> Mapping[str, Shape]:
         shape = self.op(op_name).input_shape
@@ -108,8 +128,13 @@ class AwsContext:
         return shape.members if shape is not None else {}
 
     def required_inputs(self, op_name: str) -> list[str]:
-        shape = self.op(op_name).input_shape
-        return list(shape.required_members) if shape is not None else []
+        required = self._required.get(op_name)
+        if required is None:
+            shape = self.op(op_name).input_shape
+            required = self._required[op_name] = tuple(shape.required_members) if shape is not None else ()
+        return list(required)
+
+    _required: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def resources(self) -> list[ResourceDraft]:
         return list(self.draft.resources.values())
