@@ -95,6 +95,7 @@ class Task:
     def __post_init__(self) -> None:
         self.owned: bool | None = None  # known once found or created
         self._attempt: str | None = None  # the token / marker of the create under way
+        self._unseen = False  # a create of ours returned, but its resource was not read yet
         self.returned: dict[str, Any] = {}  # what a create handed out only once (redacted in repr)
 
     @property
@@ -425,6 +426,7 @@ class Task:
         if not target.dry_run:
             self.observed = {}
             self._attempt = None  # a later create is a new logical attempt
+            self._unseen = False
             if hasattr(self, "id"):
                 object.__setattr__(self, "id", None)
         return True
