@@ -11,6 +11,7 @@ from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import source
 from codegen.model import Operation
+from codegen.providers.aws.rules.tagging import TAGS_IN
 from codegen.providers.aws.shapes import AwsCallShape, aws, with_aws
 
 READ_VERBS = ("Get", "Describe", "List")
@@ -127,13 +128,16 @@ def _read_op(
 @rule("aws.read-returns-resource-shape")
 def read_by_shape(ctx: AwsContext) -> None:
     """A resource without a read named after it is read by the Describe/Get/List operation that
-    returns the shape its create returns (SecurityGroupIngress -> DescribeSecurityGroupRules)."""
+    returns the shape its create returns (SecurityGroupIngress -> DescribeSecurityGroupRules).
+    A create that answers only its tags beside scalars (CreateSAMLProvider: SAMLProviderArn,
+    Tags) returns no shape of the resource: the tag item is every tagged kind's, and reading
+    it would read another kind (GetOpenIDConnectProvider)."""
     rid = "aws.read-returns-resource-shape"
     for resource in ctx.resources():
         if resource.read is not None or resource.create is None:
             continue
         located = _resource_member(ctx, resource.create.name, resource)
-        if located is None:
+        if located is None or located[0] in TAGS_IN:
             continue
         shape = located[1]
         for verb in READ_VERBS:
@@ -182,7 +186,7 @@ def shape_from_create(ctx: AwsContext) -> None:
         if resource.shape is not None or resource.create is None:
             continue
         located = _resource_member(ctx, resource.create.name, resource)
-        if located is not None:
+        if located is not None and located[0] not in TAGS_IN:  # the tag item is no kind's shape
             resource.set("shape", located[1].name, source(rid))
 
 
