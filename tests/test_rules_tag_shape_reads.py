@@ -1,6 +1,8 @@
-"""aws.read-returns-resource-shape never takes the tag item for a resource's shape: a create
-that answers an ARN and its Tags (CreateSAMLProvider) names no shape of the resource, and the
-first other read returning tags (GetOpenIDConnectProvider) would read another kind."""
+"""The tag item is no kind's shape (reads.py ``_resource_member``, ``_is_flat``): a create that
+answers an ARN and its Tags (CreateSAMLProvider) names no shape of the resource, so
+aws.read-returns-resource-shape does not read it by the first other read returning tags
+(GetOpenIDConnectProvider); and a Get answering its members flat beside Tags
+(GetOpenIDConnectProvider) is a flat read, whose create then gives the id (the ARN)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from botocore.model import ServiceModel
 
 from codegen.model import Service
 from codegen.providers.aws.rules.run import annotate_model
+from codegen.providers.aws.shapes import aws
 from codegen.providers.aws.source import load_pinned
 from tests.toy_model import MORE_OPERATIONS, MORE_SHAPES, TOY, _op, _struct
 
@@ -66,7 +69,28 @@ def test_pinned_saml_provider_is_not_read_as_an_openid_connect_provider() -> Non
                               paginators=src.paginators, waiters=src.waiters)
     iam = draft.freeze()
     saml = iam.resource("SAMLProvider")
-    assert saml.operations.read is None  # GetSAMLProvider answers no shape of it (see the cause)
     assert saml.shape != "Tag"
-    oidc = iam.resource("OpenIDConnectProvider")  # the kind whose read it took stays read by it
-    assert oidc.operations.read is not None and oidc.operations.read.name == "GetOpenIDConnectProvider"
+    assert saml.operations.read is None or saml.operations.read.name != "GetOpenIDConnectProvider"
+    oidc = iam.resource("OpenIDConnectProvider")
+    read, create = oidc.operations.read, oidc.operations.create
+    assert read is not None and read.name == "GetOpenIDConnectProvider" and read.output_member is None
+    assert create is not None and create.id_member == "OpenIDConnectProviderArn"
+    assert {"Url", "ThumbprintList"} <= {f.name for f in oidc.fields} and "Key" not in {f.name for f in oidc.fields}
+
+
+def test_a_get_answering_its_members_beside_tags_is_a_flat_read() -> None:
+    ops = {
+        "CreateOidcThing": _op("CreateOidcThing", "CreateOidcThingRequest", "CreateOidcThingResult"),
+        "GetOidcThing": _op("GetOidcThing", "OidcThingArnOnly", "GetOidcThingResult"),
+        "DeleteOidcThing": _op("DeleteOidcThing", "OidcThingArnOnly"),
+    }
+    shapes = {
+        **SHAPES,
+        "CreateOidcThingRequest": _struct({"Url": "String", "Tags": "ThingTagList"}, ("Url",)),
+        "CreateOidcThingResult": _struct({"OidcThingArn": "String", "Tags": "ThingTagList"}),
+    }
+    thing = _annotate(ops, shapes).resource("OidcThing")
+    read, create = thing.operations.read, thing.operations.create
+    assert read is not None and read.name == "GetOidcThing" and read.output_member is None
+    assert thing.shape == "GetOidcThingResult"
+    assert create is not None and create.id_member == "OidcThingArn"
