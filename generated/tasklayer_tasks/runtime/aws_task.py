@@ -15,8 +15,10 @@ from .context import Context
 from .core import Core
 from .ownership import Owner
 from .reconciler import Reconciler
-from .spec import ResourceSpec
+from .spec import FieldSpec, ResourceSpec
 from .task import Task
+
+ARN_SUFFIXES = ("Arn", "ARN", "Arns", "ARNs")
 
 
 def aws_core(context: Context, spec: ResourceSpec) -> AwsCore:
@@ -40,6 +42,16 @@ class AwsTask(Task):
 
     def core_for(self, context: Context, spec: ResourceSpec) -> Core:
         return aws_core(context, spec)
+
+    def reference_to(self, holder: FieldSpec, task: Task) -> str | None:
+        """A member named for an ARN (a subscription filter's ``destinationArn``) holds the
+        ARN of what it refers to where that kind's id is something else (a log destination's
+        name): sending the id would name nothing. Any other holds the id."""
+        arn = task.spec.arn
+        if holder.name.endswith(ARN_SUFFIXES) and arn and arn not in task.spec.primary:
+            value = task.observed.get(arn)
+            return str(value) if value else None
+        return task.reference_value()
 
 
 @dataclass
