@@ -35,3 +35,38 @@ def test_a_member_named_for_an_arn_holds_the_referred_resources_arn() -> None:
     sub = SubscriptionFilter(name="f", filter_name="f", filter_pattern="", log_group_name="g", destination=dest)
     assert dest.resource_id == "d"  # its id is its name ...
     assert sub.desired()["destinationArn"] == arn  # ... but the ARN member holds its ARN
+
+
+def test_an_empty_answer_by_id_names_nothing_and_a_found_one_carries_the_id_asked() -> None:
+    """GetDeliveryDestinationPolicy answers ``policy: {}`` for a destination without a policy:
+    no resource (not one with every field unset, whose update would lack its id); once put, the
+    policy read carries the destination name it was asked for, as an update needs it."""
+    from tasklayer_tasks.aws.logs.core.delivery_destination_policy import SPEC as POLICY
+
+    with mock_aws():
+        client = boto3.client("logs", region_name="us-east-1")
+        client.put_delivery_destination(
+            name="d", deliveryDestinationConfiguration={"destinationResourceArn": "arn:aws:s3:::b"}
+        )
+        core = AwsCore(POLICY, client)
+        desired = {"deliveryDestinationName": "d"}
+        assert core.find(desired, "p") == []
+        client.put_delivery_destination_policy(deliveryDestinationName="d", deliveryDestinationPolicy="{}")
+        [state] = core.find(desired, "p")
+        assert state["deliveryDestinationName"] == "d" and state["deliveryDestinationPolicy"] == "{}"
+
+
+def test_a_kind_named_by_the_task_has_that_name_for_id_once_it_exists() -> None:
+    """A delivery source's primary member is ``name``, the task's own: it has no ``id``
+    attribute, and what refers to it (a Delivery's deliverySourceName) waits for it to exist,
+    then holds its name."""
+    from tasklayer_tasks.aws.logs.delivery import Delivery
+    from tasklayer_tasks.aws.logs.delivery_source import DeliverySource
+
+    source = DeliverySource(name="src")
+    delivery = Delivery(name="dl", delivery_source_name=source)
+    assert source.resource_id is None and not hasattr(source, "id")
+    assert delivery.desired(dry_run=True)["deliverySourceName"] != "src"  # a placeholder until it exists
+    source.adopt({"name": "src", "arn": "arn:aws:logs:us-east-1:123456789012:delivery-source:src"})
+    assert source.resource_id == "src"
+    assert delivery.desired()["deliverySourceName"] == "src"
