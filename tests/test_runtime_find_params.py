@@ -70,3 +70,35 @@ def test_a_kind_named_by_the_task_has_that_name_for_id_once_it_exists() -> None:
     source.adopt({"name": "src", "arn": "arn:aws:logs:us-east-1:123456789012:delivery-source:src"})
     assert source.resource_id == "src"
     assert delivery.desired()["deliverySourceName"] == "src"
+
+
+def test_a_create_taking_tags_as_a_string_is_sent_url_encoded_pairs() -> None:
+    """S3 PutObject's Tagging is a string ("Key1=Value1&Key2=Value2"), not a tag list."""
+    from urllib.parse import parse_qsl
+
+    from tasklayer_tasks.aws.s3.core.object_ import SPEC as OBJECT
+    from tasklayer_tasks.runtime.aws_tags import create_tags
+
+    with mock_aws():
+        core = AwsCore(OBJECT, boto3.client("s3", region_name="us-east-1"))
+        assert OBJECT.tags is not None
+        sent = create_tags(core, {OBJECT.tags.field: {"KubernetesCluster": "a b", "x/y": "1&2"}})
+    assert list(sent) == ["Tagging"] and isinstance(sent["Tagging"], str)
+    assert dict(parse_qsl(sent["Tagging"])) == {"KubernetesCluster": "a b", "x/y": "1&2"}
+
+
+def test_items_of_a_read_by_id_carry_the_id_sent_so_the_delete_names_it() -> None:
+    """GetBucketCors(Bucket) answers the rules without the bucket: the state carries the
+    bucket it was asked for, and the delete sends it (it sent nothing before: the CORS
+    configuration was left in place while the delete reported it done)."""
+    from tasklayer_tasks.aws.s3.core.bucket_cor import SPEC as CORS
+
+    with mock_aws():
+        client = boto3.client("s3", region_name="us-east-1")
+        client.create_bucket(Bucket="cors-bucket")
+        client.put_bucket_cors(Bucket="cors-bucket", CORSConfiguration={"CORSRules": [{"AllowedMethods": ["GET"], "AllowedOrigins": ["*"]}]})
+        core = AwsCore(CORS, client)
+        [state] = core.find({"Bucket": "cors-bucket"}, "c")
+        assert state["Bucket"] == "cors-bucket"
+        core.delete(state)
+        assert core.find({"Bucket": "cors-bucket"}, "c") == []

@@ -106,11 +106,11 @@ class AwsCore:
 
         def tagged(**kwargs: Any) -> list[dict[str, Any]]:
             items = fetch(**kwargs)
-            if read.output_member is None or not read.output_is_list:
-                # an answer about the one resource asked for (HeadBucket, GetTopicAttributes,
-                # GetDeliveryDestinationPolicy's policy) need not repeat its id: it is the id sent
-                asked = {p: kwargs[p] for p in self.spec.primary if p in kwargs}
-                items = [{**asked, **item} for item in items]
+            # an answer about what was asked for by its id (HeadBucket, GetTopicAttributes,
+            # GetDeliveryDestinationPolicy's policy, GetBucketCors' rules, a zone's keys from
+            # GetDNSSEC) need not repeat the id: it is the id sent (an item's own wins)
+            asked = {p: kwargs[p] for p in self.spec.primary if p in kwargs}
+            items = [{**asked, **item} for item in items]
             return with_tags(self, items)  # tags the read lacks (ELBv2)
 
         retry_if = (lambda err: isinstance(err, NotFoundError)) if retry_not_found else None
