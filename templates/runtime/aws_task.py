@@ -18,7 +18,6 @@ from .reconciler import Reconciler
 from .spec import FieldSpec, ResourceSpec
 from .task import Task
 
-
 ARN_SUFFIXES = ("Arn", "ARN", "Arns", "ARNs")
 
 
