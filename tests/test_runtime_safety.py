@@ -251,3 +251,46 @@ def test_mutability_is_one_enum_and_the_runtime_never_spells_it_as_a_string() ->
                if re.search(r"mutability\s*[!=]=\s*[\"']", line)]
     assert spelled == []
     assert FieldSpec(name="CidrBlock", attr="cidr_block", mutability="mutable").mutability is Mutability.MUTABLE
+
+
+UNFINDABLE_KEY_PAIR = ResourceSpec(
+    service="ec2", name="KeyPair",
+    fields=(
+        FieldSpec(name="KeyName", attr="key_name", mutability="create_only", in_create=True),
+        FieldSpec(name="KeyPairId", attr="key_pair_id", mutability="read_only"),
+    ),
+    # an answer whose id the annotation did not place, and no natural key: nothing can find it
+    primary=("KeyPairId",), natural=(), parent=(), arn=None,
+    create=CreateSpec(operation="CreateKeyPair", output_member=None, output_is_list=False, id_member=None,
+                      idempotency_token=None),
+    read=ReadSpec(operation="DescribeKeyPairs", output_member="KeyPairs", output_is_list=True, id_filter="KeyPairIds",
+                  id_filter_is_list=True, filters_member=None, natural_filter=None, nested_member=None),
+    updates=(), delete=None, tags=None,
+)
+
+
+@dataclass(kw_only=True, eq=False, repr=False)
+class UnfindableKeyPair(AwsTask):
+    key_name: str | None = None
+    id: str | None = None
+    spec: ClassVar[ResourceSpec] = UNFINDABLE_KEY_PAIR
+
+
+def test_a_create_that_returned_is_not_sent_again_while_its_resource_is_unseen() -> None:
+    import boto3
+    import botocore.session
+
+    calls: list[str] = []
+    with mock_aws():
+        session = botocore.session.get_session()
+        context = Context(cluster="demo", session=session, retry=RetryPolicy(attempts=2, sleep=lambda _: None))
+        session.register("before-call.ec2.CreateKeyPair", lambda **_: calls.append("CreateKeyPair"))
+        clock = iter(range(1000))
+        executor = Executor(CloudTarget(context), sleep=lambda _: None, clock=lambda: float(next(clock)),
+                            retry_interval=0.0, task_deadline=5.0)
+        with pytest.raises(Exception, match="created, but not visible yet") as failed:
+            executor.run([UnfindableKeyPair(name="admin", key_name="admin")])
+        pairs = boto3.client("ec2", region_name="us-east-1").describe_key_pairs()["KeyPairs"]
+    assert executor.attempts["KeyPair/admin"] > 1  # it was tried again ...
+    assert calls == ["CreateKeyPair"] and len(pairs) == 1  # ... but created once
+    assert "not created again" in str(failed.value)

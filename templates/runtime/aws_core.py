@@ -106,10 +106,11 @@ class AwsCore:
 
         def tagged(**kwargs: Any) -> list[dict[str, Any]]:
             items = fetch(**kwargs)
-            if read.output_member is None:  # a flat answer about the one resource asked for
-                # (HeadBucket, GetTopicAttributes) need not repeat its id: it is the id sent
-                asked = {p: kwargs[p] for p in self.spec.primary if p in kwargs}
-                items = [{**asked, **item} for item in items]
+            # an answer about what was asked for by its id (HeadBucket, GetTopicAttributes,
+            # GetDeliveryDestinationPolicy's policy, GetBucketCors' rules, a zone's keys from
+            # GetDNSSEC) need not repeat the id: it is the id sent (an item's own wins)
+            asked = {p: kwargs[p] for p in self.spec.primary if p in kwargs}
+            items = [{**asked, **item} for item in items]
             return with_tags(self, items)  # tags the read lacks (ELBv2)
 
         retry_if = (lambda err: isinstance(err, NotFoundError)) if retry_not_found else None
@@ -137,6 +138,10 @@ class AwsCore:
             return [] if self._names_nothing(read.operation, item) else [item]
         value = response.get(read.output_member)
         if value is None or self._names_nothing(read.operation, {read.output_member: value}):
+            return []
+        if value == {} and not read.output_is_list:
+            # the resource's member with nothing in it (GetDeliveryDestinationPolicy's
+            # ``policy: {}`` before any policy is put) names no resource: no id, no field
             return []
         path = f"/{read.output_member}"
         items = value if isinstance(value, list) else [value]

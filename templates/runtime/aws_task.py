@@ -15,8 +15,10 @@ from .context import Context
 from .core import Core
 from .ownership import Owner
 from .reconciler import Reconciler
-from .spec import ResourceSpec
+from .spec import FieldSpec, ResourceSpec
 from .task import Task
+
+ARN_SUFFIXES = ("Arn", "ARN", "Arns", "ARNs")
 
 
 def aws_core(context: Context, spec: ResourceSpec) -> AwsCore:
@@ -40,6 +42,28 @@ class AwsTask(Task):
 
     def core_for(self, context: Context, spec: ResourceSpec) -> Core:
         return aws_core(context, spec)
+
+    @property
+    def resource_id(self) -> str | None:
+        """The primary id once found or created. A kind whose primary member is the task's own
+        name (a log delivery source's ``name``) has no ``id`` of its own: its id is that name,
+        once the resource exists (what it refers to waits until then)."""
+        if hasattr(self, "id"):
+            return getattr(self, "id")  # type: ignore[no-any-return]
+        primary = self.spec.primary
+        if len(primary) == 1 and self.spec.field(primary[0]).attr == "name" and self.observed:
+            return self.name
+        return None
+
+    def reference_to(self, holder: FieldSpec, task: Task) -> str | None:
+        """A member named for an ARN (a subscription filter's ``destinationArn``) holds the
+        ARN of what it refers to where that kind's id is something else (a log destination's
+        name): sending the id would name nothing. Any other holds the id."""
+        arn = task.spec.arn
+        if holder.name.endswith(ARN_SUFFIXES) and arn and arn not in task.spec.primary:
+            value = task.observed.get(arn)
+            return str(value) if value else None
+        return task.reference_value()
 
 
 @dataclass

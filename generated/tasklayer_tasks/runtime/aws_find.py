@@ -105,6 +105,7 @@ def natural_params(
     filters: list[dict[str, Any]] = []
     params: dict[str, Any] = {}
     unfiltered = False
+    taken = core.inputs(read.operation)
     for member in spec.natural:
         if member == "tag:Name":
             if not name:
@@ -119,9 +120,9 @@ def natural_params(
             filters.append({"Name": f.filter_name, "Values": [value]})
         elif read.natural_filter:
             params[read.natural_filter] = [value] if read.natural_filter_is_list else value
-        elif member in read.required:
+        elif member in read.required and (not taken or member in taken):
             params[member] = value
-        else:
+        else:  # GetDNSSEC lists a zone's keys and takes no key Name
             unfiltered = True  # matched on the client (_in_scope), if the parent narrows it
     for member in spec.parent:
         value, f = desired.get(member), spec.field(member)
@@ -143,7 +144,6 @@ def natural_params(
         return None
     if filters:
         params[read.filters_member] = filters  # type: ignore[index]
-    taken = core.inputs(read.operation)
     if read.required and not all(m in params for m in read.required if not taken or m in taken):
         return None
     return params if params else None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
 if TYPE_CHECKING:
     from .aws_core import AwsCore
@@ -30,6 +31,11 @@ def create_tags(core: AwsCore, desired: Mapping[str, Any]) -> dict[str, Any]:
         return {}
     if tags.create_is_map:
         return {tags.create_member: dict(wanted)}
+    create = core.spec.create.operation if core.spec.create else None
+    member = core.inputs(create).get(tags.create_member) if create else None
+    if getattr(member, "type_name", None) == "string":
+        # a string of URL-encoded pairs (S3 PutObject's Tagging: "Key1=Value1&Key2=Value2")
+        return {tags.create_member: urlencode(list(wanted.items()))}
     tag_list = [{"Key": k, "Value": v} for k, v in wanted.items()]
     if tags.create_member == "TagSpecifications":
         return {"TagSpecifications": [{"ResourceType": tags.resource_type, "Tags": tag_list}]}

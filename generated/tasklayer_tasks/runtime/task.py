@@ -95,8 +95,7 @@ class Task:
     def __post_init__(self) -> None:
         self.owned: bool | None = None  # known once found or created
         self._attempt: str | None = None  # the token / marker of the create under way
-        # made by a create of this run that no read has shown yet: never created again
-        self._made = False
+        self._unseen = False  # a create of ours returned, but its resource was not read yet
         self.returned: dict[str, Any] = {}  # what a create handed out only once (redacted in repr)
 
     @property
@@ -351,7 +350,7 @@ class Task:
         state = self.find_state(context, dry_run=target.dry_run)
         if state is not None:
             self.adopt(state)
-            self._made = False  # seen: from now on, gone means gone
+            self._unseen = False  # seen: from now on, gone means gone
         actual = self.from_state(state) if state is not None else None
         must_exist = (Lifecycle.EXISTS_AND_VALIDATES, Lifecycle.EXISTS_AND_WARN_IF_CHANGES)
         if actual is None and (self.lifecycle in must_exist or self.shared):
@@ -428,7 +427,7 @@ class Task:
         if not target.dry_run:
             self.observed = {}
             self._attempt = None  # a later create is a new logical attempt
-            self._made = False
+            self._unseen = False
             if hasattr(self, "id"):
                 object.__setattr__(self, "id", None)
         return True

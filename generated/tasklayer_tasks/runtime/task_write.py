@@ -1,7 +1,8 @@
 """A task's write path: create once per logical attempt, change what differs, read back.
 
-A create carries one token per logical attempt (reused on retries); an answer that was lost is
-resolved by finding what that attempt made — by the owner's tags and the attempt's marker, or
+A create carries one token per logical attempt (reused on retries); a create that returned is
+never sent again by the same task, however long its resource takes to be seen (later attempts
+only look); an answer that was lost is resolved by finding what that attempt made — by the owner's tags and the attempt's marker, or
 by identity inside an owned parent — never by sending the create again blindly. A create whose
 answer is the whole resource is not read back; after a change only what was written is read
 again when its own reads return it (DescribeVpcAttribute), else the whole resource. What still
@@ -29,11 +30,7 @@ def render_cloud(task: Task, target: Target, actual: Task | None, changes: Chang
     written and raise :class:`NotConvergedError` naming what still differs."""
     core = task.pass_core(target.context)
     try:
-        if actual is None and task._made:
-            # an earlier attempt made it and it is not visible yet (the find cannot see it):
-            # wait for it, never create a second one
-            state = _read_back(task, core, target.context)
-        elif actual is None:
+        if actual is None:
             state = _create(task, core, target)
             written = _mutable_changes(task, state)
             if not written:
@@ -57,6 +54,9 @@ def _create(task: Task, core: Core, target: Target) -> State:
     """Create once per logical attempt; an unknown outcome is resolved by finding what the
     attempt made (its owner's tags and marker, or its identity), never by a blind resend."""
     context = target.context
+    if task._unseen:
+        # our create returned and was not read back: sending it again would make a second one
+        return _read_back(task, core, context)
     desired = task.to_create(context)
     token = task.attempt_token()
     tags = task.spec.tags
@@ -76,7 +76,7 @@ def _create(task: Task, core: Core, target: Target) -> State:
     once = task.spec.create.returned_once if task.spec.create else ()
     task.returned = {k: identity.pop(k) for k in once if k in identity}
     task._attempt = None
-    task._made = True
+    task._unseen = True  # until read: a later attempt only looks (see _read_back)
     task.owned = True
     task.adopt(identity)
     target.created(task, {**identity, **task.returned})
@@ -84,6 +84,7 @@ def _create(task: Task, core: Core, target: Target) -> State:
     if answer is not None and _answer_is_whole(task, answer, identity, task._owner(context)):
         core.read_separately(answer, task.desired())
         task.adopt(answer)
+        task._unseen = False
         return answer
     return _read_back(task, core, context)
 
@@ -168,6 +169,7 @@ def _read_back(task: Task, core: Core, context: Context) -> State:
         if found:
             core.read_separately(found[0], desired)
             task.adopt(found[0])
+            task._unseen = False
             return found[0]
         context.retry.sleep(context.retry.delay(attempt))
-    raise TryAgainLater(f"{task.key}: created, but not visible yet")
+    raise TryAgainLater(f"{task.key}: created, but not visible yet (it is not created again)")

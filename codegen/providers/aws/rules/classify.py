@@ -171,8 +171,15 @@ def references(ctx: AwsContext) -> None:
             )
             singulars = [f.name[:-1]] if f.name.endswith("s") else []
             target = target or next((primaries[n] for n in [f.name, *singulars] if n in primaries), None)
-            if target is not None and target != resource.name:
+            if target is not None and target != resource.name and not _names_itself(resource, f.name, target):
                 f.set("references", target, rid)
+
+
+def _names_itself(resource: ResourceDraft, member: str, target: str) -> bool:
+    """``GroupPolicy.PolicyName`` is the inline policy's own name, part of its identity beside
+    its group's: a member of a kind's identity that matches the last word of the kind's name
+    names the kind itself, not the resource of that name (a managed Policy)."""
+    return resource.name.endswith(target) and member in resource.primary and member.startswith(target)
 
 
 @rule("aws.lists-of-references-are-unordered")

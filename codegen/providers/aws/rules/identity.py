@@ -51,7 +51,11 @@ def _delete_selectors(ctx: AwsContext, resource: ResourceDraft) -> list[str]:
         )
         and not _refers_elsewhere(ctx, resource, m)
     ]
-    if required and not all(references_known_resource(ctx, m, members[m].name) for m in required):
+    if required and not all(
+        references_known_resource(ctx, m, members[m].name) not in (None, resource.name) for m in required
+    ):
+        # a required member that names no other resource (DeleteDocument's Name, typed
+        # DocumentName: the document's own name) selects it whole
         return required
     if own:
         return required + own[:1] + _scope(ctx, resource, optional, readable)[:1]

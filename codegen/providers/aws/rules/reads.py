@@ -11,6 +11,7 @@ from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import source
 from codegen.model import Operation
+from codegen.providers.aws.rules.tagging import TAGS_IN
 from codegen.providers.aws.shapes import AwsCallShape, aws, with_aws
 
 READ_VERBS = ("Get", "Describe", "List")
@@ -31,8 +32,9 @@ def _resource_member(
     ctx: AwsContext, op_name: str, resource: ResourceDraft
 ) -> tuple[str, Shape, bool] | None:
     """Where in an operation's output the resource sits: a member typed with a shape named after
-    the resource, else the only structure-valued member."""
-    found = _structures(dict(ctx.output_members(op_name)))
+    the resource, else the only structure-valued member that is not its tags (the tag item is
+    every tagged kind's: GetOpenIDConnectProvider answers its members flat beside ``Tags``)."""
+    found = [f for f in _structures(dict(ctx.output_members(op_name))) if f[0] not in TAGS_IN]
     wanted = set(singular_candidates(resource.name)) | set(singular_candidates(resource.api_name))
     named = [f for f in found if f[1].name in wanted]
     if named:
@@ -105,8 +107,9 @@ def _answers_flat(ctx: AwsContext, op_name: str, resource: ResourceDraft, shape:
 
 
 def _is_flat(ctx: AwsContext, op_name: str) -> bool:
+    """An answer of the resource's own members: no structure-valued member but its tags."""
     outputs = ctx.output_members(op_name)
-    return bool(outputs) and not _structures(dict(outputs))
+    return bool(outputs) and not [f for f in _structures(dict(outputs)) if f[0] not in TAGS_IN]
 
 
 def _read_op(
@@ -127,7 +130,10 @@ def _read_op(
 @rule("aws.read-returns-resource-shape")
 def read_by_shape(ctx: AwsContext) -> None:
     """A resource without a read named after it is read by the Describe/Get/List operation that
-    returns the shape its create returns (SecurityGroupIngress -> DescribeSecurityGroupRules)."""
+    returns the shape its create returns (SecurityGroupIngress -> DescribeSecurityGroupRules).
+    A create that answers only its tags beside scalars (CreateSAMLProvider: SAMLProviderArn,
+    Tags) returns no shape of the resource (see ``_resource_member``): reading the tag item
+    would read another kind (GetOpenIDConnectProvider)."""
     rid = "aws.read-returns-resource-shape"
     for resource in ctx.resources():
         if resource.read is not None or resource.create is None:

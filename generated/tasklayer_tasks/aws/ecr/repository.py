@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class Repository(AwsTask):
     """The ecr Repository, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by repositoryName, registryId else by repositoryName. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    Found by repositoryName. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/repository.py``): what this class adds is its fields and its core.
     """
 
@@ -44,6 +44,9 @@ class Repository(AwsTask):
 
     tags: dict[str, str] | None = None
     """The tags. Changed with TagResource."""
+
+    id: str | None = None
+    """The repositoryName, once the Repository is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from .policy import Policy
     from .role import Role
     from .role_policy import RolePolicy
-    from .saml_provider import SamlProvider
     from .service_linked_role import ServiceLinkedRole
     from .service_specific_credential import ServiceSpecificCredential
     from .user import User
@@ -33,7 +32,6 @@ __all__ = [
     "Policy",
     "Role",
     "RolePolicy",
-    "SamlProvider",
     "ServiceLinkedRole",
     "ServiceSpecificCredential",
     "User",
@@ -49,7 +47,6 @@ _MODULES = {
     "Policy": "policy",
     "Role": "role",
     "RolePolicy": "role_policy",
-    "SamlProvider": "saml_provider",
     "ServiceLinkedRole": "service_linked_role",
     "ServiceSpecificCredential": "service_specific_credential",
     "User": "user",

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from .parameter import Parameter
     from .patch_baseline import PatchBaseline
     from .patch_baseline_for_patch_group import PatchBaselineForPatchGroup
-    from .resource_data_sync import ResourceDataSync
     from .resource_policy import ResourcePolicy
 
 __all__ = [
@@ -34,7 +33,6 @@ __all__ = [
     "Parameter",
     "PatchBaseline",
     "PatchBaselineForPatchGroup",
-    "ResourceDataSync",
     "ResourcePolicy",
 ]
 
@@ -49,7 +47,6 @@ _MODULES = {
     "Parameter": "parameter",
     "PatchBaseline": "patch_baseline",
     "PatchBaselineForPatchGroup": "patch_baseline_for_patch_group",
-    "ResourceDataSync": "resource_data_sync",
     "ResourcePolicy": "resource_policy",
 }
 

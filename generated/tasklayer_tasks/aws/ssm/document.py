@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class Document(AwsTask):
     """The ssm Document, as a kOps task. Fields left ``None`` are not managed.
 
-    Found by Name, VersionName else by Name. Find, CheckChanges and Render are the runtime's ``Task``, driven
+    Found by Name. Find, CheckChanges and Render are the runtime's ``Task``, driven
     by ``SPEC`` (``core/document.py``): what this class adds is its fields and its core.
     """
 
@@ -50,6 +50,9 @@ class Document(AwsTask):
 
     tags: dict[str, str] | None = None
     """The tags, or metadata, that have been applied to the document. Changed with AddTagsToResource."""
+
+    id: str | None = None
+    """The Name, once the Document is found or created."""
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -32,7 +32,6 @@ from .reconcilers import (
     ParameterReconciler,
     PatchBaselineReconciler,
     PatchBaselineForPatchGroupReconciler,
-    ResourceDataSyncReconciler,
     ResourcePolicyReconciler,
 )
 
@@ -49,7 +48,6 @@ RECONCILERS: dict[str, type[Reconciler]] = {
     "parameters": ParameterReconciler,
     "patchbaselines": PatchBaselineReconciler,
     "patchbaselineforpatchgroups": PatchBaselineForPatchGroupReconciler,
-    "resourcedatasyncs": ResourceDataSyncReconciler,
     "resourcepolicies": ResourcePolicyReconciler,
 }
 

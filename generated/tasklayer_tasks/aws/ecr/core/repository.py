@@ -104,15 +104,15 @@ SPEC = ResourceSpec(
             is_tags=True,
         ),
     ),
-    primary=("repositoryName", "registryId"),
+    primary=("repositoryName",),
     natural=("repositoryName",),
     parent=(),
     arn="repositoryArn",
     create=CreateSpec(
         operation="CreateRepository",
-        output_member=None,
+        output_member="repository",
         output_is_list=False,
-        id_member=None,
+        id_member="repositoryName",
         idempotency_token=None,
     ),
     read=ReadSpec(
@@ -129,16 +129,16 @@ SPEC = ResourceSpec(
     updates=(
         CallSpec(
             operation="PutImageScanningConfiguration",
-            identity=(("repositoryName", "repositoryName"), ("registryId", "registryId")),
+            identity=(("repositoryName", "repositoryName"),),
         ),
         CallSpec(
             operation="PutImageTagMutability",
-            identity=(("repositoryName", "repositoryName"), ("registryId", "registryId")),
+            identity=(("repositoryName", "repositoryName"),),
         ),
     ),
     delete=CallSpec(
         operation="DeleteRepository",
-        identity=(("repositoryName", "repositoryName"), ("registryId", "registryId")),
+        identity=(("repositoryName", "repositoryName"),),
     ),
     tags=TagsSpec(
         field="Tags",

@@ -49,6 +49,9 @@ class RepositorySpec(TypedDict, total=False):
 class RepositoryStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
 
+    id: str
+    """The repositoryName."""
+
     registryId: str
     """The Amazon Web Services account ID associated with the registry to create the repository. If you do not specify a registry, the default registry is assumed. Can only be set when the resource is created."""
 

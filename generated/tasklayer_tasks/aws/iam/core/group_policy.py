@@ -14,16 +14,7 @@ from typing import Any
 
 from ....runtime.aws_core import AwsCore
 from ....runtime.retry import RetryPolicy
-from ....runtime.spec import (
-    CallSpec,
-    CreateSpec,
-    FieldSpec,
-    Mutability,
-    ParentSpec,
-    ReadSpec,
-    ResourceSpec,
-)
-from .policy import SPEC as POLICY_SPEC
+from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, Mutability, ReadSpec, ResourceSpec
 
 SPEC = ResourceSpec(
     service="iam",
@@ -43,7 +34,6 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="policyName",
             in_create=True,
-            references="Policy",
         ),
         FieldSpec(
             name="PolicyDocument",
@@ -87,7 +77,6 @@ SPEC = ResourceSpec(
         identity=(("GroupName", "GroupName"), ("PolicyName", "PolicyName")),
     ),
     tags=None,
-    owner_parent=ParentSpec(field="PolicyName", spec=POLICY_SPEC),
 )
 
 

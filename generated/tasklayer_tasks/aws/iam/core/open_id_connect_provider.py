@@ -35,7 +35,6 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="url",
             in_create=True,
-            write_only=True,
         ),
         FieldSpec(
             name="ClientIDList",
@@ -43,7 +42,6 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="clientIDList",
             in_create=True,
-            write_only=True,
         ),
         FieldSpec(
             name="ThumbprintList",
@@ -52,19 +50,12 @@ SPEC = ResourceSpec(
             key="thumbprintList",
             in_create=True,
             update_operation="UpdateOpenIDConnectProviderThumbprint",
-            write_only=True,
         ),
         FieldSpec(
-            name="Key",
-            attr="key_",
+            name="CreateDate",
+            attr="create_date",
             mutability=Mutability.READ_ONLY,
-            key="key",
-        ),
-        FieldSpec(
-            name="Value",
-            attr="value",
-            mutability=Mutability.READ_ONLY,
-            key="value",
+            key="createDate",
         ),
         FieldSpec(
             name="Tags",
@@ -73,6 +64,12 @@ SPEC = ResourceSpec(
             key="tags",
             unordered=True,
             is_tags=True,
+        ),
+        FieldSpec(
+            name="OpenIDConnectProviderArn",
+            attr="open_id_connect_provider_arn",
+            mutability=Mutability.READ_ONLY,
+            key="openIDConnectProviderArn",
         ),
     ),
     primary=("OpenIDConnectProviderArn",),
@@ -83,13 +80,13 @@ SPEC = ResourceSpec(
         operation="CreateOpenIDConnectProvider",
         output_member=None,
         output_is_list=False,
-        id_member=None,
+        id_member="OpenIDConnectProviderArn",
         idempotency_token=None,
     ),
     read=ReadSpec(
         operation="GetOpenIDConnectProvider",
-        output_member="Tags",
-        output_is_list=True,
+        output_member=None,
+        output_is_list=False,
         id_filter="OpenIDConnectProviderArn",
         id_filter_is_list=False,
         filters_member=None,
@@ -115,7 +112,6 @@ SPEC = ResourceSpec(
         selector_member="OpenIDConnectProviderArn",
         selector_is_list=False,
         selector_is_arn=True,
-        read_operation="ListOpenIDConnectProviderTags",
     ),
 )
 

@@ -67,7 +67,6 @@ SPEC = ResourceSpec(
             attr="role_name",
             mutability=Mutability.READ_ONLY,
             key="roleName",
-            references="Role",
         ),
         FieldSpec(
             name="RoleId",

@@ -43,7 +43,6 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="policyName",
             in_create=True,
-            references="Policy",
         ),
         FieldSpec(
             name="PolicyDocument",

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from .policy import PolicyReconciler, PolicySpec, PolicyStatus
     from .role import RoleReconciler, RoleSpec, RoleStatus
     from .role_policy import RolePolicyReconciler, RolePolicySpec, RolePolicyStatus
-    from .saml_provider import SamlProviderReconciler, SamlProviderSpec, SamlProviderStatus
     from .service_linked_role import (
         ServiceLinkedRoleReconciler,
         ServiceLinkedRoleSpec,
@@ -65,9 +64,6 @@ __all__ = [
     "RoleReconciler",
     "RoleSpec",
     "RoleStatus",
-    "SamlProviderReconciler",
-    "SamlProviderSpec",
-    "SamlProviderStatus",
     "ServiceLinkedRoleReconciler",
     "ServiceLinkedRoleSpec",
     "ServiceLinkedRoleStatus",
@@ -107,9 +103,6 @@ _MODULES = {
     "RoleReconciler": "role",
     "RoleSpec": "role",
     "RoleStatus": "role",
-    "SamlProviderReconciler": "saml_provider",
-    "SamlProviderSpec": "saml_provider",
-    "SamlProviderStatus": "saml_provider",
     "ServiceLinkedRoleReconciler": "service_linked_role",
     "ServiceLinkedRoleSpec": "service_linked_role",
     "ServiceLinkedRoleStatus": "service_linked_role",

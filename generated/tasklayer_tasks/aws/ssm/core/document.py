@@ -242,15 +242,15 @@ SPEC = ResourceSpec(
             key="categoryEnum",
         ),
     ),
-    primary=("Name", "VersionName"),
+    primary=("Name",),
     natural=("Name",),
     parent=(),
     arn=None,
     create=CreateSpec(
         operation="CreateDocument",
-        output_member=None,
+        output_member="DocumentDescription",
         output_is_list=False,
-        id_member=None,
+        id_member="Name",
         idempotency_token=None,
     ),
     read=ReadSpec(
@@ -262,18 +262,18 @@ SPEC = ResourceSpec(
         filters_member=None,
         natural_filter="Name",
         nested_member=None,
-        required=("Name", "VersionName"),
+        required=(),
         natural_filter_is_list=False,
     ),
     updates=(
         CallSpec(
             operation="UpdateDocument",
-            identity=(("Name", "Name"), ("VersionName", "VersionName")),
+            identity=(("Name", "Name"),),
         ),
     ),
     delete=CallSpec(
         operation="DeleteDocument",
-        identity=(("Name", "Name"), ("VersionName", "VersionName")),
+        identity=(("Name", "Name"),),
     ),
     tags=TagsSpec(
         field="Tags",

@@ -28,11 +28,6 @@ if TYPE_CHECKING:
         PatchBaselineForPatchGroupSpec,
         PatchBaselineForPatchGroupStatus,
     )
-    from .resource_data_sync import (
-        ResourceDataSyncReconciler,
-        ResourceDataSyncSpec,
-        ResourceDataSyncStatus,
-    )
     from .resource_policy import ResourcePolicyReconciler, ResourcePolicySpec, ResourcePolicyStatus
 
 __all__ = [
@@ -66,9 +61,6 @@ __all__ = [
     "PatchBaselineReconciler",
     "PatchBaselineSpec",
     "PatchBaselineStatus",
-    "ResourceDataSyncReconciler",
-    "ResourceDataSyncSpec",
-    "ResourceDataSyncStatus",
     "ResourcePolicyReconciler",
     "ResourcePolicySpec",
     "ResourcePolicyStatus",
@@ -105,9 +97,6 @@ _MODULES = {
     "PatchBaselineReconciler": "patch_baseline",
     "PatchBaselineSpec": "patch_baseline",
     "PatchBaselineStatus": "patch_baseline",
-    "ResourceDataSyncReconciler": "resource_data_sync",
-    "ResourceDataSyncSpec": "resource_data_sync",
-    "ResourceDataSyncStatus": "resource_data_sync",
     "ResourcePolicyReconciler": "resource_policy",
     "ResourcePolicySpec": "resource_policy",
     "ResourcePolicyStatus": "resource_policy",

@@ -55,6 +55,9 @@ class DocumentSpec(TypedDict, total=False):
 class DocumentStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
 
+    id: str
+    """The Name."""
+
     requires: list[dict[str, Any]]
     """A list of SSM documents required by a document. This parameter is used exclusively by AppConfig. When a user creates an AppConfig configuration in an SSM document, the user must also specify a required document for validation purposes. In this case, an ``ApplicationConfiguration`` document requires an ``ApplicationConfigurationSchema`` document for validation purposes. For more information, see `What is AppConfig? <https://docs.aws.amazon.com/appconfig/latest/userguide/what-is-appconfig.html>`__ in the *AppConfig User Guide*. Can only be set when the resource is created."""
 
