@@ -7,7 +7,8 @@ Against ``moto_server`` in its own process (as a cloud is: its work is not on th
 interpreter lock), or with ``--in-process`` against moto inside this one, each botocore call
 first sleeps ``--latency`` seconds (a ``before-call`` hook on the session: every call, reads
 and writes, whichever client). Every
-call is charged to the task whose step made it (the executor's worker thread says which). The
+call is charged to the task whose step made it (the executor's worker thread says which; a
+kind's early listing to the task it was made for). The
 bound is the heaviest dependency chain: the most calls along any path of the task graph, times
 the latency; nothing can finish sooner than that chain's calls made one after another. Prints,
 for the EC2 stack of the behaviour tests, kOps' three-zone network and the whole example cluster
@@ -51,6 +52,15 @@ class ChargingExecutor(Executor):
         _current.key = task.key
         try:
             return Executor._attempt(task, step)
+        finally:
+            _current.key = None
+
+    def _list_early(self, sample: Task) -> None:
+        # a kind's early listing is charged to the task it was made for: that task needs it
+        # before it can finish, as if it had listed itself
+        _current.key = sample.key
+        try:
+            super()._list_early(sample)
         finally:
             _current.key = None
 
