@@ -178,6 +178,50 @@ def test_with_one_worker_the_head_of_the_longest_chain_goes_first() -> None:
     assert ORDER[:2] == ["z0", "z1"] and sorted(ORDER[2:]) == ["a0", "a1", "a2", "z2"]
 
 
+def test_a_run_ends_when_only_a_waiting_task_and_an_early_listing_are_left() -> None:
+    # "a" asks to try again while the listing made early for "b"'s kind is still under way: no
+    # task runs, one listing does. The executor must wait for the listing, then give "a" its
+    # retry (a finished listing left in its books made it spin for ever).
+    import dataclasses
+    from contextlib import nullcontext
+
+    listed = threading.Event()
+
+    class _Core:
+        def listed_owned(self, owner: Any) -> None:
+            time.sleep(0.2)
+            listed.set()
+
+    class Listed(Step):
+        spec: ClassVar[ResourceSpec] = dataclasses.replace(SPEC, name="Other")
+
+        def pass_core(self, context: Any) -> Any:
+            return _Core()
+
+        def _owner(self, context: Any) -> Any:
+            return None
+
+    class _Context:
+        cluster = "demo"
+
+        def batched_reads(self) -> Any:
+            return nullcontext()
+
+    class _WithContext(_Target):
+        context = _Context()
+
+    a = Step(name="a", ready_after=1)
+    b = Listed(name="b", after=[a])
+    done = threading.Event()
+    runner = threading.Thread(
+        target=lambda: (Executor(_WithContext(), sleep=lambda _: None, retry_interval=0.01).run([b]),  # type: ignore[arg-type]
+                        done.set()),
+        daemon=True)
+    runner.start()
+    assert done.wait(10), "the run did not end"
+    assert listed.is_set() and ORDER == ["a", "b"]
+
+
 def test_try_again_later_is_retried_quietly_until_ready() -> None:
     slow = Step(name="slow", ready_after=2)
     after = Step(name="after", after=[slow])

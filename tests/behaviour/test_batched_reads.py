@@ -203,7 +203,8 @@ def test_listings_are_made_before_their_kinds_tasks_begin(cloud: tuple[Context, 
 
 
 def test_early_listings_end_when_only_waiting_tasks_are_left(cloud: tuple[Context, Calls]) -> None:
-    # a task that asks to try again while listings are in flight: the run still ends
+    # a task that asks to try again beside early listings, over moto: the run ends (whether the
+    # listing is still in flight then is up to timing; test_runtime makes that state for certain)
     context, calls = cloud
     vpc = Vpc(name="w", cidr_block="10.2.0.0/16")
     tries = [0]
