@@ -165,6 +165,13 @@ def test_listings_touched_follow_references_and_the_owning_parent() -> None:
     assert "DescribeInternetGateways" in InternetGatewayAttachment.spec.listings_touched()
     assert "DescribeRouteTables" in Route.spec.listings_touched()
     assert "DescribeSecurityGroups" not in Subnet.spec.listings_touched()
+    # an address's SubnetId and InstanceId are the cloud's to fill in (read-only): allocating
+    # one does not make the subnets or instances be listed again
+    from tasklayer_tasks.aws.ec2 import ElasticIp
+
+    touched = ElasticIp.spec.listings_touched()
+    assert "DescribeAddresses" in touched
+    assert not {"DescribeSubnets", "DescribeInstances"} & touched
 
 
 

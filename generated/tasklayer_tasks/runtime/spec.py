@@ -272,8 +272,15 @@ class ResourceSpec:
     def listings_touched(self) -> frozenset[str]:
         """The read operations whose listings a write to this kind may make stale: its own, its
         owning parent's (a Route is an item of its RouteTable), and those of the kinds it refers
-        to in its service (an attachment changes its gateway, a rule its security group)."""
-        names = {f.references for f in self.fields if f.references}
+        to in its service (an attachment changes its gateway, a rule its security group) by a
+        field it writes. A reference the cloud fills in (an Elastic IP's SubnetId, once it is
+        associated) is not written by this kind's calls: allocating an address leaves the
+        subnets' listing as it was."""
+        names = {
+            f.references
+            for f in self.fields
+            if f.references and f.mutability is not Mutability.READ_ONLY
+        }
         if self.owner_parent is not None:
             names.add(self.owner_parent.spec.name)
         kinds = [self] + [
