@@ -253,7 +253,7 @@ class _Reader:
 _Check = Callable[[_Reader, Any, str], Any]
 
 # every cloud's field keys: the neutral facts and each provider's own (update_param,
-# reference_member: GCP's; read_attribute, value_wrapper, filter_name: AWS's), which check_overlay refuses
+# reference_member: GCP's; read_attribute, value_wrapper, filter_name, holds_arn: AWS's), which check_overlay refuses
 # by name in another provider's overlay and apply_overlay routes into the field's variant
 FIELD_VALUES: dict[str, _Check] = {
     "mutability": _Reader.mutability,
@@ -272,6 +272,7 @@ FIELD_VALUES: dict[str, _Check] = {
     "read_attribute": _Reader.optional_name,
     "value_wrapper": _Reader.optional_name,
     "filter_name": _Reader.optional_name,
+    "holds_arn": _Reader.boolean,
     "after": _Reader.names,
     "sensitive_paths": _Reader.names,
     "update_kind": _Reader.update_kind,

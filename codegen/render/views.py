@@ -80,7 +80,7 @@ def _first_sentence(text: str, limit: int = 600) -> str:
 FIELD_SPEC_ORDER = (
     "name", "attr", "key", "in_create", "update_operation", "update_member", "update_param", "read_member",
     "read_operation", "read_attribute", "value_wrapper", "write_only", "sensitive", "server_default",
-    "unordered", "references", "reference_member", "is_tags", "filter_name", "after", "sensitive_paths",
+    "unordered", "references", "reference_member", "holds_arn", "is_tags", "filter_name", "after", "sensitive_paths",
     "update_kind", "remove_operation",
 )
 

@@ -18,8 +18,6 @@ from .reconciler import Reconciler
 from .spec import FieldSpec, ResourceSpec
 from .task import Task
 
-ARN_SUFFIXES = ("Arn", "ARN", "Arns", "ARNs")
-
 
 def aws_core(context: Context, spec: ResourceSpec) -> AwsCore:
     """A core over the context's clients: botocore's retries as configured, and off for
@@ -56,11 +54,12 @@ class AwsTask(Task):
         return None
 
     def reference_to(self, holder: FieldSpec, task: Task) -> str | None:
-        """A member named for an ARN (a subscription filter's ``destinationArn``) holds the
-        ARN of what it refers to where that kind's id is something else (a log destination's
-        name): sending the id would name nothing. Any other holds the id."""
+        """A member that takes an ARN (``holds_arn``, decided by the generator's
+        aws.reference-holds-arn: a subscription filter's ``destinationArn``) holds the ARN of
+        what it refers to where that kind's id is something else (a log destination's name):
+        sending the id would name nothing. Any other holds the id."""
         arn = task.spec.arn
-        if holder.name.endswith(ARN_SUFFIXES) and arn and arn not in task.spec.primary:
+        if holder.holds_arn and arn and arn not in task.spec.primary:
             value = task.observed.get(arn)
             return str(value) if value else None
         return task.reference_value()

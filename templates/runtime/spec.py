@@ -43,6 +43,7 @@ class FieldSpec:
     references: str | None = None  # the resource this field holds the id of
     # ... or, in reads, this member of it (an Address's "address")
     reference_member: str | None = None
+    holds_arn: bool = False  # AWS: it holds that resource's ARN, not its id (destinationArn)
     is_tags: bool = False
     filter_name: str | None = None  # name of the {Name, Values} filter that selects by it
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's

@@ -50,13 +50,15 @@ def with_aws(op: Operation, **facts: Any) -> Operation:
 class AwsFieldShape(CallShape):
     """How AWS calls carry one field beyond the neutral :class:`~codegen.model.Field`: attribute
     calls (ModifyVpcAttribute) take it wrapped as ``{"Value": v}`` (AttributeBooleanValue), and
-    the separate read (DescribeVpcAttribute) is asked for it by an ``Attribute`` name."""
+    the separate read (DescribeVpcAttribute) is asked for it by an ``Attribute`` name; a
+    reference may take the referred resource's ARN rather than its id (``destinationArn``)."""
 
     kind: ClassVar[str] = "aws"
 
     value_wrapper: str | None = None  # updates send it as {"Value": v}
     read_attribute: str | None = None  # the attribute its separate read is asked for ("enableDnsHostnames")
     filter_name: str | None = None  # the {Name, Values} filter the read selects it by ("vpc-id")
+    holds_arn: bool = False  # a reference sent as the referred resource's ARN, not its id
 
 
 def aws_field(f: Field) -> AwsFieldShape:

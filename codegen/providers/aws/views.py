@@ -32,12 +32,14 @@ class AwsFieldView(FieldView):
 
     def call_facts(self) -> Mapping[str, object]:
         """Attribute calls: the separate read and the attribute it is asked for, the
-        ``{"Value": v}`` wrapper (recorded by the rules, or seen in the field's own type)."""
+        ``{"Value": v}`` wrapper (recorded by the rules, or seen in the field's own type); a
+        reference that takes the referred resource's ARN (aws.reference-holds-arn)."""
         f, call = self.field, aws_field(self.field)
         facts = {
             "read_operation": f.read_operation if call.read_attribute else None,
             "read_attribute": call.read_attribute,
             "value_wrapper": call.value_wrapper or ("Value" if self.unwrap(f.type) else None),
+            "holds_arn": True if call.holds_arn else None,  # the default (the id) is not printed
         }
         return {k: v for k, v in facts.items() if v is not None}
 

@@ -9,6 +9,7 @@ from botocore.waiter import WaiterModel
 
 from codegen.providers.aws.rules import (
     alternatives,
+    arn_references,
     calls,
     change_batch,
     classify,
@@ -81,6 +82,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         classify.sensitive,
         classify.server_default,
         classify.references,
+        arn_references.reference_holds_arn,
         classify.unordered,
         # what calls need
         extras.idempotency_token,

@@ -162,6 +162,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.READ_ONLY,
             key="ipamScopeArn",
             references="IpamScope",
+            holds_arn=True,
         ),
         FieldSpec(
             name="IpamScopeType",
@@ -175,6 +176,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.READ_ONLY,
             key="ipamArn",
             references="Ipam",
+            holds_arn=True,
         ),
         FieldSpec(
             name="IpamRegion",

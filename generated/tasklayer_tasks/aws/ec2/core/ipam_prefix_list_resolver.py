@@ -87,6 +87,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.READ_ONLY,
             key="ipamArn",
             references="Ipam",
+            holds_arn=True,
         ),
         FieldSpec(
             name="IpamRegion",

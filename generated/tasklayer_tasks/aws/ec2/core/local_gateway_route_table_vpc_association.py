@@ -58,6 +58,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.READ_ONLY,
             key="localGatewayRouteTableArn",
             references="LocalGatewayRouteTable",
+            holds_arn=True,
         ),
         FieldSpec(
             name="LocalGatewayId",

@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             key="loadBalancerArn",
             in_create=True,
             references="LoadBalancer",
+            holds_arn=True,
         ),
         FieldSpec(
             name="Protocol",

@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             in_create=True,
             write_only=True,
             references="Listener",
+            holds_arn=True,
         ),
         FieldSpec(
             name="Conditions",

@@ -183,6 +183,7 @@ SPEC = ResourceSpec(
             key="loadBalancerArns",
             unordered=True,
             references="LoadBalancer",
+            holds_arn=True,
         ),
         FieldSpec(
             name="Tags",

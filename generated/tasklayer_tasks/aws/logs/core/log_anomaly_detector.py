@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             in_create=True,
             unordered=True,
             references="LogGroup",
+            holds_arn=True,
         ),
         FieldSpec(
             name="detectorName",

@@ -59,6 +59,7 @@ SPEC = ResourceSpec(
             key="destinationArn",
             in_create=True,
             references="Destination",
+            holds_arn=True,
         ),
         FieldSpec(
             name="roleArn",
