@@ -23,7 +23,7 @@ def test_a_natural_key_member_the_read_does_not_take_is_matched_on_the_client() 
         assert core.find(desired, "key1") == []  # GetDNSSEC answered: no such key in the zone
 
 
-def test_a_member_named_for_an_arn_holds_the_referred_resources_arn() -> None:
+def test_a_member_that_holds_an_arn_holds_the_referred_resources_arn() -> None:
     """A subscription filter's destinationArn refers to a Destination whose id is its name:
     it holds the destination's ARN (its name would name nothing)."""
     from tasklayer_tasks.aws.logs.destination import Destination
@@ -35,6 +35,25 @@ def test_a_member_named_for_an_arn_holds_the_referred_resources_arn() -> None:
     sub = SubscriptionFilter(name="f", filter_name="f", filter_pattern="", log_group_name="g", destination=dest)
     assert dest.resource_id == "d"  # its id is its name ...
     assert sub.desired()["destinationArn"] == arn  # ... but the ARN member holds its ARN
+
+
+def test_the_generated_holds_arn_fact_decides_not_the_members_name() -> None:
+    """reference_to reads FieldSpec.holds_arn (aws.reference-holds-arn), never the spelling of
+    the member: the same field without the fact holds the id, and a member not named for an
+    ARN but marked holds the ARN."""
+    import dataclasses
+
+    from tasklayer_tasks.aws.logs.destination import Destination
+    from tasklayer_tasks.aws.logs.subscription_filter import SubscriptionFilter
+
+    dest = Destination(name="d", destination_name="d")
+    arn = "arn:aws:logs:us-east-1:123456789012:destination:d"
+    dest.adopt({"destinationName": "d", "arn": arn})
+    sub = SubscriptionFilter(name="f", filter_name="f", filter_pattern="", log_group_name="g", destination=dest)
+    holder = sub.spec.field("destinationArn")
+    assert holder.holds_arn  # the generated fact
+    assert sub.reference_to(dataclasses.replace(holder, holds_arn=False), dest) == "d"
+    assert sub.reference_to(dataclasses.replace(holder, name="destination"), dest) == arn
 
 
 def test_an_empty_answer_by_id_names_nothing_and_a_found_one_carries_the_id_asked() -> None:
