@@ -1,6 +1,6 @@
-"""aws.reference-holds-arn: a reference field holds the referred resource's ARN, not its id,
-when the botocore model says the member takes an ARN (its documentation, else its shape, else
-its name); the fact reaches the FieldSpec and the runtime sends the ARN only where it is set."""
+"""aws.reference-holds-arn: a field given another resource holds that resource's ARN, not its
+id, when the botocore model says the member takes an ARN (its documentation, else its shape,
+else its name); the fact reaches the FieldSpec and the runtime sends the ARN only where it is set."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ RID = "rule:aws.reference-holds-arn"
 
 # A Sink whose id is its name (SinkName), with an ARN (SinkArn), and a Feed whose create refers
 # to it four ways: by a member documented as its ARN, by one only typed SinkArn, by one typed
-# SinkArn but documented as its name (the ARN allowed too), and a Widget by its id.
+# SinkArn but documented as its name (the ARN allowed too), and a Widget by its id; and a
+# Target documented as an ARN that names no kind of this service.
 _SHAPES = {
     "SinkArn": {"type": "string", "min": 20},
     "NameList": {"type": "list", "member": _s("String")},
@@ -44,10 +45,11 @@ _SHAPES = {
             "Fallback": _s("SinkArn"),
             "SinkName": _s("SinkArn", documentation="<p>The name of the sink. You can also provide the ARN of the sink.</p>"),
             "WidgetId": _s("WidgetId", documentation="<p>The ID of the widget.</p>"),
+            "Target": _s("String", documentation="<p>The ARN of the stream the feed is copied to.</p>"),
         },
     },
     "Feed": _struct({"FeedName": "String", "SinkArn": "String", "Fallback": "SinkArn", "SinkName": "SinkArn",
-                     "WidgetId": "String"}),
+                     "WidgetId": "String", "Target": "String"}),
     "FeedList": {"type": "list", "member": _s("Feed")},
     "CreateFeedResult": _struct({"Feed": "Feed"}),
     "DescribeFeedsRequest": _struct({"FeedNames": "NameList"}),
@@ -86,6 +88,17 @@ def test_a_reference_that_takes_the_name_too_or_an_id_holds_the_id(toy: Service)
     assert feed.field("SinkName").references == "Sink" and aws_field(feed.field("SinkName")).holds_arn is False
     assert feed.field("WidgetId").references == "Widget" and aws_field(feed.field("WidgetId")).holds_arn is False
     assert "holds_arn" not in feed.field("WidgetId").provenance
+
+
+def test_a_field_the_task_sends_holds_an_arn_without_a_known_kind(toy: Service) -> None:
+    """A task may be given a resource in a member the rules found no kind for (a values file's,
+    a user's): a sent member documented as an ARN is marked; the kind's own ARN, read-only and
+    naming no other kind, is never sent and is not."""
+    target = toy.resource("Feed").field("Target")
+    assert target.references is None and target.mutability is not Mutability.READ_ONLY
+    assert aws_field(target).holds_arn is True and target.provenance["holds_arn"] == RID
+    own = toy.resource("Sink").field("SinkArn")
+    assert own.mutability is Mutability.READ_ONLY and aws_field(own).holds_arn is False
 
 
 def _string(name: str, **metadata: object) -> StringShape:
@@ -151,10 +164,14 @@ def pinned() -> dict[str, Service]:
         ("iam", "RolePolicyAttachment", "RoleName", False),  # "(friendly name, not ARN)"
         ("dynamodb", "Backup", "TableName", False),  # typed TableArn, documented as the name
         ("elbv2", "TargetGroup", "LoadBalancerArns", True),
+        # no reference found (a lowerCamel member, a generic shape), but a values file gives it a
+        # DeliveryDestination task: "The ARN of the delivery destination to use for this delivery"
+        ("logs", "Delivery", "deliveryDestinationArn", True),
+        ("logs", "LogGroup", "kmsKeyId", True),  # "The Amazon Resource Name (ARN) of the KMS key", typed KmsKeyId
+        ("logs", "Destination", "arn", False),  # its own ARN: read-only, never sent
     ],
 )
-def test_pinned_references(pinned: dict[str, Service], service: str, resource: str, member: str, expected: bool) -> None:
+def test_pinned_fields(pinned: dict[str, Service], service: str, resource: str, member: str, expected: bool) -> None:
     f = pinned[service].resource(resource).field(member)
-    assert f.references is not None
     assert aws_field(f).holds_arn is expected
     assert f.provenance.get("holds_arn") == (RID if expected else None)

@@ -14,6 +14,7 @@ from botocore.model import Shape
 
 from codegen.annotate.draft import FieldDraft
 from codegen.annotate.rules import rule, source
+from codegen.model import Mutability
 from codegen.providers.aws.rules.context import AwsContext
 from codegen.providers.aws.shapes import AwsFieldShape
 
@@ -108,11 +109,17 @@ def _item_shape(ctx: AwsContext, f: FieldDraft) -> Shape | None:
 
 @rule("aws.reference-holds-arn")
 def reference_holds_arn(ctx: AwsContext) -> None:
-    """A reference field holds the referred resource's ARN, not its id, when the botocore model
-    says the member takes an ARN: its documentation says so first ("The ARN of the
+    """A field given another resource holds that resource's ARN, not its id, when the botocore
+    model says the member takes an ARN: its documentation says so first ("The ARN of the
     destination", "The Amazon Resource Name (ARN) of the IAM policy"); where it says nothing,
     its shape (named ``…Arn`` / ``arnType``, or an ``arn:`` pattern); where neither speaks,
     its name (``…Arn``, ``…Arns``).
+
+    Marked are the string fields that can be given another resource: the references the rules
+    found, and every field the task sends (not read-only), since a task may be put in one the
+    rules found no kind for (a delivery's ``deliveryDestinationArn``: no ``Arn`` shape, a
+    lowerCamel name; an overlay's or a user's reference). A read-only field naming no other
+    kind is never sent, so it is left unmarked.
 
     The documentation outranks the shape and the name because it speaks of this member, while a
     shape is shared and a name is a habit: DynamoDB's ``TableName`` is typed ``TableArn`` yet
@@ -123,5 +130,7 @@ def reference_holds_arn(ctx: AwsContext) -> None:
     rid = source("aws.reference-holds-arn")
     for resource in ctx.resources():
         for f in resource.fields.values():
-            if f.get("references") and holds_arn(f.name, f.documentation, _item_shape(ctx, f)):
+            item = f.type.item if f.type.kind == "list" and f.type.item else f.type
+            may_hold = f.get("references") or f.get("mutability") is not Mutability.READ_ONLY
+            if item.kind == "string" and may_hold and holds_arn(f.name, f.documentation, _item_shape(ctx, f)):
                 f.set_call(AwsFieldShape, "holds_arn", True, rid)

@@ -82,7 +82,6 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         classify.sensitive,
         classify.server_default,
         classify.references,
-        arn_references.reference_holds_arn,
         classify.unordered,
         # what calls need
         extras.idempotency_token,
@@ -111,6 +110,9 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         tag_reads.tags_read_separately,
         # resources written as changes in their parent's batch, built whole by their rule
         change_batch.change_batch_resources,
+        # what a field given another resource sends of it: its id, or its ARN (once fields,
+        # references and mutability are all decided)
+        arn_references.reference_holds_arn,
     )
 )
 

@@ -147,6 +147,7 @@ SPEC = ResourceSpec(
             in_create=True,
             update_operation="AttachLoadBalancerTargetGroups",
             unordered=True,
+            holds_arn=True,
             update_kind="add_remove",
             remove_operation="DetachLoadBalancerTargetGroups",
         ),
@@ -234,6 +235,7 @@ SPEC = ResourceSpec(
             in_create=True,
             update_operation="UpdateAutoScalingGroup",
             server_default=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="MaxInstanceLifetime",

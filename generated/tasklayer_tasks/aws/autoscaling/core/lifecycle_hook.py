@@ -59,6 +59,7 @@ SPEC = ResourceSpec(
             key="roleARN",
             in_create=True,
             update_operation="PutLifecycleHook",
+            holds_arn=True,
         ),
         FieldSpec(
             name="NotificationTargetARN",
@@ -67,6 +68,7 @@ SPEC = ResourceSpec(
             key="notificationTargetARN",
             in_create=True,
             update_operation="PutLifecycleHook",
+            holds_arn=True,
         ),
         FieldSpec(
             name="NotificationMetadata",

@@ -43,6 +43,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="topicARN",
             in_create=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="NotificationTypes",

@@ -27,6 +27,7 @@ SPEC = ResourceSpec(
             key="resourceArn",
             in_create=True,
             write_only=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="Policy",

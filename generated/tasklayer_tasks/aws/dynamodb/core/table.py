@@ -147,6 +147,7 @@ SPEC = ResourceSpec(
             key="globalTableSourceArn",
             in_create=True,
             write_only=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="GlobalTableSettingsReplicationMode",

@@ -43,6 +43,7 @@ SPEC = ResourceSpec(
             key="serverCertificateArn",
             in_create=True,
             update_operation="ModifyClientVpnEndpoint",
+            holds_arn=True,
         ),
         FieldSpec(
             name="AuthenticationOptions",

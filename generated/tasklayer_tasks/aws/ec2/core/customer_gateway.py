@@ -51,6 +51,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="certificateArn",
             in_create=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="Type",

@@ -42,6 +42,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="deliverLogsPermissionArn",
             in_create=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="DeliverCrossAccountRole",
@@ -49,6 +50,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="deliverCrossAccountRole",
             in_create=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="LogGroupName",

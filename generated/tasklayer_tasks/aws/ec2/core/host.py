@@ -53,6 +53,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="outpostArn",
             in_create=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="HostMaintenance",

@@ -357,6 +357,7 @@ SPEC = ResourceSpec(
             update_operation="ModifyImageAttribute",
             write_only=True,
             unordered=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="OrganizationalUnitArns",
@@ -366,6 +367,7 @@ SPEC = ResourceSpec(
             update_operation="ModifyImageAttribute",
             write_only=True,
             unordered=True,
+            holds_arn=True,
         ),
     ),
     primary=("ImageId",),

@@ -79,6 +79,7 @@ SPEC = ResourceSpec(
             key="coreNetworkArn",
             in_create=True,
             update_operation="ReplaceRoute",
+            holds_arn=True,
         ),
         FieldSpec(
             name="OdbNetworkArn",
@@ -87,6 +88,7 @@ SPEC = ResourceSpec(
             key="odbNetworkArn",
             in_create=True,
             update_operation="ReplaceRoute",
+            holds_arn=True,
         ),
         FieldSpec(
             name="RouteTableId",

@@ -42,6 +42,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="networkLoadBalancerArn",
             in_create=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="Description",

@@ -60,6 +60,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="domainCertificateArn",
             in_create=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="ApplicationDomain",

@@ -75,6 +75,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="outpostArn",
             in_create=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="Size",

@@ -133,6 +133,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="serviceNetworkArn",
             in_create=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="ResourceConfigurationArn",
@@ -140,6 +141,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="resourceConfigurationArn",
             in_create=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="ServiceRegion",

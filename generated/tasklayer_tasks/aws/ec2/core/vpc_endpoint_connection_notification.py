@@ -41,6 +41,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="connectionNotificationArn",
             in_create=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="ConnectionEvents",

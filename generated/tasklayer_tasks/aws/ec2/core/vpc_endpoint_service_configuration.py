@@ -49,6 +49,7 @@ SPEC = ResourceSpec(
             key="networkLoadBalancerArns",
             in_create=True,
             unordered=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="GatewayLoadBalancerArns",
@@ -57,6 +58,7 @@ SPEC = ResourceSpec(
             key="gatewayLoadBalancerArns",
             in_create=True,
             unordered=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="SupportedIpAddressTypes",

@@ -56,6 +56,7 @@ SPEC = ResourceSpec(
             key="credentialArn",
             in_create=True,
             update_operation="UpdatePullThroughCacheRule",
+            holds_arn=True,
         ),
         FieldSpec(
             name="customRoleArn",
@@ -64,6 +65,7 @@ SPEC = ResourceSpec(
             key="customRoleArn",
             in_create=True,
             update_operation="UpdatePullThroughCacheRule",
+            holds_arn=True,
         ),
         FieldSpec(
             name="upstreamRepositoryPrefix",

@@ -99,6 +99,7 @@ SPEC = ResourceSpec(
             key="customRoleArn",
             in_create=True,
             update_operation="UpdateRepositoryCreationTemplate",
+            holds_arn=True,
         ),
         FieldSpec(
             name="createdAt",

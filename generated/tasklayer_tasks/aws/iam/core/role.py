@@ -79,6 +79,7 @@ SPEC = ResourceSpec(
             key="permissionsBoundary",
             in_create=True,
             update_operation="PutRolePermissionsBoundary",
+            holds_arn=True,
         ),
         FieldSpec(
             name="RoleId",

@@ -56,6 +56,7 @@ SPEC = ResourceSpec(
             key="permissionsBoundary",
             in_create=True,
             update_operation="PutUserPermissionsBoundary",
+            holds_arn=True,
         ),
         FieldSpec(
             name="UserId",

@@ -44,6 +44,7 @@ SPEC = ResourceSpec(
             in_create=True,
             update_operation="PutDeliverySource",
             write_only=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="logType",

@@ -44,6 +44,7 @@ SPEC = ResourceSpec(
             key="targetArn",
             in_create=True,
             update_operation="PutDestination",
+            holds_arn=True,
         ),
         FieldSpec(
             name="roleArn",
@@ -52,6 +53,7 @@ SPEC = ResourceSpec(
             key="roleArn",
             in_create=True,
             update_operation="PutDestination",
+            holds_arn=True,
         ),
         FieldSpec(
             name="accessPolicy",

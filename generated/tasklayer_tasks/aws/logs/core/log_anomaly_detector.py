@@ -68,6 +68,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="kmsKeyId",
             in_create=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="anomalyVisibilityTime",

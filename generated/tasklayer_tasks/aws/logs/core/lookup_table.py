@@ -60,6 +60,7 @@ SPEC = ResourceSpec(
             in_create=True,
             update_operation="UpdateLookupTable",
             server_default=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="lookupTableArn",

@@ -135,6 +135,7 @@ SPEC = ResourceSpec(
             in_create=True,
             update_operation="UpdateScheduledQuery",
             write_only=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="state",

@@ -68,6 +68,7 @@ SPEC = ResourceSpec(
             key="roleArn",
             in_create=True,
             update_operation="PutSubscriptionFilter",
+            holds_arn=True,
         ),
         FieldSpec(
             name="distribution",

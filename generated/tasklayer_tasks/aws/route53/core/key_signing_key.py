@@ -52,6 +52,7 @@ SPEC = ResourceSpec(
             key="keyManagementServiceArn",
             in_create=True,
             write_only=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="Name",

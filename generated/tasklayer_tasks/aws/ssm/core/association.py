@@ -200,6 +200,7 @@ SPEC = ResourceSpec(
             in_create=True,
             update_operation="UpdateAssociation",
             server_default=True,
+            holds_arn=True,
         ),
         FieldSpec(
             name="AssociationVersion",
