@@ -1,4 +1,4 @@
-"""The rule that says whether a reference field holds the referred resource's ARN or its id.
+"""The rule that says whether a field given another resource holds that resource's ARN or its id.
 
 A CloudWatch Logs subscription filter's ``destinationArn`` refers to a log Destination whose id
 is its name: sending the name names nothing, the member takes the destination's ARN. Which
