@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .context import Context
-from .core import Core, State
+from .core import Core, State, Unread
 from .diff import compute_changes, shown
 from .errors import (
     AccessDeniedError,
@@ -96,6 +96,7 @@ class Task:
         self.owned: bool | None = None  # known once found or created
         self._attempt: str | None = None  # the token / marker of the create under way
         self._unseen = False  # a create of ours returned, but its resource was not read yet
+        self._unread = False  # the last find said "none" without reading (core.Unread)
         self.returned: dict[str, Any] = {}  # what a create handed out only once (redacted in repr)
 
     @property
@@ -232,7 +233,14 @@ class Task:
         match = {owner.key: owner.value} if by_tag and not self.shared else None
         # a shared resource is not the cluster's, so never in its listing: read it directly
         listed = None if self.shared else getattr(core, "find_listed", None)
-        batch = listed(desired, self.name, owner=owner, match_tags=match) if listed else None
+        # no create of ours under way: nothing of its making can be there untagged or unseen
+        first_look = self._attempt is None and not self._unseen
+        batch = (
+            listed(desired, self.name, owner=owner, match_tags=match, first_look=first_look)
+            if listed
+            else None
+        )
+        self._unread = isinstance(batch, Unread)  # absent without a read (see task_write)
         every = batch if batch is not None else core.find(desired, self.name, match_tags=match)
         found = [s for s in every if not self.spec.terminal(s)]
         if self.shared:

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 from .context import Context
 from .core import Core, State
 from .diff import compute_changes
-from .errors import MultipleMatchesError, NotConvergedError, OutcomeUnknownError, TryAgainLater
+from .errors import (
+    ConflictError,
+    MultipleMatchesError,
+    NotConvergedError,
+    OutcomeUnknownError,
+    TryAgainLater,
+)
 from .ownership import ATTEMPT_TAG, Owner, needs_marker
 from .spec import Mutability
 
@@ -65,6 +71,12 @@ def _create(task: Task, core: Core, target: Target) -> State:
         desired[tags.field] = {**desired[tags.field], ATTEMPT_TAG: token}
     try:
         identity = core.create(desired, token=token)
+    except ConflictError as err:
+        if not task._unread:
+            raise
+        # the find said "none" without reading (a parent this pass made); the cloud has one
+        # (a new route table's local route): the next attempt, this create under way, reads
+        raise TryAgainLater(f"{task.key}: {err}; it was not read before: reading it now") from None
     except OutcomeUnknownError as err:
         found = _find_attempt(task, core, context, desired, token if marked else None)
         if found is None:

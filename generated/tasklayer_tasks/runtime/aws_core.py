@@ -295,10 +295,11 @@ class AwsCore:
         *,
         owner: Owner,
         match_tags: Mapping[str, str] | None = None,
+        first_look: bool = False,
     ) -> list[State] | None:
         """:meth:`find` served from the pass's listing of what ``owner`` owns (one read per
         type a pass, :mod:`.aws_listing`); None when only a direct read can say."""
-        return find_listed(self, desired, name, owner, match_tags)
+        return find_listed(self, desired, name, owner, match_tags, first_look)
 
     def listed_owned(self, owner: Owner) -> list[State] | None:
         """Every live resource of this kind ``owner`` owns (prune's inventory); None when the
