@@ -103,18 +103,22 @@ def _create(task: Task, core: Core, target: Target) -> State:
 
 def _answer_is_whole(task: Task, answer: State, identity: State, owner: Owner) -> bool:
     """A create's answer stands for the read-back when it is this resource and holds every
-    field the task sets that the read returns (tags with the owner's among them)."""
+    field the task sets that the read returns (tags with the owner's among them); fields read
+    on their own (a VPC attribute; a launch template's data, from its default version) are
+    read next either way."""
     if any(answer.get(p) != identity.get(p) for p in task.spec.primary):
         return False
     tags = task.spec.tags
     if tags is not None and not owner.owns(answer.get(tags.field)):
         return False
+    versioned = task.spec.versioning.fields if task.spec.versioning else ()
     return all(
         n in answer
         for n, v in task.desired().items()
         if v is not None
         and not task.spec.field(n).write_only
         and task.spec.field(n).read_operation is None
+        and n not in versioned
     )
 
 

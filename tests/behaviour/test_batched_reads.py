@@ -283,3 +283,22 @@ def test_a_create_refused_as_existing_after_a_find_that_did_not_read_reads_it(cl
     calls.clear()
     apply(context, [Vpc(name="demo", cidr_block="10.0.0.0/16"), table, local])
     assert calls.writes() == {}
+
+
+def test_a_launch_templates_create_answer_is_its_read_back(cloud: tuple[Context, Calls]) -> None:
+    """CreateLaunchTemplate answers a LaunchTemplate, as DescribeLaunchTemplates lists them; its
+    data is read from the default version either way, so nothing else is read back."""
+    from tasklayer_tasks.aws.ec2 import LaunchTemplate
+
+    context, calls = cloud
+    template = LaunchTemplate(name="nodes.demo", launch_template_name="nodes.demo",
+                              launch_template_data={"InstanceType": "t3.medium"})
+    apply(context, [template])
+    made = [op for op, _ in calls.params]
+    after = made[made.index("CreateLaunchTemplate") + 1 :]
+    assert after == ["DescribeLaunchTemplateVersions"]
+    assert template.observed["LaunchTemplateData"]["InstanceType"] == "t3.medium"
+    calls.clear()
+    apply(context, [LaunchTemplate(name="nodes.demo", launch_template_name="nodes.demo",
+                                   launch_template_data={"InstanceType": "t3.medium"})])
+    assert calls.writes() == {}
