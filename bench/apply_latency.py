@@ -58,12 +58,13 @@ class ChargingExecutor(Executor):
         finally:
             _current.key = None
 
-    def _list_early(self, sample: Task) -> None:
-        # a kind's early listing is charged to the task it was made for: that task needs it
-        # before it can finish, as if it had listed itself
-        _current.key = sample.key
+    def _look_early(self, task: Task, listing: bool) -> None:
+        # a kind's early listing is charged to the task it was made for (the kind's first), an
+        # early find's read to its task: that task needs it before it can finish, as if it had
+        # read for itself
+        _current.key = task.key
         try:
-            super()._list_early(sample)
+            super()._look_early(task, listing)
         finally:
             _current.key = None
 

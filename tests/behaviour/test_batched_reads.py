@@ -302,3 +302,39 @@ def test_a_launch_templates_create_answer_is_its_read_back(cloud: tuple[Context,
     apply(context, [LaunchTemplate(name="nodes.demo", launch_template_name="nodes.demo",
                                    launch_template_data={"InstanceType": "t3.medium"})])
     assert calls.writes() == {}
+
+
+def test_a_find_the_listing_cannot_answer_reads_before_its_task_runs(cloud: tuple[Context, Calls]) -> None:
+    """A launch template is found by a name unique in the account: on a clean apply the listing
+    by owner misses and its find must read by name. That read goes out while the VPC (slow here,
+    200 ms a call) is still being made, not after the group it waits for, and is made once."""
+    import time
+
+    from tasklayer_tasks.aws.ec2 import LaunchTemplate
+
+    context, calls = cloud
+    seen: dict[str, float] = {}
+
+    def slow(model: Any, **_: Any) -> None:
+        if model.name in ("CreateVpc", "DescribeVpcAttribute"):
+            time.sleep(0.2)
+
+    def sent(model: Any, params: dict, **_: Any) -> None:
+        named = "by name " if "launch-template-name" in str(params) else ""
+        seen.setdefault(f"sent {named}{model.name}", time.monotonic())
+
+    def answered(model: Any, **_: Any) -> None:
+        seen[f"answered {model.name}"] = time.monotonic()
+
+    context.session.register("before-call.ec2.*", slow)
+    context.session.register("before-call.ec2.*", sent)
+    context.session.register("after-call.ec2.*", answered)
+    vpc = Vpc(name="demo", cidr_block="10.0.0.0/16", enable_dns_hostnames=True)
+    group = SecurityGroup(name="nodes.demo", group_name="nodes.demo", description="nodes", vpc=vpc)
+    template = LaunchTemplate(name="nodes.demo", launch_template_name="nodes.demo",
+                              launch_template_data={"InstanceType": "t3.medium", "SecurityGroupIds": [group]})
+    Executor(CloudTarget(context), sleep=lambda _: None, max_concurrency=16).run([vpc, group, template])
+    by_name = [p for op, p in calls.params if op == "DescribeLaunchTemplates" and "launch-template-name" in str(p)]
+    assert by_name == [{"Filters": [{"Name": "launch-template-name", "Values": ["nodes.demo"]}]}]
+    assert seen["sent by name DescribeLaunchTemplates"] < seen["answered CreateVpc"]
+    assert template.observed["LaunchTemplateData"]["SecurityGroupIds"] == [group.id]
