@@ -18,7 +18,7 @@ from botocore import xform_name
 
 from . import aws_create, aws_find, aws_updates
 from .aws_errors import translate
-from .aws_find import known
+from .aws_find import known, read_ahead
 from .aws_listing import find_listed, owned_states
 from .aws_tag_reads import with_tags
 from .core import State
@@ -295,10 +295,23 @@ class AwsCore:
         *,
         owner: Owner,
         match_tags: Mapping[str, str] | None = None,
+        first_look: bool = False,
     ) -> list[State] | None:
         """:meth:`find` served from the pass's listing of what ``owner`` owns (one read per
         type a pass, :mod:`.aws_listing`); None when only a direct read can say."""
-        return find_listed(self, desired, name, owner, match_tags)
+        return find_listed(self, desired, name, owner, match_tags, first_look)
+
+    def read_ahead(
+        self,
+        desired: Mapping[str, Any],
+        name: str,
+        *,
+        owner: Owner,
+        match_tags: Mapping[str, str] | None = None,
+        first_look: bool = False,
+    ) -> None:
+        """Make, before the task runs, the read its find will need (:func:`.aws_find.read_ahead`)."""
+        read_ahead(self, desired, name, owner, match_tags, first_look)
 
     def listed_owned(self, owner: Owner) -> list[State] | None:
         """Every live resource of this kind ``owner`` owns (prune's inventory); None when the

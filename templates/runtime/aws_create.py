@@ -47,7 +47,11 @@ def create(core: AwsCore, desired: Mapping[str, Any], token: str | None) -> Stat
         params[create.idempotency_token] = token  # type: ignore[index]
     response = core.call(operation, params, idempotent=tokened)
     core.answer = answer_state(core, response)
-    return _identity(core, desired, response)
+    identity = _identity(core, desired, response)
+    made = identity.get(spec.primary[0]) if len(spec.primary) == 1 else None
+    if core.snapshots is not None and made is not None:
+        core.snapshots.made(spec.service, spec.name, made)
+    return identity
 
 
 def _identity(core: AwsCore, desired: Mapping[str, Any], response: Any) -> State:

@@ -113,16 +113,24 @@ class Executor:
                 kinds.setdefault(f"{task.spec.service}:{task.spec.name}:{place!r}", []).append(task)
         return kinds
 
-    def _list_early(self, sample: Task) -> None:
-        """List ``sample``'s kind by its owner into the pass's snapshot. Only an optimisation:
-        whatever goes wrong here, the kind's tasks read for themselves and report it."""
+    def _list_early(self, tasks: list[Task]) -> None:
+        """List the tasks' kind by its owner into the pass's snapshot, then make the reads their
+        finds will need that the listing cannot answer (:meth:`Task.look_early`)."""
+        for task in tasks:
+            self._look_early(task, listing=task is tasks[0])
+
+    def _look_early(self, task: Task, listing: bool) -> None:
+        """Only an optimisation: whatever goes wrong here, the task reads for itself when it
+        runs and reports it."""
         context = self.target.context
         try:
-            listed = getattr(sample.pass_core(context), "listed_owned", None)
-            if listed is not None:
-                listed(sample._owner(context))
+            if listing:
+                listed = getattr(task.pass_core(context), "listed_owned", None)
+                if listed is not None:
+                    listed(task._owner(context))
+            task.look_early(context)
         except Exception as err:  # the task's own read says it properly
-            log.debug("%s: listing its kind early failed: %s", sample.key, err)
+            log.debug("%s: reading early failed: %s", task.key, err)
 
     def _reads(self) -> AbstractContextManager[object]:
         context = getattr(self.target, "context", None)
@@ -225,7 +233,7 @@ class Executor:
                     ):
                         if free <= 0:
                             break
-                        listing[pool.submit(self._list_early, listings.pop(kind)[0])] = kind
+                        listing[pool.submit(self._list_early, listings.pop(kind))] = kind
                         free -= 1
                 if not running and listing:
                     done_listing, _ = wait(listing, return_when=FIRST_COMPLETED)

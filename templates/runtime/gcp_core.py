@@ -244,9 +244,12 @@ class GcpCore:
         *,
         owner: Owner,
         match_tags: Mapping[str, str] | None = None,
+        first_look: bool = False,
     ) -> list[State] | None:
         """:meth:`find` served from the pass's list of the collection (one read per collection
-        a pass, :mod:`.gcp_listing`); None when only a direct read can say."""
+        a pass, :mod:`.gcp_listing`); None when only a direct read can say. A miss of a
+        labelled collection is always confirmed by a get (``first_look`` is not used: GCP
+        names are unique in a project, region or zone, none of which a pass makes)."""
         if match_tags:
             return None
         found = find_listed(self, {**desired, "name": desired.get("name") or name}, owner)

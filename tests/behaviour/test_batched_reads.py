@@ -228,3 +228,113 @@ def test_early_listings_end_when_only_waiting_tasks_are_left(cloud: tuple[Contex
     executor = Executor(CloudTarget(context), sleep=lambda _: None, retry_interval=0.01)
     executor.run([subnet, SecurityGroup(name="w", group_name="w", description="w", vpc=vpc)])
     assert tries[0] >= 3 and subnet.resource_id
+
+
+def test_inside_a_parent_this_pass_made_a_miss_is_not_read_again(cloud: tuple[Context, Calls]) -> None:
+    """A group in the VPC this pass created, a route in the table it created: nothing an earlier
+    pass or another owner made can be inside, so the listing's "none" stands without a direct read
+    (the read that would see another owner's group of that name: see the test above, where the
+    VPC was there before the pass)."""
+    from tasklayer_tasks.aws.ec2 import InternetGateway, Route, RouteTable
+
+    context, calls = cloud
+    vpc = Vpc(name="demo", cidr_block="10.0.0.0/16")
+    group = SecurityGroup(name="nodes.demo", group_name="nodes.demo", description="nodes", vpc=vpc)
+    gateway = InternetGateway(name="demo")
+    table = RouteTable(name="demo", vpc=vpc)
+    route = Route(name="default", route_table=table, destination_cidr_block="0.0.0.0/0", internet_gateway=gateway)
+    apply(context, [vpc, group, gateway, table, route])
+    made = [op for op, _ in calls.params]
+    before_group = [p for op, p in calls.params[: made.index("CreateSecurityGroup")] if op == "DescribeSecurityGroups"]
+    assert before_group == [{"Filters": [{"Name": "tag:kubernetes.io/cluster/demo", "Values": ["owned"]}]}]
+    assert "DescribeRouteTables" not in made[made.index("CreateRouteTable") : made.index("CreateRoute")]
+    assert calls.writes()["CreateSecurityGroup"] == 1 and calls.writes()["CreateRoute"] == 1
+    calls.clear()
+    apply(context, [Vpc(name="demo", cidr_block="10.0.0.0/16"), group, gateway, table, route])
+    assert calls.writes() == {}
+
+
+def test_a_create_refused_as_existing_after_a_find_that_did_not_read_reads_it(cloud: tuple[Context, Calls]) -> None:
+    """The cloud's own contents of a new parent (a route table's local route) are the one thing
+    the unread "none" can miss: the create is refused as existing, and the task reads instead of
+    failing. AWS refuses it ("Route already exists for the specified destination CIDR block",
+    RouteAlreadyExists); moto accepts it and keeps a second route, so that one answer is AWS's
+    here, given at botocore's parameter hook."""
+    from botocore.exceptions import ClientError
+
+    from tasklayer_tasks.aws.ec2 import Route, RouteTable
+
+    context, calls = cloud
+
+    def refuse_local(params: dict, **_: object) -> None:
+        if params.get("DestinationCidrBlock") == "10.0.0.0/16":
+            raise ClientError({"Error": {"Code": "RouteAlreadyExists", "Message": "Route already exists "
+                               "for the specified destination CIDR block"}}, "CreateRoute")
+
+    context.session.register("provide-client-params.ec2.CreateRoute", refuse_local)
+    vpc = Vpc(name="demo", cidr_block="10.0.0.0/16")
+    table = RouteTable(name="demo", vpc=vpc)
+    local = Route(name="local", route_table=table, destination_cidr_block="10.0.0.0/16", internet_gateway="local")
+    apply(context, [vpc, table, local])
+    # sent once and refused (the refusal comes before botocore's call count); then read, found
+    assert [op for op, _ in calls.params].count("CreateRoute") == 1 and "CreateRoute" not in calls.writes()
+    assert "ReplaceRoute" not in calls.writes()
+    assert local.observed["GatewayId"] == "local"
+    calls.clear()
+    apply(context, [Vpc(name="demo", cidr_block="10.0.0.0/16"), table, local])
+    assert calls.writes() == {}
+
+
+def test_a_launch_templates_create_answer_is_its_read_back(cloud: tuple[Context, Calls]) -> None:
+    """CreateLaunchTemplate answers a LaunchTemplate, as DescribeLaunchTemplates lists them; its
+    data is read from the default version either way, so nothing else is read back."""
+    from tasklayer_tasks.aws.ec2 import LaunchTemplate
+
+    context, calls = cloud
+    template = LaunchTemplate(name="nodes.demo", launch_template_name="nodes.demo",
+                              launch_template_data={"InstanceType": "t3.medium"})
+    apply(context, [template])
+    made = [op for op, _ in calls.params]
+    after = made[made.index("CreateLaunchTemplate") + 1 :]
+    assert after == ["DescribeLaunchTemplateVersions"]
+    assert template.observed["LaunchTemplateData"]["InstanceType"] == "t3.medium"
+    calls.clear()
+    apply(context, [LaunchTemplate(name="nodes.demo", launch_template_name="nodes.demo",
+                                   launch_template_data={"InstanceType": "t3.medium"})])
+    assert calls.writes() == {}
+
+
+def test_a_find_the_listing_cannot_answer_reads_before_its_task_runs(cloud: tuple[Context, Calls]) -> None:
+    """A launch template is found by a name unique in the account: on a clean apply the listing
+    by owner misses and its find must read by name. That read goes out while the VPC (slow here,
+    200 ms a call) is still being made, not after the group it waits for, and is made once."""
+    import time
+
+    from tasklayer_tasks.aws.ec2 import LaunchTemplate
+
+    context, calls = cloud
+    seen: dict[str, float] = {}
+
+    def slow(model: Any, **_: Any) -> None:
+        if model.name in ("CreateVpc", "DescribeVpcAttribute"):
+            time.sleep(0.2)
+
+    def sent(model: Any, params: dict, **_: Any) -> None:
+        named = "by name " if "launch-template-name" in str(params) else ""
+        seen.setdefault(f"sent {named}{model.name}", time.monotonic())
+
+    def answered(model: Any, **_: Any) -> None:
+        seen[f"answered {model.name}"] = time.monotonic()
+
+    context.session.register("before-call.ec2.*", slow)
+    context.session.register("before-call.ec2.*", sent)
+    context.session.register("after-call.ec2.*", answered)
+    vpc = Vpc(name="demo", cidr_block="10.0.0.0/16", enable_dns_hostnames=True)
+    group = SecurityGroup(name="nodes.demo", group_name="nodes.demo", description="nodes", vpc=vpc)
+    template = LaunchTemplate(name="nodes.demo", launch_template_name="nodes.demo",
+                              launch_template_data={"InstanceType": "t3.medium", "SecurityGroupIds": [group]})
+    Executor(CloudTarget(context), sleep=lambda _: None, max_concurrency=16).run([vpc, group, template])
+    by_name = [p for op, p in calls.params if op == "DescribeLaunchTemplates" and "launch-template-name" in str(p)]
+    assert by_name == [{"Filters": [{"Name": "launch-template-name", "Values": ["nodes.demo"]}]}]
+    assert seen["sent by name DescribeLaunchTemplates"] < seen["answered CreateVpc"]
+    assert template.observed["LaunchTemplateData"]["SecurityGroupIds"] == [group.id]

@@ -5,6 +5,7 @@ against what was asked, in case a server ignored a filter."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ from .spec import Mutability, ReadSpec
 
 if TYPE_CHECKING:
     from .aws_core import AwsCore
+    from .ownership import Owner
 
 
 def known(value: Any) -> bool:
@@ -51,7 +53,11 @@ def find(
         params = natural_params(core, desired, name, match_tags, read)
     if params is None:
         return []
-    states = [core.state(item) for item in core._read(params, retry_not_found, read)]
+    if retry_not_found or core.snapshots is None:
+        items = core._read(params, retry_not_found, read)
+    else:
+        items = _shared_read(core, params, read)
+    states = [core.state(item) for item in items]
     if by_id:
         for state in states:  # an answer about another resource is not believed
             if any(state.get(p) is not None and state.get(p) != v for p, v in primary.items()):
@@ -63,6 +69,36 @@ def find(
     asked = {p: params[p] for p in spec.parent if p in params}
     states = [{**asked, **s} for s in states]
     return [s for s in states if _in_scope(core, s, desired, name) and carries(core, s, match_tags)]
+
+
+def _shared_read(core: AwsCore, params: dict[str, Any], read: ReadSpec) -> list[dict[str, Any]]:
+    """A find's read (by id or natural key), kept in the pass's snapshots as a listing is and
+    dropped by the same writes: the executor makes it before the task runs (:func:`read_ahead`)
+    and the task's find uses it. Read-backs, which must see a write just made, never come
+    here."""
+    assert core.snapshots is not None
+    key = (read.operation, "find", json.dumps(params, sort_keys=True, default=str))
+    return core.snapshots.items(core.spec.service, key, lambda: core._read(params, False, read))
+
+
+def read_ahead(
+    core: AwsCore,
+    desired: Mapping[str, Any],
+    name: str,
+    owner: Owner,
+    match_tags: Mapping[str, str] | None,
+    first_look: bool,
+) -> None:
+    """The read a task's find will make when the pass's listing cannot answer it, made early
+    (see :meth:`Task.look_early`); finds that are not kept (a record set's, a route's inside
+    its table) are left for the task."""
+    from .aws_listing import find_listed
+
+    spec, read = core.spec, core.spec.read
+    if read is None or spec.change_batch is not None or read.nested_member:
+        return
+    if find_listed(core, desired, name, owner, match_tags, first_look) is None:
+        find(core, desired, name, match_tags, retry_not_found=False)
 
 
 def carries(core: AwsCore, state: State, tags: Mapping[str, str] | None) -> bool:

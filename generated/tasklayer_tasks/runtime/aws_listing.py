@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .aws_find import carries, known, natural_params
-from .core import State
+from .core import State, Unread
 from .errors import MalformedResponseError
 
 if TYPE_CHECKING:
@@ -29,14 +29,16 @@ def find_listed(
     name: str,
     owner: Owner,
     match_tags: Mapping[str, str] | None,
+    first_look: bool = False,
 ) -> list[State] | None:
     """What ``core.find(desired, name, match_tags=match_tags)`` would return, from the pass's
-    listing; None when the listing cannot say (the caller reads directly)."""
+    listing; None when the listing cannot say (the caller reads directly). ``first_look``: the
+    task has no create of its own under way (nothing of its making can be untagged or unseen)."""
     spec, read = core.spec, core.spec.read
     if core.snapshots is None or read is None or not listable(core):
         return None
     if read.nested_member:
-        return _nested(core, desired, owner)
+        return _nested(core, desired, owner, first_look)
     states = owned_states(core, owner)
     if states is None:
         return None  # nothing to list it by
@@ -52,8 +54,26 @@ def find_listed(
         return None
     hits = [s for s in states if _same_identity(core, s, desired, name)]
     if match_tags is None and not hits:
-        return None  # found by a name the cloud keeps unique: another owner's must be seen
+        # found by a name the cloud keeps unique: another owner's must be seen, unless it would
+        # live inside a parent this pass made (a security group in the VPC just created)
+        return Unread() if first_look and _inside_made_parent(core, desired) else None
     return [s for s in hits if carries(core, s, match_tags)]
+
+
+def _inside_made_parent(core: AwsCore, desired: Mapping[str, Any]) -> bool:
+    """Every parent member names a resource this pass created: nothing an earlier pass or
+    another owner made can be inside it, only what this pass writes, which drops the listing
+    (or the cloud's own defaults, which no declared name may take: the create is refused)."""
+    spec, snapshots = core.spec, core.snapshots
+    if snapshots is None or not spec.parent:
+        return False
+    by_name = {f.name: f for f in spec.fields}
+    for member in spec.parent:
+        kind = by_name[member].references if member in by_name else None
+        value = desired.get(member)
+        if not kind or not known(value) or not snapshots.was_made(spec.service, kind, value):
+            return False
+    return True
 
 
 def owned_states(core: AwsCore, owner: Owner) -> list[State] | None:
@@ -123,13 +143,23 @@ def _listing(core: AwsCore, owner: Owner) -> list[dict[str, Any]]:
     )
 
 
-def _nested(core: AwsCore, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:
+def _nested(
+    core: AwsCore, desired: Mapping[str, Any], owner: Owner, first_look: bool
+) -> list[State] | None:
     """A sub-resource from its parent's item in the parent's listing; None when the parent is
-    not there (not owned, or not listed yet: the direct read decides)."""
+    not there (not owned, or not listed yet: the direct read decides). Inside a parent this
+    pass made, a task with no create of its own under way has nothing there yet: no read (a
+    route in the route table just created; what the cloud put there itself, a table's local
+    route, no declared route may take: its create is refused)."""
     parent = core.spec.owner_parent
     parent_id = desired.get(core.spec.parent[0]) if core.spec.parent else None
     if parent is None or parent.spec.tags is None or not known(parent_id):
         return None
+    made = core.snapshots is not None and core.snapshots.was_made(
+        parent.spec.service, parent.spec.name, parent_id
+    )
+    if first_look and made:
+        return Unread()
     id_member = parent.spec.primary[0]
     items = [i for i in _listing(core, owner) if i.get(id_member) == parent_id]
     if not items or not owner.owns(core.state_of(parent.spec, items[0])):

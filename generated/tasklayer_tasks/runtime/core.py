@@ -16,6 +16,12 @@ from .spec import ResourceSpec
 State = dict[str, Any]
 
 
+class Unread(list[State]):
+    """A find's "none there", said without a read: the resource would live inside a parent
+    this pass made, and its task has no create under way. Only an optimisation: a create that the cloud
+    refuses as existing sends the task to read it properly (see :mod:`.task_write`)."""
+
+
 class Core(Protocol):
     """What a task or reconciler needs from a cloud: the same calls on every cloud.
 

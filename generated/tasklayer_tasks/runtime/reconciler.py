@@ -16,25 +16,27 @@ providers (CAPA's services) and KCC's direct adapters shape them:
 - deletion tolerates NotFound and requeues while dependencies are still there.
 
 Spec and status are plain dicts with the CRD's camelCase keys (``cidrBlock``, ``vpcId``).
+The write path (create, converge, delete) is :mod:`.reconciler_write`.
 """
 
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .context import Context
 from .core import Core, State
-from .diff import compute_changes
-from .errors import CloudError, InUseError, OutcomeUnknownError, TaskError, TryAgainLater
+from .errors import CloudError, TaskError, TryAgainLater
 from .ownership import ATTEMPT_TAG, Owner, needs_marker
+
+# ATTEMPT stays importable from here, where the status key was always defined
+from .reconciler_write import ATTEMPT as ATTEMPT
+from .reconciler_write import converge, create, delete
 from .spec import Mutability, ResourceSpec, lower_camel
 
 DEFAULT_REQUEUE = 15.0
-ATTEMPT = "createAttempt"  # status key: the token / marker of the create under way
 
 
 @dataclass(frozen=True)
@@ -310,7 +312,7 @@ class Reconciler:
                     requeue=True,
                     severity="Warning",
                 )
-            return self._create(core, desired, spec, status)
+            return create(self, core, desired, spec, status)
         state = found[0]
         if shared:
             return self._result(
@@ -326,156 +328,11 @@ class Reconciler:
                 f"owned by cluster {self.cluster}; declare it shared to use it",
                 severity="Error",
             )
-        return self._converge(core, state, desired)
-
-    def _create(
-        self, core: Core, desired: State, spec: Mapping[str, Any], status: Mapping[str, Any]
-    ) -> Result:
-        attempt = str(status.get(ATTEMPT) or uuid.uuid4().hex)
-        status = {**status, ATTEMPT: attempt}
-        if self.persist is not None:
-            self.persist(dict(status))  # the token outlives this pass: a retry resends it
-        wanted = self.to_create(spec, desired, attempt)
-        try:
-            identity = core.create(wanted, token=attempt)
-        except OutcomeUnknownError as err:
-            return self._result(
-                status,
-                False,
-                "CreateOutcomeUnknown",
-                f"{err}; the next pass looks for what it made before creating",
-                requeue=True,
-                severity="Warning",
-            )
-        once = self.spec.create.returned_once if self.spec.create else ()
-        returned = {k: identity.pop(k) for k in once if k in identity}
-        if returned and self.on_created is not None:
-            self.on_created(returned)
-        new_status = {
-            k: v for k, v in {**status, **self.status_of(identity)}.items() if k != ATTEMPT
-        }
-        if self.persist is not None:
-            self.persist(dict(new_status))  # before anything else can fail
-        running = self._running(core, new_status)
-        if running is not None:
-            return running
-        found = [
-            s
-            for s in core.find(
-                {**desired, **identity}, str(spec.get("name", "")), retry_not_found=True
-            )
-            if not self.spec.terminal(s)
-        ]
-        if not found:
-            return self._result(
-                new_status, False, "Creating", "created; not visible yet", requeue=True
-            )
-        core.read_separately(found[0], desired)
-        return self._converge(core, found[0], {**desired, **identity})
-
-    def _converge(self, core: Core, state: State, desired: State) -> Result:
-        changes = compute_changes(self.spec, state, desired)
-        fixed = [
-            self._key(n) for n in changes if self.spec.field(n).mutability is not Mutability.MUTABLE
-        ]
-        if fixed:
-            return self._result(
-                self.status_of(state),
-                False,
-                "CannotChange",
-                f"{', '.join(fixed)} can only be set when the {self.spec.name} is created",
-                severity="Error",
-            )
-        if changes:
-            try:
-                core.update(state, {n: new for n, (_, new) in changes.items()})
-            except OutcomeUnknownError as err:
-                return self._result(
-                    self.status_of(state),
-                    False,
-                    "UpdateOutcomeUnknown",
-                    f"{err}; the next pass reads it again",
-                    requeue=True,
-                    severity="Warning",
-                )
-            running = self._running(core, self.status_of(state))
-            if running is not None:
-                return running
-            refreshed = core.find(
-                {**desired, **{p: state[p] for p in self.spec.primary if p in state}}, ""
-            )
-            state = refreshed[0] if refreshed else state
-            core.read_separately(state, desired)
-            remaining = compute_changes(self.spec, state, desired)
-            if remaining:
-                return self._result(
-                    self.status_of(state),
-                    False,
-                    "NotConverged",
-                    f"still differs: {', '.join(self._key(n) for n in remaining)}",
-                    requeue=True,
-                    severity="Warning",
-                )
-        readiness = self.spec.readiness
-        if readiness is not None:
-            value = self.spec.readiness_value(state)
-            if self.spec.terminal(state):
-                return self._result(
-                    self.status_of(state),
-                    False,
-                    "Failed",
-                    f"{self._key(readiness.field)} is {value!r}",
-                    severity="Error",
-                )
-            if value is not None and readiness.ready is not None and value != readiness.ready:
-                return self._result(
-                    self.status_of(state),
-                    False,
-                    "Pending",
-                    f"{self._key(readiness.field)} is {value!r}, waiting for {readiness.ready!r}",
-                    requeue=True,
-                )
-        return self._result(self.status_of(state), True, "Available")
+        return converge(self, core, state, desired)
 
     # -- delete ----------------------------------------------------------------------------------
 
     def delete(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
-        """Delete what this cluster owns and the spec identifies, verified just before."""
-        self._previous = list(status.get("conditions") or [])
-        if spec.get("shared"):
-            return self._result(status, False, "Deleted", "shared: left in place")
-        core = self.core_for(spec)
-        desired = self.desired(spec, status)
-        by_tag = (
-            self.spec.tags is not None and "tag:Name" in self.spec.natural and not status.get("id")
-        )
-        match = {self.ownership.key: self.ownership.value} if by_tag else None
-        try:
-            found = [
-                s
-                for s in core.find(desired, str(spec.get("name", "")), match_tags=match)
-                if not self.spec.terminal(s)
-            ]
-            for state in found:
-                if not self._owned(state, spec, status):
-                    continue  # never delete what the cluster does not own
-                core.delete(state)
-                running = self._running(core, status)
-                if running is not None:
-                    return self._result(
-                        running.status,
-                        False,
-                        "Deleting",
-                        running.conditions[0].message,
-                        requeue=True,
-                    )
-        except InUseError as err:
-            return self._result(status, False, "Deleting", f"still in use: {err}", requeue=True)
-        except TryAgainLater as err:
-            return self._result(status, False, "Deleting", str(err), requeue=True)
-        except CloudError as err:
-            return self._cloud_error(status, err)
-        except TaskError as err:
-            return self._result(status, False, "Failed", str(err), severity="Error")
-        gone = {k: v for k, v in status.items() if k not in ("id", ATTEMPT)}
-        return self._result(gone, False, "Deleted", "")
+        """Delete what this cluster owns and the spec identifies, verified just before
+        (:mod:`.reconciler_write`)."""
+        return delete(self, spec, status)

@@ -17,6 +17,10 @@ was under way while such a write went out is used by the task that asked for it 
 A task that asks to try again drops its kind's listings too (a NAT gateway still ``pending``
 must be read again). Writes to unrelated kinds leave a listing alone: creating a Subnet does
 not make the pass list its security groups again.
+
+What the pass made: the resources its creates returned (by kind and id). A parent made in this
+pass holds nothing an earlier pass or another owner could have put there, so a name that must
+be unique inside it, missing from the listing, is missing (see :mod:`.aws_listing`).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ class Snapshots:
         self._started = 0  # listings begun so far: orders them against a find's arrival
         self._latest: dict[tuple[str, Hashable], tuple[int, list[Any]]] = {}
         self.users = 0  # runs sharing it (see Context.batched_reads)
+        self._made: set[tuple[str, str, Hashable]] = set()
 
     def items(self, group: str, key: Hashable, load: Callable[[], list[Any]]) -> list[Any]:
         """The listing under ``key`` (of service ``group``): made by ``load`` the first time,
@@ -76,6 +81,16 @@ class Snapshots:
             for slot in [s for s in self._held if s[0] == group]:
                 if operations is None or _operation(slot[1]) in operations:
                     del self._held[slot]
+
+    def made(self, group: str, kind: str, ident: Hashable) -> None:
+        """A create of this pass returned the resource ``kind`` ``ident`` (of ``group``)."""
+        with self._lock:
+            self._made.add((group, kind, ident))
+
+    def was_made(self, group: str, kind: str, ident: Hashable) -> bool:
+        """The resource was made by a create of this pass (it did not exist before it)."""
+        with self._lock:
+            return (group, kind, ident) in self._made
 
     def _stamp(self, group: str, key: Hashable) -> tuple[int, int]:
         return (

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .context import Context
-from .core import Core, State
+from .core import Core, State, Unread
 from .diff import compute_changes, shown
 from .errors import (
     AccessDeniedError,
@@ -96,6 +96,7 @@ class Task:
         self.owned: bool | None = None  # known once found or created
         self._attempt: str | None = None  # the token / marker of the create under way
         self._unseen = False  # a create of ours returned, but its resource was not read yet
+        self._unread = False  # the last find said "none" without reading (core.Unread)
         self.returned: dict[str, Any] = {}  # what a create handed out only once (redacted in repr)
 
     @property
@@ -227,12 +228,17 @@ class Task:
             return None  # its parent does not exist yet, so neither does it
         core = self.pass_core(context)
         owner = self._owner(context)
-        has_id = len(self.spec.primary) == 1 and self.resource_id is not None
-        by_tag = self.spec.tags is not None and "tag:Name" in self.spec.natural and not has_id
-        match = {owner.key: owner.value} if by_tag and not self.shared else None
+        match = self._match(owner)
         # a shared resource is not the cluster's, so never in its listing: read it directly
         listed = None if self.shared else getattr(core, "find_listed", None)
-        batch = listed(desired, self.name, owner=owner, match_tags=match) if listed else None
+        # no create of ours under way: nothing of its making can be there untagged or unseen
+        first_look = self._attempt is None and not self._unseen
+        batch = (
+            listed(desired, self.name, owner=owner, match_tags=match, first_look=first_look)
+            if listed
+            else None
+        )
+        self._unread = isinstance(batch, Unread)  # absent without a read (see task_write)
         every = batch if batch is not None else core.find(desired, self.name, match_tags=match)
         found = [s for s in every if not self.spec.terminal(s)]
         if self.shared:
@@ -247,6 +253,29 @@ class Task:
         if chosen is not None and separate_reads:
             core.read_separately(chosen, desired)
         return chosen
+
+    def _match(self, owner: Owner) -> dict[str, str] | None:
+        """The owner's tag a find asks for: only where the kind is found by its Name tag."""
+        has_id = len(self.spec.primary) == 1 and self.resource_id is not None
+        by_tag = self.spec.tags is not None and "tag:Name" in self.spec.natural and not has_id
+        return {owner.key: owner.value} if by_tag and not self.shared else None
+
+    def look_early(self, context: Context) -> None:
+        """Before the task runs: the read its find will make when its kind's listing cannot
+        answer (a launch template found by a name unique in the account), made now and kept in
+        the pass's snapshots for the find. Only what its identity needs, none of its
+        dependencies (an identity that waits for one is read when the task runs); nothing on
+        the task changes."""
+        if self.shared or self.resource_id is not None:
+            return
+        core = self.pass_core(context)
+        ahead = getattr(core, "read_ahead", None)
+        if ahead is None or getattr(core, "snapshots", None) is None:
+            return
+        desired = self.desired(dry_run=True)  # a dependency's id is a placeholder: not read
+        owner = self._owner(context)
+        first_look = self._attempt is None and not self._unseen
+        ahead(desired, self.name, owner=owner, match_tags=self._match(owner), first_look=first_look)
 
     def _one(self, found: list[State], desired: State) -> State | None:
         if len(found) > 1:

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 from .context import Context
 from .core import Core, State
 from .diff import compute_changes
-from .errors import MultipleMatchesError, NotConvergedError, OutcomeUnknownError, TryAgainLater
+from .errors import (
+    ConflictError,
+    MultipleMatchesError,
+    NotConvergedError,
+    OutcomeUnknownError,
+    TryAgainLater,
+)
 from .ownership import ATTEMPT_TAG, Owner, needs_marker
 from .spec import Mutability
 
@@ -65,6 +71,12 @@ def _create(task: Task, core: Core, target: Target) -> State:
         desired[tags.field] = {**desired[tags.field], ATTEMPT_TAG: token}
     try:
         identity = core.create(desired, token=token)
+    except ConflictError as err:
+        if not task._unread:
+            raise
+        # the find said "none" without reading (a parent this pass made); the cloud has one
+        # (a new route table's local route): the next attempt, this create under way, reads
+        raise TryAgainLater(f"{task.key}: {err}; it was not read before: reading it now") from None
     except OutcomeUnknownError as err:
         found = _find_attempt(task, core, context, desired, token if marked else None)
         if found is None:
@@ -91,18 +103,22 @@ def _create(task: Task, core: Core, target: Target) -> State:
 
 def _answer_is_whole(task: Task, answer: State, identity: State, owner: Owner) -> bool:
     """A create's answer stands for the read-back when it is this resource and holds every
-    field the task sets that the read returns (tags with the owner's among them)."""
+    field the task sets that the read returns (tags with the owner's among them); fields read
+    on their own (a VPC attribute; a launch template's data, from its default version) are
+    read next either way."""
     if any(answer.get(p) != identity.get(p) for p in task.spec.primary):
         return False
     tags = task.spec.tags
     if tags is not None and not owner.owns(answer.get(tags.field)):
         return False
+    versioned = task.spec.versioning.fields if task.spec.versioning else ()
     return all(
         n in answer
         for n, v in task.desired().items()
         if v is not None
         and not task.spec.field(n).write_only
         and task.spec.field(n).read_operation is None
+        and n not in versioned
     )
 
 
