@@ -1,7 +1,7 @@
 """Benchmark (not a test): apply wall time against the critical-path bound, with latency added to
 every API call (issue 13, item 5).
 
-    python bench/apply_latency.py [--latency 0.05] [--concurrency 4 8 16] [--in-process]
+    python bench/apply_latency.py [--latency 0.05] [--concurrency 4 8 16] [--runs 3] [--in-process]
 
 Against ``moto_server`` in its own process (as a cloud is: its work is not on this process's
 interpreter lock), or with ``--in-process`` against moto inside this one, each botocore call
@@ -30,6 +30,7 @@ import threading
 import time
 from collections import Counter
 from contextlib import nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -139,21 +140,36 @@ def heaviest_chain(tasks: list[Task], charged: Counter[str]) -> tuple[int, list[
     return max((weigh(t) for t in tasks), key=lambda w: w[0])
 
 
+@dataclass
+class Run:
+    """One apply: wall, bound and what the cloud did meanwhile."""
+
+    tasks: int
+    calls: int
+    wall: float
+    bound: float
+    chain: list[str]
+    cloud: float  # the cloud's own time answering the chain's calls (see the module)
+    busy: float  # moto_server's CPU over the run
+    again: list[str]
+
+
 def measure(
     name: str,
     make: Callable[[str], list[Task]],
     latency: float,
     concurrency: int,
     endpoint_url: str | None,
-    quiet: bool = False,
     server_pid: int | None = None,
-) -> None:
-    cluster = f"{name.split()[0]}{concurrency}"  # a cluster (and VPC) of its own
+) -> dict[str, Run]:
+    """A clean apply, then a converged re-apply, of a cluster (and VPC) of its own."""
+    cluster = name
     charged: Counter[str] = Counter()
     served: dict[str, float] = {}
     context = slow_context(latency, charged, cluster, endpoint_url, served)
     for service in ("ec2", "iam", "autoscaling", "elbv2", "route53"):  # model loading is not the API's
         context.client(service), context.client(service, sdk_retries=False)
+    runs: dict[str, Run] = {}
     for phase in ("clean apply", "converged re-apply"):
         charged.clear()
         served.clear()
@@ -164,21 +180,28 @@ def measure(
         executor.run(tasks)
         wall = time.perf_counter() - started
         busy = cloud_cpu(server_pid) - busy_before
-        again = sorted(k for k, n in executor.attempts.items() if n > 1)
         calls, chain = heaviest_chain(tasks, charged)
-        bound = calls * latency
-        # the cloud's own time on that chain: what the bound leaves out (moto_server's work
-        # on these two cores, shared with the client, is 5-60 ms a call)
-        cloud = sum(served.get(k, 0.0) for k in chain)
-        if quiet:
-            continue
-        print(f"{name:<22} {phase:<19} concurrency {concurrency:>2}: {len(tasks):>3} tasks, "
-              f"{sum(charged.values()):>3} calls, wall {wall:6.2f}s, bound {bound:5.2f}s "
-              f"({calls} calls on {len(chain)} tasks), wall/bound {wall / bound:4.2f}; "
-              f"all calls over {concurrency} workers {sum(charged.values()) * latency / concurrency:4.2f}s; "
-              f"the cloud's own time on it {cloud:4.2f}s, wall/(bound+it) {wall / (bound + cloud):4.2f}"
-              + (f"; moto_server busy {busy:4.2f}s CPU" if server_pid else "")
-              + (f"; tried again: {', '.join(again)}" if again else ""))
+        runs[phase] = Run(
+            tasks=len(tasks), calls=sum(charged.values()), wall=wall, bound=calls * latency,
+            chain=chain, cloud=sum(served.get(k, 0.0) for k in chain), busy=busy,
+            again=sorted(k for k, n in executor.attempts.items() if n > 1),
+        )
+    return runs
+
+
+def report(name: str, phase: str, concurrency: int, latency: float, runs: list[Run]) -> None:
+    """The median run by wall / bound, with the range over every run."""
+    ratios = sorted(r.wall / r.bound for r in runs)
+    r = sorted(runs, key=lambda r: r.wall / r.bound)[len(runs) // 2]
+    print(f"{name:<22} {phase:<19} concurrency {concurrency:>2}: {r.tasks:>3} tasks, {r.calls:>3} calls, "
+          f"wall {r.wall:5.2f}s, bound {r.bound:4.2f}s ({round(r.bound / latency)} calls on "
+          f"{len(r.chain)} tasks), wall/bound {ratios[len(ratios) // 2]:4.2f} (median of {len(runs)}: "
+          f"{ratios[0]:4.2f}-{ratios[-1]:4.2f})\n"
+          f"{'':24}all calls over {concurrency} workers {r.calls * latency / concurrency:4.2f}s; "
+          f"the cloud's own time on the chain {r.cloud:4.2f}s, wall/(bound+it) "
+          f"{r.wall / (r.bound + r.cloud):4.2f}"
+          + (f"; moto_server busy {r.busy:4.2f}s CPU" if r.busy else "")
+          + (f"; tried again: {', '.join(r.again)}" if r.again else ""))
 
 
 def main() -> None:
@@ -188,6 +211,7 @@ def main() -> None:
     parser.add_argument("--in-process", action="store_true", help="moto in this process, not moto_server")
     parser.add_argument("--only", choices=("ec2", "network", "cluster"), action="append",
                         help="these workloads only (repeatable; default: all three)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each; the median is shown")
     args = parser.parse_args()
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
@@ -203,18 +227,24 @@ def main() -> None:
     try:
         for concurrency in args.concurrency:
             for name, make in workloads.items():
-                # an account of its own each (moto's DescribeKeyPairs ignores KeyPairIds, so a
-                # second cluster's key pair would answer the first's read-back)
-                with nullcontext() if server else mock_aws():
-                    if server:
-                        server.reset()
-                    url = server.url if server else None
-                    # moto sets up a service's backend on its first call (EC2's takes seconds; IAM
-                    # loads every managed policy): the emulator's start, not the API's time
-                    measure("warm-up", lambda c: [Vpc(name=c, cidr_block="10.9.0.0/16")], 0.0001, 1, url, quiet=True)
-                    warm_backends(url)
-                    pid = server._proc.pid if server and server._proc else None
-                    measure(name, make, args.latency, concurrency, url, server_pid=pid)
+                runs: dict[str, list[Run]] = {}
+                for n in range(args.runs):
+                    # an account of its own each (moto's DescribeKeyPairs ignores KeyPairIds, so
+                    # a second cluster's key pair would answer the first's read-back)
+                    with nullcontext() if server else mock_aws():
+                        if server:
+                            server.reset()
+                        url = server.url if server else None
+                        # moto sets up a service's backend on its first call (EC2's takes seconds;
+                        # IAM loads every managed policy): the emulator's start, not the API's time
+                        measure("warm-up", lambda c: [Vpc(name=c, cidr_block="10.9.0.0/16")], 0.0001, 1, url)
+                        warm_backends(url)
+                        pid = server._proc.pid if server and server._proc else None
+                        cluster = f"{name.split()[0]}{concurrency}r{n}"
+                        for phase, run in measure(cluster, make, args.latency, concurrency, url, pid).items():
+                            runs.setdefault(phase, []).append(run)
+                for phase, each in runs.items():
+                    report(name, phase, concurrency, args.latency, each)
     finally:
         if server:
             server.stop()

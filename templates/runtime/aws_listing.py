@@ -33,12 +33,25 @@ def find_listed(
 ) -> list[State] | None:
     """What ``core.find(desired, name, match_tags=match_tags)`` would return, from the pass's
     listing; None when the listing cannot say (the caller reads directly). ``first_look``: the
-    task has no create of its own under way (nothing of its making can be untagged or unseen)."""
+    task has neither seen nor made its resource and has no create under way.
+
+    A kind that carries tags, inside a parent this pass made (a subnet or a group in the new
+    VPC, a rule in the new group, a listener on the new load balancer), is not there yet on a
+    first look: nothing an earlier pass or another owner made can be inside, only what this
+    pass writes; what the cloud put there itself carries none of our tags, or takes a name
+    no create may take (a VPC's "default" group: refused). No read, and no listing (made again
+    after every write of the kind) is waited for. A create the cloud refuses as existing
+    sends the task to read it properly (:class:`.core.Unread`)."""
     spec, read = core.spec, core.spec.read
-    if core.snapshots is None or read is None or not listable(core):
+    if core.snapshots is None or read is None:
+        return None
+    inside_new = first_look and _inside_made_parent(core, desired)
+    if inside_new and spec.tags is not None and spec.change_batch is None:
+        return Unread()
+    if not listable(core):
         return None
     if read.nested_member:
-        return _nested(core, desired, owner, first_look)
+        return Unread() if inside_new else _nested(core, desired, owner)
     states = owned_states(core, owner)
     if states is None:
         return None  # nothing to list it by
@@ -54,9 +67,7 @@ def find_listed(
         return None
     hits = [s for s in states if _same_identity(core, s, desired, name)]
     if match_tags is None and not hits:
-        # found by a name the cloud keeps unique: another owner's must be seen, unless it would
-        # live inside a parent this pass made (a security group in the VPC just created)
-        return Unread() if first_look and _inside_made_parent(core, desired) else None
+        return None  # found by a name the cloud keeps unique: another owner's must be seen
     return [s for s in hits if carries(core, s, match_tags)]
 
 
@@ -143,23 +154,13 @@ def _listing(core: AwsCore, owner: Owner) -> list[dict[str, Any]]:
     )
 
 
-def _nested(
-    core: AwsCore, desired: Mapping[str, Any], owner: Owner, first_look: bool
-) -> list[State] | None:
+def _nested(core: AwsCore, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:
     """A sub-resource from its parent's item in the parent's listing; None when the parent is
-    not there (not owned, or not listed yet: the direct read decides). Inside a parent this
-    pass made, a task with no create of its own under way has nothing there yet: no read (a
-    route in the route table just created; what the cloud put there itself, a table's local
-    route, no declared route may take: its create is refused)."""
+    not there (not owned, or not listed yet: the direct read decides)."""
     parent = core.spec.owner_parent
     parent_id = desired.get(core.spec.parent[0]) if core.spec.parent else None
     if parent is None or parent.spec.tags is None or not known(parent_id):
         return None
-    made = core.snapshots is not None and core.snapshots.was_made(
-        parent.spec.service, parent.spec.name, parent_id
-    )
-    if first_look and made:
-        return Unread()
     id_member = parent.spec.primary[0]
     items = [i for i in _listing(core, owner) if i.get(id_member) == parent_id]
     if not items or not owner.owns(core.state_of(parent.spec, items[0])):

@@ -231,8 +231,7 @@ class Task:
         match = self._match(owner)
         # a shared resource is not the cluster's, so never in its listing: read it directly
         listed = None if self.shared else getattr(core, "find_listed", None)
-        # no create of ours under way: nothing of its making can be there untagged or unseen
-        first_look = self._attempt is None and not self._unseen
+        first_look = self._first_look()
         batch = (
             listed(desired, self.name, owner=owner, match_tags=match, first_look=first_look)
             if listed
@@ -254,6 +253,11 @@ class Task:
             core.read_separately(chosen, desired)
         return chosen
 
+    def _first_look(self) -> bool:
+        """The task has neither seen nor made its resource (nothing observed) and has no create
+        under way: nothing of its making can be anywhere, untagged or not yet visible."""
+        return self._attempt is None and not self._unseen and not self.observed
+
     def _match(self, owner: Owner) -> dict[str, str] | None:
         """The owner's tag a find asks for: only where the kind is found by its Name tag."""
         has_id = len(self.spec.primary) == 1 and self.resource_id is not None
@@ -274,8 +278,8 @@ class Task:
             return
         desired = self.desired(dry_run=True)  # a dependency's id is a placeholder: not read
         owner = self._owner(context)
-        first_look = self._attempt is None and not self._unseen
-        ahead(desired, self.name, owner=owner, match_tags=self._match(owner), first_look=first_look)
+        match, first_look = self._match(owner), self._first_look()
+        ahead(desired, self.name, owner=owner, match_tags=match, first_look=first_look)
 
     def _one(self, found: list[State], desired: State) -> State | None:
         if len(found) > 1:
