@@ -338,3 +338,29 @@ def test_a_find_the_listing_cannot_answer_reads_before_its_task_runs(cloud: tupl
     assert by_name == [{"Filters": [{"Name": "launch-template-name", "Values": ["nodes.demo"]}]}]
     assert seen["sent by name DescribeLaunchTemplates"] < seen["answered CreateVpc"]
     assert template.observed["LaunchTemplateData"]["SecurityGroupIds"] == [group.id]
+
+
+def test_a_task_that_made_its_resource_and_is_tried_again_reads_it(cloud: tuple[Context, Calls]) -> None:
+    """A subnet in the VPC this pass made is created without a read; its change after the
+    create loses its answer (a read timeout), so the task is tried again. That attempt is not a
+    first look (the task made its resource): it reads, finds the subnet and creates nothing."""
+    from botocore.exceptions import ReadTimeoutError
+
+    context, calls = cloud
+    lost: list[str] = []
+
+    def lose_the_first_answer(**_: object) -> None:
+        if not lost:
+            lost.append("ModifySubnetAttribute")
+            raise ReadTimeoutError(endpoint_url="https://ec2.us-east-1.amazonaws.com")
+
+    context.session.register("before-send.ec2.ModifySubnetAttribute", lose_the_first_answer)
+    vpc = Vpc(name="demo", cidr_block="10.0.0.0/16")
+    subnet = Subnet(name="demo-a", vpc=vpc, cidr_block="10.0.1.0/24", map_public_ip_on_launch=True)
+    executor = Executor(CloudTarget(context), sleep=lambda _: None, retry_interval=0.0)
+    executor.run([vpc, subnet])
+    assert lost and executor.attempts["Subnet/demo-a"] == 2
+    assert calls.writes()["CreateSubnet"] == 1
+    subnets = boto3.client("ec2", region_name="us-east-1").describe_subnets(
+        Filters=[{"Name": "vpc-id", "Values": [vpc.id]}])["Subnets"]
+    assert len(subnets) == 1 and subnets[0]["MapPublicIpOnLaunch"] is True
