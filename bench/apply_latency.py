@@ -7,8 +7,9 @@ Against ``moto_server`` in its own process (as a cloud is: its work is not on th
 interpreter lock), or with ``--in-process`` against moto inside this one, each botocore call
 first sleeps ``--latency`` seconds (a ``before-call`` hook on the session: every call, reads
 and writes, whichever client). Every
-call is charged to the task whose step made it (the executor's worker thread says which; a
-kind's early listing to the task it was made for). The
+call is charged to the task whose step made it (a context variable the executor's worker sets,
+which the runtime carries into the reads a task makes at once; a kind's early listing to the
+task it was made for). The
 bound is the heaviest dependency chain: the most calls along any path of the task graph, times
 the latency; nothing can finish sooner than that chain's calls made one after another. Prints,
 for the EC2 stack of the behaviour tests, kOps' three-zone network and the whole example cluster
@@ -24,6 +25,7 @@ the run is once the cloud's work is counted too.
 from __future__ import annotations
 
 import argparse
+import contextvars
 import os
 import sys
 import threading
@@ -47,7 +49,8 @@ from tests.behaviour.kops_network import kops_network  # noqa: E402
 from tests.behaviour.stack import network_stack  # noqa: E402
 from tests.faults.moto import MotoServer  # noqa: E402
 
-_current = threading.local()
+_current = threading.local()  # the thread's call in flight (when it was sent)
+_task: contextvars.ContextVar[str | None] = contextvars.ContextVar("task", default=None)
 
 
 class ChargingExecutor(Executor):
@@ -55,21 +58,22 @@ class ChargingExecutor(Executor):
 
     @staticmethod
     def _attempt(task: Task, step: Callable[[Task], object]) -> Exception | None:
-        _current.key = task.key
+        # a context variable: the runtime carries it into the reads a task makes at once
+        token = _task.set(task.key)
         try:
             return Executor._attempt(task, step)
         finally:
-            _current.key = None
+            _task.reset(token)
 
     def _look_early(self, task: Task, listing: bool) -> None:
         # a kind's early listing is charged to the task it was made for (the kind's first), an
         # early find's read to its task: that task needs it before it can finish, as if it had
         # read for itself
-        _current.key = task.key
+        token = _task.set(task.key)
         try:
             super()._look_early(task, listing)
         finally:
-            _current.key = None
+            _task.reset(token)
 
 
 def slow_context(
@@ -86,7 +90,7 @@ def slow_context(
     session = botocore.session.get_session()
 
     def delay(**_: Any) -> None:
-        charged[getattr(_current, "key", None) or "-"] += 1
+        charged[_task.get() or "-"] += 1
         time.sleep(latency)
 
     def sent(**_: Any) -> None:
@@ -95,7 +99,7 @@ def slow_context(
     def answered(**_: Any) -> None:
         begun = getattr(_current, "sent", None)
         if served is not None and begun is not None:
-            key = getattr(_current, "key", None) or "-"
+            key = _task.get() or "-"
             served[key] = served.get(key, 0.0) + time.perf_counter() - begun
         _current.sent = None
 

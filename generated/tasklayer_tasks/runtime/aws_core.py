@@ -11,7 +11,9 @@ that carry none, which must never be sent twice blindly.
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from botocore import xform_name
@@ -328,13 +330,27 @@ class AwsCore:
         """Fields the main read does not return (DescribeVpcAttribute, a launch template's
         default version), read only when wanted."""
         read_default_version(self, state, wanted)
-        for f in self.spec.fields:
-            if f.read_operation is None or f.read_attribute is None or wanted.get(f.name) is None:
-                continue
-            params = {p: state[p] for p in self.spec.primary if p in state}
-            response = self.call(
-                f.read_operation, {**params, "Attribute": f.read_attribute}, idempotent=True
+        fields = [
+            f
+            for f in self.spec.fields
+            if f.read_operation and f.read_attribute and wanted.get(f.name) is not None
+        ]
+        ids = {p: state[p] for p in self.spec.primary if p in state}
+
+        def read(f: FieldSpec) -> Any:
+            assert f.read_operation is not None
+            return self.call(
+                f.read_operation, {**ids, "Attribute": f.read_attribute}, idempotent=True
             )
+
+        if len(fields) > 1:  # independent reads (a VPC's two DNS attributes): made at once,
+            # each in a copy of the caller's context (its context variables: tracing, logging)
+            with ThreadPoolExecutor(max_workers=len(fields)) as pool:
+                runs = [(contextvars.copy_context(), f) for f in fields]
+                responses = list(pool.map(lambda run: run[0].run(read, run[1]), runs))
+        else:
+            responses = [read(f) for f in fields]
+        for f, response in zip(fields, responses):
             if f.name in response:
                 state[f.name] = self._from_api(f, response[f.name])
 

@@ -69,7 +69,8 @@ def _chain_lengths(dependents: dict[Task, list[Task]]) -> dict[Task, int]:
 @dataclass
 class Executor:
     target: Target
-    # calls in flight at once; Terraform's default parallelism, well under EC2's request rates
+    # tasks at once (one that reads several attributes reads them at once: a VPC's two DNS
+    # attributes); Terraform's default parallelism, well under EC2's request rates
     max_concurrency: int = 10
     task_deadline: float = 600.0  # seconds a task may keep asking to try again later
     retry_interval: float = 2.0
