@@ -364,3 +364,16 @@ def test_a_task_that_made_its_resource_and_is_tried_again_reads_it(cloud: tuple[
     subnets = boto3.client("ec2", region_name="us-east-1").describe_subnets(
         Filters=[{"Name": "vpc-id", "Values": [vpc.id]}])["Subnets"]
     assert len(subnets) == 1 and subnets[0]["MapPublicIpOnLaunch"] is True
+
+
+def test_a_task_given_its_id_is_read_even_inside_a_parent_this_pass_made(cloud: tuple[Context, Calls]) -> None:
+    """An id the task is given is read by that id before anything is created, never taken as
+    "not there" because its parent is new (here it names nothing, so the subnet is then made,
+    as for any id that is not found)."""
+    context, calls = cloud
+    vpc = Vpc(name="demo", cidr_block="10.0.0.0/16")
+    subnet = Subnet(name="demo-a", vpc=vpc, cidr_block="10.0.1.0/24", id="subnet-0123456789abcdef0")
+    apply(context, [vpc, subnet])
+    made = [(op, p) for op, p in calls.params if op in ("DescribeSubnets", "CreateSubnet")]
+    by_id = ("DescribeSubnets", {"SubnetIds": ["subnet-0123456789abcdef0"]})
+    assert by_id in made and made.index(by_id) < [op for op, _ in made].index("CreateSubnet")

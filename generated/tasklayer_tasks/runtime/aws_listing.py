@@ -45,7 +45,8 @@ def find_listed(
     spec, read = core.spec, core.spec.read
     if core.snapshots is None or read is None:
         return None
-    inside_new = first_look and _inside_made_parent(core, desired)
+    has_id = len(spec.primary) == 1 and known(desired.get(spec.primary[0]))  # given: read it
+    inside_new = first_look and not has_id and _inside_made_parent(core, desired)
     if inside_new and spec.tags is not None and spec.change_batch is None:
         return Unread()
     if not listable(core):
