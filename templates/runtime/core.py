@@ -18,8 +18,9 @@ State = dict[str, Any]
 
 class Unread(list[State]):
     """A find's "none there", said without a read: the resource would live inside a parent
-    this pass made, and its task has no create under way. Only an optimisation: a create that the cloud
-    refuses as existing sends the task to read it properly (see :mod:`.task_write`)."""
+    this pass made, and its task has neither seen nor made it and has no create under way
+    (:mod:`.aws_listing`). A create the cloud refuses as existing sends the task to read it
+    properly (:mod:`.task_write`)."""
 
 
 class Core(Protocol):

@@ -18,9 +18,12 @@ A task that asks to try again drops its kind's listings too (a NAT gateway still
 must be read again). Writes to unrelated kinds leave a listing alone: creating a Subnet does
 not make the pass list its security groups again.
 
+A find's own read (by id or natural key) is kept the same way, so one made early for a task
+serves its find (read-backs and the patient looks after a lost answer read afresh).
+
 What the pass made: the resources its creates returned (by kind and id). A parent made in this
-pass holds nothing an earlier pass or another owner could have put there, so a name that must
-be unique inside it, missing from the listing, is missing (see :mod:`.aws_listing`).
+pass holds nothing an earlier pass or another owner could have put there: a task's first look
+for its resource inside one needs no read (see :mod:`.aws_listing`).
 """
 
 from __future__ import annotations

@@ -131,6 +131,8 @@ def _find_attempt(
     owner = task._owner(context)
     match = {owner.key: owner.value, ATTEMPT_TAG: marker} if marker else None
     for attempt in range(context.retry.attempts):
+        if context.snapshots is not None:  # each look is made afresh, not served from the last
+            context.snapshots.invalidate(task.spec.service, task.spec.listings_touched())
         found = [
             s for s in core.find(desired, task.name, match_tags=match) if not task.spec.terminal(s)
         ]

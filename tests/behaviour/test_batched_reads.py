@@ -377,3 +377,30 @@ def test_a_task_given_its_id_is_read_even_inside_a_parent_this_pass_made(cloud: 
     made = [(op, p) for op, p in calls.params if op in ("DescribeSubnets", "CreateSubnet")]
     by_id = ("DescribeSubnets", {"SubnetIds": ["subnet-0123456789abcdef0"]})
     assert by_id in made and made.index(by_id) < [op for op, _ in made].index("CreateSubnet")
+
+
+def test_after_a_lost_answer_each_patient_look_reads_afresh(cloud: tuple[Context, Calls]) -> None:
+    """CreateSubnet commits but its answer is lost; the first look for what it made sees nothing
+    yet (eventual consistency). The next look in the same attempt must read again, not be served
+    the kept empty answer of the first: the subnet is found within the one attempt, made once."""
+    from botocore.exceptions import ReadTimeoutError
+
+    context, calls = cloud
+    state = {"created": False, "hidden": False}
+
+    def lose_answer(**_: object) -> None:
+        state["created"] = True
+        raise ReadTimeoutError(endpoint_url="https://ec2.us-east-1.amazonaws.com")
+
+    def not_visible_yet(parsed: dict, **_: object) -> None:
+        if state["created"] and not state["hidden"]:
+            state["hidden"] = True
+            parsed["Subnets"] = []
+
+    context.session.register("after-call.ec2.CreateSubnet", lose_answer)
+    context.session.register("after-call.ec2.DescribeSubnets", not_visible_yet)
+    vpc = Vpc(name="demo", cidr_block="10.0.0.0/16")
+    subnet = Subnet(name="demo-a", vpc=vpc, cidr_block="10.0.1.0/24")
+    executor = apply(context, [vpc, subnet])
+    assert state["hidden"] and executor.attempts["Subnet/demo-a"] == 1
+    assert calls.writes()["CreateSubnet"] == 1 and subnet.id
