@@ -157,8 +157,9 @@ def test_context_takes_the_users_botocore_config_and_keeps_its_own_no_retry_clie
     normal, once = context.client("ec2"), context.client("ec2", sdk_retries=False)
     assert normal.meta.config.read_timeout == 7 and once.meta.config.read_timeout == 7
     assert "my-tool/1.0" in normal.meta.config.user_agent_extra and "my-tool/1.0" in once.meta.config.user_agent_extra
-    assert normal.meta.config.retries == {"total_max_attempts": 10, "mode": "legacy"}  # botocore's reading of it
-    assert once.meta.config.retries == {"total_max_attempts": 1, "mode": "legacy"}
+    # botocore's reading of it; the mode is the runtime's named one, not botocore's default
+    assert normal.meta.config.retries == {"total_max_attempts": 10, "mode": "standard"}
+    assert once.meta.config.retries == {"total_max_attempts": 1, "mode": "standard"}
 
 
 KEY_PAIR = ResourceSpec(

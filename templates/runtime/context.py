@@ -3,11 +3,15 @@
 The user's own SDK configuration comes in whole: a botocore ``Config`` (retries, timeouts,
 user agent) or session for AWS, an authorized ``http`` for GCP. The runtime adds only what
 its safety needs: a second botocore client with botocore's retries off, for mutating calls that
-carry no idempotency token (they must never be sent twice blindly).
+carry no idempotency token (they must never be sent twice blindly), and a named retry mode
+where the user names none: botocore's own default changed between the versions the package
+supports (``legacy``, five attempts, before 1.44; ``standard``, three, since), and how often a
+call is tried must not depend on which botocore happens to be installed.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +20,8 @@ from typing import Any, Callable
 
 from .retry import RetryPolicy
 from .snapshot import Snapshots
+
+DEFAULT_RETRY_MODE = "standard"  # botocore's retry mode when the user configures none
 
 
 @dataclass
@@ -95,14 +101,12 @@ class Context:
 
                 session = self.session or botocore.session.get_session()
                 config: Any = self.config or Config()
+                retries: Any = dict(getattr(config, "retries", None) or {})
+                retries.setdefault("mode", _configured_retry_mode(session))
                 if not sdk_retries:  # the user's retry mode stays; only the attempts go to one
-                    retries: Any = {
-                        k: v
-                        for k, v in (getattr(config, "retries", None) or {}).items()
-                        if k != "max_attempts"
-                    }
+                    retries.pop("max_attempts", None)
                     retries["total_max_attempts"] = 1
-                    config = config.merge(Config(retries=retries))
+                config = config.merge(Config(retries=retries))
                 client = session.create_client(
                     service, region_name=self.region, endpoint_url=self.endpoint_url, config=config
                 )
@@ -113,6 +117,20 @@ class Context:
                 client.can_paginate(next(iter(client.meta.method_to_api_mapping)))
                 self._clients[key] = client
             return self._clients[key]
+
+
+def _configured_retry_mode(session: Any) -> str:
+    """The retry mode the user gave botocore outside the ``Config`` (``AWS_RETRY_MODE``, the
+    profile's ``retry_mode``), else :data:`DEFAULT_RETRY_MODE`; never botocore's default."""
+    from botocore.exceptions import ProfileNotFound
+
+    mode = os.environ.get("AWS_RETRY_MODE")
+    if not mode:
+        try:
+            mode = session.get_scoped_config().get("retry_mode")
+        except ProfileNotFound:
+            mode = None
+    return mode or DEFAULT_RETRY_MODE
 
 
 class _OneAtATime:
