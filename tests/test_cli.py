@@ -7,7 +7,6 @@ import json
 import shutil
 from pathlib import Path
 
-import botocore
 import pytest
 
 from codegen.cli import main
@@ -145,30 +144,50 @@ def test_gcp_pin_writes_document_and_manifest(capsys: pytest.CaptureFixture[str]
     assert out.splitlines()[0].startswith("unchanged  gcp/storage/discovery.json")
 
 
-def test_pin_reports_each_file_unchanged_or_updated_from_to(capsys: pytest.CaptureFixture[str], schemas_copy: Path) -> None:
+@pytest.fixture
+def pinned_botocore(schemas_copy: Path, tmp_path: Path) -> tuple[Path, str]:
+    """A botocore tree (``--from``) holding exactly the pinned AWS models, and its version: what
+    the pins were made from, so the pin tests do not depend on the botocore installed here."""
+    manifest = json.loads((schemas_copy / "manifest.json").read_text())["aws"]
+    package = tmp_path / "sdk" / "botocore"
+    (package / "data").mkdir(parents=True)
+    (package / "__init__.py").write_text(f"__version__ = {manifest['botocore_version']!r}\n")
+    (package / "data" / "endpoints.json").write_text('{"partitions": [], "version": 3}')
+    for service, entry in manifest["services"].items():
+        shutil.copytree(schemas_copy / "aws" / service, package / "data" / service)
+    return package, manifest["botocore_version"]
+
+
+def test_pin_reports_each_file_unchanged_or_updated_from_to(
+    capsys: pytest.CaptureFixture[str], schemas_copy: Path, pinned_botocore: tuple[Path, str]
+) -> None:
+    sdk, version = pinned_botocore
     manifest = json.loads((schemas_copy / "manifest.json").read_text())
     manifest["aws"]["services"]["ec2"]["botocore_version"] = "1.40.0"
     manifest["aws"]["services"]["ec2"]["files"]["service-2.json"] = "0" * 64  # as if pinned from other bytes
     (schemas_copy / "manifest.json").write_text(json.dumps(manifest))
-    code, out, _ = run(capsys, "--schemas", str(schemas_copy), "schemas", "pin", "aws", "ec2", "iam", "-v")
+    code, out, _ = run(capsys, "--schemas", str(schemas_copy), "schemas", "pin", "aws", "ec2", "iam", "-v", "--from", str(sdk))
     assert code == 0
     lines = out.splitlines()
-    assert f"updated    aws/ec2/service-2.json (2016-11-15 from botocore 1.40.0 -> 2016-11-15 from botocore {botocore.__version__})" in lines
-    assert f"unchanged  aws/iam/service-2.json (2010-05-08 from botocore {botocore.__version__})" in lines
+    assert f"updated    aws/ec2/service-2.json (2016-11-15 from botocore 1.40.0 -> 2016-11-15 from botocore {version})" in lines
+    assert f"unchanged  aws/iam/service-2.json (2010-05-08 from botocore {version})" in lines
     assert lines[-1].startswith("1 updated, 6 unchanged")
 
 
-def test_pin_check_writes_nothing_and_says_which_pins_differ(capsys: pytest.CaptureFixture[str], schemas_copy: Path) -> None:
-    code, out, _ = run(capsys, "--schemas", str(schemas_copy), "schemas", "pin", "aws", "--check")
+def test_pin_check_writes_nothing_and_says_which_pins_differ(
+    capsys: pytest.CaptureFixture[str], schemas_copy: Path, pinned_botocore: tuple[Path, str]
+) -> None:
+    sdk, version = pinned_botocore
+    code, out, _ = run(capsys, "--schemas", str(schemas_copy), "schemas", "pin", "aws", "--check", "--from", str(sdk))
     assert code == 0 and out.strip().endswith("aws pins match the SDK")
     manifest = json.loads((schemas_copy / "manifest.json").read_text())
     manifest["aws"]["services"]["route53"]["botocore_version"] = "1.30.0"
     manifest["aws"]["services"]["route53"]["files"]["service-2.json"] = "0" * 64
     (schemas_copy / "manifest.json").write_text(json.dumps(manifest))
     before = (schemas_copy / "manifest.json").read_bytes()
-    code, out, _ = run(capsys, "--schemas", str(schemas_copy), "schemas", "pin", "aws", "--check")
+    code, out, _ = run(capsys, "--schemas", str(schemas_copy), "schemas", "pin", "aws", "--check", "--from", str(sdk))
     assert code == 1
-    assert f"newer     aws/route53: pinned 2013-04-01 from botocore 1.30.0, SDK has 2013-04-01 in botocore {botocore.__version__}" in out
+    assert f"newer     aws/route53: pinned 2013-04-01 from botocore 1.30.0, SDK has 2013-04-01 in botocore {version}" in out
     assert (schemas_copy / "manifest.json").read_bytes() == before
 
 
