@@ -21,6 +21,7 @@ from codegen.metadata import black_version
 from codegen.writer import WriteResult, write_tree
 
 PACKAGE = "tasklayer_tasks"  # as codegen.render.package names it (not imported: it pulls in Jinja2)
+CRDS = "crds"  # the CRDs' folder inside the package, as codegen.render.package names it
 METADATA_FILE = "tasklayer-generate-metadata.json"
 
 
@@ -124,8 +125,8 @@ def _service_of(path: str) -> tuple[str, str] | None:
     parts = path.split("/")
     if len(parts) > 3 and parts[0] == PACKAGE and parts[1] in NAMES:
         return parts[1], parts[2]
-    if len(parts) > 3 and parts[0] == "crds":
-        return parts[1], parts[2]
+    if len(parts) > 4 and parts[0] == PACKAGE and parts[1] == CRDS:
+        return parts[2], parts[3]
     return None
 
 

@@ -46,6 +46,10 @@ def tree_key(inputs: Inputs, black_version: str) -> str:
         "schemas": digest_of(inputs.schemas),
         "overlays": digest_of(inputs.overlays),
         "templates": inputs.templates_digest,
+        # the manifest's own facts, in no file digest above: they reach pyproject.toml and headers
+        "package_version": inputs.package_version,
+        "sdks": inputs.sdk_versions,
+        "pinned_from": [[s.provider, s.name, s.sdk_version] for s in inputs.services],
     }
     return _sha(json.dumps(parts, sort_keys=True).encode())
 

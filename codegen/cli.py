@@ -92,6 +92,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="the previous pins: a git revision of this checkout (default HEAD) or a schemas folder")
     drift.add_argument("--json", action="store_true", help="the report as one JSON object")
     drift.add_argument("--service", action="append", help="only these services (default: every pinned one)")
+    drift.add_argument("--bump", action="store_true",
+                       help="record the suggested version in schemas/manifest.json; the next generate writes it")
     return parser
 
 

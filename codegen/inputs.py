@@ -20,7 +20,13 @@ from typing import Any
 
 from codegen.errors import TasklayerError
 from codegen.providers import NAMES, info
-from codegen.sources.manifest import MANIFEST_NAME, read_manifest, read_provider_services
+from codegen.sources.manifest import (
+    FIRST_PACKAGE_VERSION,
+    MANIFEST_NAME,
+    read_manifest,
+    read_package_version,
+    read_provider_services,
+)
 
 PROVIDERS = NAMES
 SDK_VERSION_KEYS = {name: info(name).manifest_key for name in NAMES}
@@ -46,6 +52,7 @@ class Inputs:
     overlays: dict[str, str]  # "aws/ec2.yaml" -> sha256
     templates: dict[str, str]  # "kops_task.py.jinja", "runtime/task.py" -> sha256
     sdk_versions: dict[str, str]  # "botocore" -> version of the provider's last pin
+    package_version: str = FIRST_PACKAGE_VERSION  # the manifest's, set by `tasklayer drift --bump`
 
     def service(self, provider: str, name: str) -> PinnedService | None:
         return next((s for s in self.services if (s.provider, s.name) == (provider, name)), None)
@@ -88,7 +95,7 @@ def collect_inputs(schemas_dir: Path, templates_dir: Path) -> Inputs:
     _refuse_unknown_top_level(schemas_dir)
     overlays = _checked_overlays(schemas_dir, services)
     templates = _template_files(templates_dir)
-    return Inputs(tuple(services), schemas, overlays, templates, sdk_versions)
+    return Inputs(tuple(services), schemas, overlays, templates, sdk_versions, read_package_version(schemas_dir))
 
 
 def _verify_schema_files(schemas_dir: Path, recorded: dict[str, str]) -> None:

@@ -26,7 +26,7 @@ from codegen.overlays import Overlay, apply_overlay, find_overlay
 from codegen.providers import registry
 from codegen.providers.base import Annotated
 from codegen.render.formatting import format_python
-from codegen.render.package import METADATA_FILE, Selection, render_package
+from codegen.render.package import METADATA_FILE, PackageInfo, Selection, render_package
 from codegen.selection import choose
 from codegen.writer import WriteResult, write_tree
 
@@ -100,7 +100,8 @@ def render(
     inputs = inputs or collect_inputs(schemas_dir, templates_dir)
     chosen = selections(schemas_dir, inputs, progress)
     unrenderable: dict[str, dict[str, str]] = {}
-    files = formatter(render_package([s for s in chosen if s.resources], templates_dir, not_rendered=unrenderable))
+    rendering = [s for s in chosen if s.resources]
+    files = formatter(render_package(rendering, templates_dir, PackageInfo.of(inputs), not_rendered=unrenderable))
     rendered = {}
     left_out = {}
     for s in chosen:

@@ -14,7 +14,7 @@ from openapi_spec_validator import validate as validate_openapi
 from codegen.errors import TasklayerError
 from codegen.render.crd import cel_member
 
-CRDS = sorted((Path(__file__).resolve().parent.parent / "generated" / "crds").rglob("*.yaml"))
+CRDS = sorted((Path(__file__).resolve().parent.parent / "generated" / "tasklayer_tasks" / "crds").rglob("*.yaml"))
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -111,7 +111,7 @@ def test_the_fast_yaml_dump_writes_what_the_pure_one_writes() -> None:
 
     from codegen.render.crd import dump_yaml
 
-    paths = sorted(glob.glob(str(Path(__file__).resolve().parent.parent / "generated/crds/**/*.yaml"), recursive=True))
+    paths = sorted(glob.glob(str(Path(__file__).resolve().parent.parent / "generated/tasklayer_tasks/crds/**/*.yaml"), recursive=True))
     assert len(paths) > 300
     for path in paths:
         body = Path(path).read_text(encoding="utf-8").split("\n", 1)[1]

@@ -11,12 +11,13 @@ from pathlib import Path
 from codegen.providers.aws.rules.run import annotate_model
 from codegen.providers.aws.shapes import AwsFieldShape
 from codegen.render.formatting import format_python
-from codegen.render.package import Selection, render_package
+from codegen.render.package import PackageInfo, Selection, render_package
 from tests.toy_model import TOY
 
 from botocore.model import ServiceModel
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+PACKAGE = PackageInfo(version="0.1.0", botocore_floor="1.43.11")  # what the pyproject declares is not judged here
 PAYLOAD = '"""\nimport os; os.system("echo pwned")\n"""'
 
 
@@ -35,7 +36,7 @@ def hostile_model() -> ServiceModel:
 def test_hostile_schema_text_stays_data() -> None:
     _, draft = annotate_model(hostile_model(), service="toy", api_version="2020-01-01")
     service = draft.freeze()
-    files = format_python(render_package([Selection(service, ("Widget",))], TEMPLATES))
+    files = format_python(render_package([Selection(service, ("Widget",))], TEMPLATES, PACKAGE))
     task = files["tasklayer_tasks/aws/toy/widget.py"]
     tree = ast.parse(task)  # valid Python
     imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
@@ -89,7 +90,7 @@ def test_safety_and_provenance_values_reach_code_only_as_literals() -> None:
     )
     service = dataclasses.replace(service, resources=tuple(widget if r.name == "Widget" else r for r in service.resources))
     pinned_from = 'botocore 1.0"""; import os; """'
-    files = format_python(render_package([Selection(service, ("Widget", "WidgetAssociation"), pinned_from)], TEMPLATES))
+    files = format_python(render_package([Selection(service, ("Widget", "WidgetAssociation"), pinned_from)], TEMPLATES, PACKAGE))
 
     core = files["tasklayer_tasks/aws/toy/core/widget.py"]
     keywords = _spec_keywords(core)
@@ -100,7 +101,8 @@ def test_safety_and_provenance_values_reach_code_only_as_literals() -> None:
     assert _spec_keywords(association)["owner_parent"] == ["ParentSpec(field='WidgetId', spec=WIDGET_SPEC)"]
     assert "from .widget import SPEC as WIDGET_SPEC" in association
     for path, source in files.items():
-        if path.endswith(".py"):
+        # what the schemas reach; the runtime and testing helpers are copied verbatim, not rendered
+        if path.endswith(".py") and not path.startswith(("tasklayer_tasks/runtime/", "tasklayer_tasks/testing/")):
             imported = {a.name for n in ast.walk(ast.parse(source, path)) if isinstance(n, (ast.Import, ast.ImportFrom))
                         for a in n.names}
             assert "os" not in imported, path

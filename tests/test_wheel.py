@@ -20,6 +20,7 @@ from email.parser import Parser
 from pathlib import Path
 
 import pytest
+from tests.wheel_build import build_wheel
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -75,12 +76,8 @@ def _listing(root: Path) -> list[str]:
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     before = _listing(GENERATED)
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(GENERATED)],
-        check=True, capture_output=True, text=True,
-    )
+    built = build_wheel(out)
     assert _listing(GENERATED) == before, "building the wheel wrote into generated/"
-    (built,) = out.glob("tasklayer_tasks-*.whl")
     return built
 
 
@@ -97,6 +94,19 @@ def test_wheel_ships_everything_the_tasks_read_and_declares_its_extras(wheel: Pa
     assert any(r.startswith("google-api-python-client") and 'extra == "gcp"' in r for r in requires)
     assert any(r.startswith("kopf") and 'extra == "operator"' in r for r in requires)
     assert set(metadata.get_all("Provides-Extra")) == {"gcp", "operator"}
+
+
+def test_wheel_carries_the_crds_its_licence_and_its_readme(wheel: Path) -> None:
+    archive = zipfile.ZipFile(wheel)
+    names = archive.namelist()
+    crds = sorted(p.relative_to(GENERATED).as_posix() for p in (GENERATED / "tasklayer_tasks" / "crds").rglob("*.yaml"))
+    assert len(crds) > 300 and [n for n in names if n.endswith(".yaml")] == crds  # the operator's step applies them
+    metadata = Parser().parsestr(archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode())
+    assert metadata["License-Expression"] == "Apache-2.0" and metadata.get_all("License-File") == ["LICENSE"]
+    licence = next(n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
+    assert archive.read(licence) == (ROOT / "LICENSE").read_bytes()
+    assert metadata["Description-Content-Type"] == "text/markdown"
+    assert metadata.get_payload().strip() == (GENERATED / "README.md").read_text().strip()
 
 
 @pytest.fixture(scope="module")

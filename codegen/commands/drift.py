@@ -14,23 +14,27 @@ from codegen.cli import print_json
 from codegen.console import Console
 from codegen.errors import TasklayerError
 from codegen.providers import NAMES, info
-from codegen.sources.manifest import read_manifest
-
+from codegen.sources.manifest import read_manifest, read_package_version, write_package_version
 
 
 def run(args: argparse.Namespace, console: Console, root: Path) -> int:
+    """The report; the suggested version follows from the base's recorded one, so a second
+    ``--bump`` against the same base records the same version again."""
     from codegen.drift import compare, markdown
-    from codegen.render.package import PACKAGE_VERSION
 
     with tempfile.TemporaryDirectory(prefix="tasklayer-drift-") as tmp:
         base = _base_schemas(args.base, Path(args.schemas), Path(tmp))
         old = _annotated(base, args.service, console, "annotating base")
         new = _annotated(Path(args.schemas), args.service, console, "annotating current")
-        report = compare(old, new, (_labels(base), _labels(Path(args.schemas))), PACKAGE_VERSION)
+        report = compare(old, new, (_labels(base), _labels(Path(args.schemas))), read_package_version(base))
+    if args.bump:
+        write_package_version(Path(args.schemas), report.next_version)
     if args.json:
         print_json(report.to_json())
     else:
         print(markdown(report), end="")
+    if args.bump and not args.json:  # the JSON report says it as suggested_version
+        console.info(f"recorded package version {report.next_version} in schemas/manifest.json; `generate` writes it")
     return 0
 
 

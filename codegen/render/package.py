@@ -10,6 +10,7 @@ from typing import Any, Mapping
 import jinja2
 
 from codegen.errors import TasklayerError
+from codegen.inputs import Inputs
 from codegen.model import Service
 from codegen.naming import Code, Docstring, PythonIdentifier, PythonLiteral, class_name, python_literal, safe_docstring
 from codegen.render import crd, layout
@@ -22,10 +23,26 @@ from codegen.providers.registry import PROVIDERS
 from codegen.render.views import ResourceView
 
 PACKAGE = "tasklayer_tasks"
-PACKAGE_VERSION = "0.1.0"
-BOTOCORE_FLOOR = "1.34"
 GOOGLEAPICLIENT_FLOOR = "2.100"
 METADATA_FILE = "tasklayer-generate-metadata.json"  # written by codegen.metadata
+CRDS = "crds"  # inside the package, so the wheel (flit packs only the module) carries them
+
+
+@dataclass(frozen=True)
+class PackageInfo:
+    """What the generated package's metadata declares. ``version`` is the one the schema
+    manifest records (``tasklayer drift --bump`` sets it); ``botocore_floor`` is the botocore
+    the AWS schemas were pinned from: botocore validates every call against its own installed
+    models, so an older one refuses members the generated calls send (botocore 1.34.0 refuses
+    ``CreateRouteTable``'s ``ClientToken``), and tests/test_botocore_range.py proves the floor
+    and the newest botocore on the index."""
+
+    version: str
+    botocore_floor: str
+
+    @classmethod
+    def of(cls, inputs: Inputs) -> PackageInfo:
+        return cls(version=inputs.package_version, botocore_floor=inputs.sdk_versions.get("botocore", "unknown"))
 
 
 @dataclass(frozen=True)
@@ -48,7 +65,7 @@ class Selection:
 
 
 def render_package(
-    selections: list[Selection], templates_dir: Path, sources: list[str] | None = None,
+    selections: list[Selection], templates_dir: Path, package: PackageInfo, sources: list[str] | None = None,
     not_rendered: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, str]:
     """``sources``: the services the whole package is made of, when only some of them are
@@ -60,11 +77,12 @@ def render_package(
     # service labels carry schema text (names, versions): escaped once, as prose
     listed = safe_docstring(", ".join(sources if sources is not None else [s.label for s in selections]))
     files["pyproject.toml"] = render_template(
-        env, "package/pyproject.toml.jinja", botocore_floor=safe_docstring(BOTOCORE_FLOOR),
-        googleapiclient_floor=safe_docstring(GOOGLEAPICLIENT_FLOOR), version=safe_docstring(PACKAGE_VERSION),
+        env, "package/pyproject.toml.jinja", botocore_floor=safe_docstring(package.botocore_floor),
+        googleapiclient_floor=safe_docstring(GOOGLEAPICLIENT_FLOOR), version=safe_docstring(package.version),
         metadata_file=safe_docstring(METADATA_FILE),
     )
     files["README.md"] = render_template(env, "package/README.md.jinja", sources=listed)
+    files["LICENSE"] = (templates_dir / "package" / "LICENSE").read_text(encoding="utf-8")
     files[f"{PACKAGE}/__init__.py"] = render_template(env, "package/init.py.jinja", sources=listed)
     files[f"{PACKAGE}/py.typed"] = ""
     providers = sorted({s.service.provider for s in selections})
@@ -158,7 +176,7 @@ def _resource_files(
     """One resource's core, reconciler and task modules, and its custom resource definition."""
     service = selection.service
     return {
-        f"crds/{service.provider}/{service.name}/{crd.plural(str(view.class_name))}.yaml": crd.crd_yaml(view),
+        f"{PACKAGE}/{CRDS}/{service.provider}/{service.name}/{crd.plural(str(view.class_name))}.yaml": crd.crd_yaml(view),
         f"{base}/core/{view.module}.py": render_template(
             env, cloud.core_template, service=service, view=view, core_imports=_core_imports(view, cloud, modules),
             owner_parent=_owner_parent(view, modules), pinned_from=pinned_from,

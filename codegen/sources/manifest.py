@@ -22,6 +22,9 @@ MANIFEST_NAME = "manifest.json"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
 _OPTIONAL_TEXT = ("revision", "googleapiclient_version")
+PACKAGE_VERSION_KEY = "package_version"  # the generated package's version, set by `drift --bump`
+FIRST_PACKAGE_VERSION = "0.1.0"  # what every package was before the manifest recorded a version
+_SEMVER = re.compile(r"\d+\.\d+\.\d+")
 
 
 def manifest_path(schemas_dir: Path) -> Path:
@@ -83,12 +86,33 @@ def write_provider_section(
     """Replace one provider's section, keep the others, and write atomically."""
     manifest = read_manifest(schemas_dir)
     manifest[provider] = section
+    return _write_manifest(schemas_dir, manifest)
+
+
+def _write_manifest(schemas_dir: Path, manifest: dict[str, Any]) -> Path:
     path = manifest_path(schemas_dir)
     text = json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     temporary = path.with_name(f".{path.name}.tmp")
     temporary.write_text(text, encoding="utf-8")
     os.replace(temporary, path)
     return path
+
+
+def read_package_version(schemas_dir: Path) -> str:
+    """The generated package's version the manifest records (``major.minor.patch``)."""
+    version = read_manifest(schemas_dir).get(PACKAGE_VERSION_KEY, FIRST_PACKAGE_VERSION)
+    _check(isinstance(version, str) and bool(_SEMVER.fullmatch(version)), manifest_path(schemas_dir),
+           json_pointer(PACKAGE_VERSION_KEY), "expected a version major.minor.patch")
+    return str(version)
+
+
+def write_package_version(schemas_dir: Path, version: str) -> Path:
+    """Record the generated package's version, keeping every provider's section."""
+    _check(bool(_SEMVER.fullmatch(version)), manifest_path(schemas_dir), json_pointer(PACKAGE_VERSION_KEY),
+           "expected a version major.minor.patch")
+    manifest = read_manifest(schemas_dir)
+    manifest[PACKAGE_VERSION_KEY] = version
+    return _write_manifest(schemas_dir, manifest)
 
 
 def _check_service_entry(entry: Any, path: Path, pointer: str) -> None:
