@@ -25,11 +25,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m tests.conformance.sweep", description=__doc__.split("\n")[0])
-    parser.add_argument("--provider", choices=("aws", "gcp"), action="append")
+    parser.add_argument("--provider", choices=("aws", "gcp"), action="append", help="only this cloud (repeatable)")
     parser.add_argument("--service", action="append", help="only these services (repeatable)")
     parser.add_argument("--resource", action="append", help="only these resources (repeatable)")
-    parser.add_argument("--generated", type=Path, default=ROOT / "generated")
-    parser.add_argument("--reports", type=Path, default=ROOT / "reports")
+    parser.add_argument("--generated", type=Path, default=ROOT / "generated", help="the generated package to sweep")
+    parser.add_argument("--reports", type=Path, default=ROOT / "reports", help="where conformance.json and .md are")
     parser.add_argument("--check", action="store_true", help="compare with the report; write nothing")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per resource")
     return parser.parse_args(argv)
