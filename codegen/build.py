@@ -104,19 +104,17 @@ def _resolve_services(inputs: Inputs, names: list[str] | None) -> set[tuple[str,
     """``ec2`` or ``aws/ec2`` -> (provider, service); an unknown name is an error with a guess."""
     if not names:
         return None
-    from codegen.names import unknown_name_error
+    from codegen.names import unpinned_service_error
 
     out = set()
     for name in names:
         provider, _, service = name.rpartition("/")
         found = [(s.provider, s.name) for s in inputs.services if s.name == service and provider in ("", s.provider)]
         if len(found) != 1:
-            known = [f"{s.provider}/{s.name}" for s in inputs.services]
             if len(found) > 1:
                 raise TasklayerError(f"service {name!r} is pinned for several providers",
                                      notes=[f"name one: {', '.join(f'{p}/{n}' for p, n in found)}"])
-            raise unknown_name_error("pinned service", name, known + [s.name for s in inputs.services],
-                                     notes=[f"pinned: {', '.join(known)}"])
+            raise unpinned_service_error(name, [(s.provider, s.name) for s in inputs.services])
         out.update(found)
     return out
 

@@ -16,23 +16,50 @@ from typing import Any, NoReturn, Sequence
 from codegen.errors import TasklayerError
 from codegen.providers import NAMES
 
+DESCRIPTION = "Generate the tasks package (generated/) from pinned cloud API schemas."
 EXIT_BAD_INPUT = 2
 EXIT_CLOSED_PIPE = 141  # what a shell reports for a writer killed by SIGPIPE
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with did-you-mean for mistyped subcommands and choices."""
+    """argparse with did-you-mean for mistyped subcommands, choices and options."""
 
     def error(self, message: str) -> NoReturn:
+        close = self._guesses(message)
+        if close:
+            message += f"\n  did you mean: {', '.join(close)}"
+        super().error(message)
+
+    def _guesses(self, message: str) -> list[str]:
         from codegen.names import suggestions
 
         if "invalid choice: " in message:
             typed = message.split("invalid choice: ", 1)[1].split("'")[1]
             choices = [c for a in self._actions if a.choices for c in a.choices]
-            close = suggestions(typed, choices)
-            if close:
-                message += f"\n  did you mean: {', '.join(close)}"
-        super().error(message)
+            started = [c for c in choices if typed and c.startswith(typed)]  # `gen` for generate
+            nested = [path for name, path in subcommands(self) if name == typed]  # `pin` for schemas pin
+            return list(dict.fromkeys([*started, *suggestions(typed, choices), *nested]))[:3]
+        if message.startswith("unrecognized arguments: "):
+            options = [o for parser in _all_parsers(self) for a in parser._actions for o in a.option_strings]
+            words = [word.split("=", 1)[0] for word in message.split(": ", 1)[1].split() if word.startswith("--")]
+            return list(dict.fromkeys(o for word in words for o in suggestions(word, options, n=1)))
+        return []
+
+
+def _all_parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """``parser`` and every subcommand's parser below it."""
+    below = [p for a in parser._actions if isinstance(a, argparse._SubParsersAction) for p in a.choices.values()]
+    return [parser, *(q for p in below for q in _all_parsers(p))]
+
+
+def subcommands(parser: argparse.ArgumentParser, prefix: str = "") -> list[tuple[str, str]]:
+    """(name, full command) of every subcommand at any depth: ``("pin", "schemas pin")``."""
+    out = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                out += [(name, f"{prefix}{name}"), *subcommands(sub, f"{prefix}{name} ")]
+    return out
 
 
 def _global_flags(top: bool) -> argparse.ArgumentParser:
@@ -47,37 +74,40 @@ def _global_flags(top: bool) -> argparse.ArgumentParser:
     return parent
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     import codegen
 
     flags = _global_flags(top=False)
-    parser = _Parser(prog="tasklayer", description=__doc__.splitlines()[0], parents=[_global_flags(top=True)])
+    parser = _Parser(prog="tasklayer", description=DESCRIPTION, parents=[_global_flags(top=True)])
     parser.add_argument("--version", action="version", version=f"tasklayer {codegen.__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    schemas = sub.add_parser("schemas", help="manage pinned schemas", parents=[flags])
+    schemas = _command(sub, "schemas", "manage pinned schemas (schemas/manifest.json records each file's sha256)", flags)
     schemas_sub = schemas.add_subparsers(dest="schemas_command", required=True, parser_class=_Parser)
-    pin = schemas_sub.add_parser("pin", parents=[flags],
-                                 help="copy the newest API version of services from the SDK into schemas/")
-    pin.add_argument("provider", choices=list(NAMES))
+    pin = _command(schemas_sub, "pin", "copy the newest API version of services from the SDK into schemas/", flags)
+    pin.add_argument("provider", choices=list(NAMES), help="whose SDK to copy from")
     pin.add_argument("services", nargs="*", help="botocore service names; GCP API names, optionally with a version "
                      "(dns.v1); default with --check: every pinned one")
     pin.add_argument("--check", action="store_true", help="write nothing; say which pins the SDK has newer versions of")
     pin.add_argument("--from", dest="sdk_data", type=Path,
                      help="aws: a botocore data folder (or an unpacked botocore wheel) instead of the installed one")
-    schemas_sub.add_parser("list", parents=[flags], help="pinned services and versions vs what the installed SDKs have")
+    _command(schemas_sub, "list", "pinned services and versions vs what the installed SDKs have", flags)
 
-    ann = sub.add_parser("annotations", help="print what the annotator decided", parents=[flags])
-    ann.add_argument("--provider", choices=list(NAMES), default="aws")
+    ann = _command(sub, "annotations", "print what the annotator decided: each resource's identity, "
+                   "operations and field classes", flags)
+    ann.add_argument("--provider", choices=list(NAMES), default="aws", help="whose pinned schemas (default: aws)")
     ann.add_argument("--service", action="append", help="service to annotate (repeatable; default: every pinned one)")
     ann.add_argument("--json", action="store_true",
                      help="JSON: one object for one --service, else one array of per-service objects")
     ann.add_argument("--all", action="store_true", help="every service of the installed SDK (every discovery document for gcp)")
     ann.add_argument("--detail", action="store_true", help="add references, names, types and provenance to the JSON")
+    ann.add_argument("--resource", action="append", metavar="NAME",
+                     help="only this resource of the services (repeatable: Vpc, Subnet)")
 
-    gen = sub.add_parser("generate", help="render the pinned services' tasks into generated/", parents=[flags])
+    gen = _command(sub, "generate", "render the pinned services' tasks into generated/", flags)
     gen.add_argument("--check", action="store_true", help="write nothing; exit 1 when generated/ is stale")
-    gen.add_argument("--diff", action="store_true", help="with --check: print a unified diff of what would change")
+    gen.add_argument("--diff", action="store_true",
+                     help="write nothing; print a unified diff of what would change (exit 1 as --check)")
     gen.add_argument("--service", action="append", help="write only this service's files (repeatable: ec2, gcp/compute)")
     gen.add_argument("--force", action="store_true", help="remove files in the output that no generate wrote")
     gen.add_argument("--allow-drop", action="store_true", help="allow a run to remove a service or the runtime")
@@ -86,8 +116,7 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--cache-dir", type=Path, help="cache folder (default: $TASKLAYER_CACHE_DIR or .tasklayer-cache/)")
     gen.add_argument("--no-cache", action="store_true", help="render everything; read and write no cache")
 
-    drift = sub.add_parser("drift", parents=[flags],
-                           help="what changed for consumers between two sets of pins (a CHANGELOG entry)")
+    drift = _command(sub, "drift", "what changed for consumers between two sets of pins (a CHANGELOG entry)", flags)
     drift.add_argument("--base", default="HEAD",
                        help="the previous pins: a git revision of this checkout (default HEAD) or a schemas folder")
     drift.add_argument("--json", action="store_true", help="the report as one JSON object")
@@ -97,8 +126,14 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command(sub: Any, name: str, summary: str, flags: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """A subcommand whose own --help opens with the line the list of subcommands shows."""
+    parser: argparse.ArgumentParser = sub.add_parser(name, help=summary, description=summary, parents=[flags])
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = build_parser().parse_args(argv)
     try:
         code = _dispatch(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at exit

@@ -144,3 +144,94 @@ def test_generate_summary_diff_service_and_unexpected_files(capsys: pytest.Captu
     assert not (repo / "generated/tasklayer_tasks/mine.py").exists()
     code, out, _ = run(capsys, *flags, "--check")
     assert code == 0 and "up to date" in out and "from cache" in out
+
+
+# --- issue 20, item 12 --------------------------------------------------------------------------
+
+
+def _generate_flags(repo: Path) -> list[str]:
+    """generate over the copy, answered from the checkout's cache (the inputs are the same bytes)."""
+    return ["--schemas", str(repo / "schemas"), "generate", "--templates", str(repo / "templates"),
+            "--output", str(repo / "generated"), "--cache-dir", str(ROOT / ".tasklayer-cache")]
+
+
+def test_diff_alone_shows_the_diff_and_writes_nothing(capsys: pytest.CaptureFixture[str], repo: Path) -> None:
+    vpc = repo / "generated/tasklayer_tasks/aws/ec2/vpc.py"
+    vpc.write_text(vpc.read_text().replace('"""Vpc:', '"""Edited Vpc:'))
+    code, out, _ = run(capsys, *_generate_flags(repo), "--diff")
+    assert code == 1  # stale, as --check says it
+    assert '-"""Edited Vpc:' in out and '+"""Vpc:' in out
+    assert "Edited Vpc" in vpc.read_text()  # the local edit survives
+
+
+@pytest.mark.parametrize("argv", [
+    ["annotations", "--service", "lambda"],
+    ["generate", "--check", "--service", "lambda"],
+    ["drift", "--service", "lambda"],
+])
+def test_every_subcommand_gives_the_same_pin_hint(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, err = run(capsys, "--schemas", str(SCHEMAS), *argv)
+    assert code == 2 and out == ""
+    assert "aws service 'lambda' is not pinned" in err and "pin it with `tasklayer schemas pin aws lambda`" in err
+
+
+def test_drift_of_an_unknown_service_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--schemas", str(SCHEMAS), "drift", "--service", "ec3")
+    assert code == 2 and "No change" not in out
+    assert "unknown service 'ec3'" in err and "did you mean: " in err and "ec2" in err
+
+
+def test_annotations_of_one_resource(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--schemas", str(SCHEMAS), "annotations", "--service", "ec2", "--resource", "Vpc", "--json")
+    assert code == 0 and [r["name"] for r in json.loads(out)["resources"]] == ["Vpc"]
+    code, out, _ = run(capsys, "--schemas", str(SCHEMAS), "annotations", "--resource", "Role", "--resource", "Vpc")
+    assert code == 0 and "aws/ec2 2016-11-15: 1 resources" in out and "aws/iam 2010-05-08: 1 resources" in out
+    assert "2 services, 2 resources" in out.splitlines()[-1]
+    code, _, err = run(capsys, "--schemas", str(SCHEMAS), "annotations", "--service", "ec2", "--resource", "VPC")
+    assert code == 2 and "unknown resource 'VPC'" in err and "did you mean: Vpc" in err
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["gen"], "did you mean: generate"),  # a prefix
+    (["pin", "aws", "ec2"], "did you mean: schemas pin"),  # a subcommand of a subcommand
+    (["list"], "did you mean: schemas list"),
+    (["generate", "--chek"], "did you mean: --check"),  # a mistyped option
+    (["annotations", "--resorce", "Vpc"], "did you mean: --resource"),
+])
+def test_a_mistyped_command_gets_a_suggestion(capsys: pytest.CaptureFixture[str], argv: list[str], expected: str) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and expected in err
+
+
+def test_what_was_not_generated_is_a_count_unless_verbose(capsys: pytest.CaptureFixture[str]) -> None:
+    flags = ["--schemas", str(SCHEMAS), "generate", "--check"]
+    code, out, _ = run(capsys, *flags)
+    assert code == 0
+    said = [line for line in out.splitlines() if "not generated" in line]
+    assert len(said) == 1 and "-v lists them" in said[0] and "SpotDatafeedSubscription" not in out
+    count = int(said[0].split()[0])
+    code, out, _ = run(capsys, *flags, "-v")
+    listed = [line for line in out.splitlines() if line.startswith("  aws/") or line.startswith("  gcp/")]
+    assert code == 0 and len(listed) == count > 1
+    assert "  aws/ec2 SpotDatafeedSubscription: incomplete: no identity" in listed
+
+
+def test_every_help_is_plain_text_and_every_option_says_what_it_does(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from codegen.cli import build_parser, subcommands
+
+    commands = ["", *(path for _, path in subcommands(build_parser()))]
+    assert {"schemas pin", "schemas list", "annotations", "generate", "drift"} <= set(commands)
+    for command in commands:
+        code, out, _ = run(capsys, *command.split(), "--help")
+        assert code == 0 and out.startswith(f"usage: tasklayer {command}".rstrip()), command
+        assert "``" not in out and ":func:" not in out and ":class:" not in out, command
+    parsers = [build_parser()]
+    for parser in parsers:  # grows as it goes: every subcommand's parser, at any depth
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                parsers += action.choices.values()
+            else:
+                assert action.help, (parser.prog, action.dest)
+        assert parser is parsers[0] or parser.description, parser.prog

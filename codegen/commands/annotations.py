@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codegen.cli import print_json
 from codegen.console import Console
-from codegen.names import unknown_name_error
+from codegen.names import unpinned_service_error
 from codegen.providers import info
+
+if TYPE_CHECKING:
+    from codegen.model import Service
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
     from codegen.dump import corpus_summary, service_document, service_table
 
     services = _corpus(args, console) if args.all else _pinned(args.provider, args.schemas, args.service)
+    if args.resource:
+        services = only_resources(services, args.resource)
     if args.json:
         docs = [service_document(s, args.detail) for s in services]
         one = not args.all and args.service is not None and len(args.service) == 1
@@ -40,27 +46,30 @@ def _pinned(provider: str, schemas: Path, names: list[str] | None) -> list:
     pinned = _pinned_names(provider, schemas)
     for name in names or []:
         if name not in pinned:
-            raise _not_pinned(provider, name, pinned)
+            raise unpinned_service_error(name, [(provider, n) for n in pinned], provider)
     return [annotated(schemas, provider, name) for name in names or pinned]
+
+
+def only_resources(services: list[Service], names: list[str]) -> list[Service]:
+    """Each service with only the ``names`` resources; a service that has none of them is left
+    out. A name no service has is an error with a guess (``VPC`` -> ``Vpc``)."""
+    from dataclasses import replace
+
+    from codegen.names import unknown_name_error
+
+    known = [r.name for s in services for r in s.resources]
+    for name in names:
+        if name not in known:
+            where = ", ".join(f"{s.provider}/{s.name}" for s in services)
+            raise unknown_name_error("resource", name, known, notes=[f"in {where}"])
+    kept = [replace(s, resources=tuple(r for r in s.resources if r.name in names)) for s in services]
+    return [s for s in kept if s.resources]
 
 
 def _pinned_names(provider: str, schemas: Path) -> list[str]:
     from codegen.providers.registry import PROVIDERS
 
     return PROVIDERS[provider].pinned_services(schemas)
-
-
-def _not_pinned(provider: str, name: str, pinned: list[str]) -> Exception:
-    """Suggest pinning only what the SDK actually has; else guess among real names."""
-    installed = installed_names(provider)
-    if name in installed:
-        from codegen.errors import TasklayerError
-
-        return TasklayerError(f"{provider} service {name!r} is not pinned",
-                              notes=[f"pin it with `tasklayer schemas pin {provider} {name}`",
-                                     f"pinned: {', '.join(pinned) or '(none)'}"])
-    return unknown_name_error(f"{provider} service", name, installed, preferred=pinned,
-                              notes=[f"pinned: {', '.join(pinned) or '(none)'}"])
 
 
 def installed_names(provider: str) -> list[str]:

@@ -16,7 +16,6 @@ from codegen.errors import TasklayerError
 from codegen.providers import NAMES, info
 from codegen.sources.manifest import read_manifest, read_package_version, write_package_version
 
-
 def run(args: argparse.Namespace, console: Console, root: Path) -> int:
     """The report; the suggested version follows from the base's recorded one, so a second
     ``--bump`` against the same base records the same version again."""
@@ -24,6 +23,7 @@ def run(args: argparse.Namespace, console: Console, root: Path) -> int:
 
     with tempfile.TemporaryDirectory(prefix="tasklayer-drift-") as tmp:
         base = _base_schemas(args.base, Path(args.schemas), Path(tmp))
+        _check_selection(args.service, [base, Path(args.schemas)])
         old = _annotated(base, args.service, console, "annotating base")
         new = _annotated(Path(args.schemas), args.service, console, "annotating current")
         report = compare(old, new, (_labels(base), _labels(Path(args.schemas))), read_package_version(base))
@@ -57,6 +57,18 @@ def _base_schemas(base: str, schemas: Path, tmp: Path) -> Path:
 
 def _git(schemas: Path, *argv: str) -> bytes:
     return subprocess.run(["git", "-C", str(schemas), *argv], check=True, capture_output=True).stdout
+
+
+def _check_selection(only: list[str] | None, folders: list[Path]) -> None:
+    """Each ``--service`` must be pinned on one side at least (a service the new pins drop is a
+    fair question): a name pinned nowhere would otherwise select nothing and report no change."""
+    from codegen.names import unpinned_service_error
+
+    manifests = [read_manifest(folder) for folder in folders]
+    pinned = sorted({(p, n) for manifest in manifests for p in NAMES for n in manifest.get(p, {}).get("services", {})})
+    for name in only or []:
+        if not any(name in (n, f"{p}/{n}") for p, n in pinned):
+            raise unpinned_service_error(name, pinned)
 
 
 def _annotated(schemas: Path, only: list[str] | None, console: Console, label: str) -> list:

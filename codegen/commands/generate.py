@@ -14,8 +14,9 @@ from codegen.console import Console
 
 def run(args: argparse.Namespace, console: Console, root: Path) -> int:
     started = time.perf_counter()
+    check = args.check or args.diff  # a diff is a question about the output, never a write over it
     options = GenerateOptions(
-        schemas=args.schemas, templates=args.templates, output=args.output, check=args.check,
+        schemas=args.schemas, templates=args.templates, output=args.output, check=check,
         force=args.force, allow_drop=args.allow_drop, services=args.service,
         cache_dir=None if args.no_cache else (args.cache_dir or default_cache_dir(root)),
         progress=lambda item, done, total: console.progress("generating", done, total, item),
@@ -25,7 +26,7 @@ def run(args: argparse.Namespace, console: Console, root: Path) -> int:
     how = f"{elapsed:.1f}s{', from cache' if outcome.cached else ''}"
     _say_unrendered(outcome, console)
     result = outcome.result
-    if args.check:
+    if check:
         if result.stale:
             console.warn(f"{args.output} is stale:\n{result.report()}")
             if args.diff:
@@ -53,10 +54,11 @@ def _say_unrendered(outcome: Outcome, console: Console) -> None:
     left_out = outcome.not_generated
     if left_out:
         count = sum(len(v) for v in left_out.values())
-        console.info(f"{count} resources not generated (`generate: all` selects complete annotations):")
+        listed = ", -v lists them" if console.verbosity < 1 else ""
+        console.info(f"{count} resources not generated (`generate: all` selects complete annotations{listed})")
         for service, reasons in left_out.items():
             for resource, why in reasons.items():
-                console.info(f"  {service} {resource}: {why}")
+                console.detail(f"  {service} {resource}: {why}")
     if not outcome.unrendered:
         return
     console.info(f"nothing rendered for {', '.join(outcome.unrendered)} (-v says why)")

@@ -1,7 +1,9 @@
 """The committed report: ``reports/conformance.json`` (read by ``tasklayer annotations --all``
 for swept-passing counts: keep its shape) and ``reports/conformance.md`` (a table per service).
 
-JSON: ``{"aws": {service: {Resource: {"status", "step", "reason"}}}, "gcp": {...}}``.
+JSON: ``{"aws": {service: {Resource: {"status", "step", "reason"}}}, "gcp": {...}}``; a pass's
+reason is what its cycle proved (fields changed, the create-only change refused, what it could
+not check), so the markdown is rendered from the JSON alone.
 """
 
 from __future__ import annotations
@@ -43,10 +45,24 @@ def judged(provider: str, service: str, name: str, o: Outcome, known: dict[str, 
 
 
 def _reason(provider: str, service: str, name: str, o: Outcome, known: dict[str, tuple[str, str]]) -> str | None:
+    """Why it failed or was skipped (with the diagnosed cause); for a pass, what it proved."""
+    if o.status == "pass":
+        return _proved(o)
     step, cause = known.get(f"{provider}/{service}/{name}", (None, None))
     if o.status in ("fail", "skipped") and o.step == step and cause:
         return f"{o.reason}. Cause: {cause}"
     return o.reason
+
+
+def _proved(o: Outcome) -> str:
+    """A pass's fields changed, the create-only change refused, and what it could not check.
+    Kept in the JSON so a partial sweep can render every other row as the last run left it."""
+    changed = sorted(o.evidence.get("changes", {}))
+    refused = o.evidence.get("create-only", {}).get("field")
+    parts = [f"changed: {', '.join(changed) or 'none'}"]
+    parts += [f"create-only refused: {refused}"] if refused else []
+    parts += ["unchecked: " + "; ".join(o.notes)] if o.notes else []
+    return ". ".join(parts)
 
 
 def as_json(results: Results) -> dict[str, Any]:
@@ -99,29 +115,24 @@ def counts(report: dict[str, Any]) -> dict[str, dict[str, dict[str, int]]]:
     }
 
 
-def markdown(report: dict[str, Any], results: Results, header: list[str]) -> str:
-    """Tables per service; a pass lists what the cycle could not check (from this run)."""
-    lines = ["# Conformance sweep", "", *header, ""]
+def markdown(report: dict[str, Any]) -> str:
+    """Tables per service, from the report alone: the same report always renders the same bytes,
+    so a partial sweep leaves every row it did not sweep as it was."""
+    n = {s: sum(c[s] for p in counts(report).values() for c in p.values()) for s in ("pass", "fail", "skipped")}
+    lines = ["# Conformance sweep", "",
+             f"{sum(n.values())} resources: {n['pass']} pass, {n['fail']} fail, {n['skipped']} skipped. "
+             "`python -m tests.conformance.sweep` writes this file; with `--service` or `--resource` it "
+             "rewrites only the rows it swept.", ""]
     lines += ["| provider | service | pass | fail | skipped |", "|---|---|---|---|---|"]
     for provider, services in counts(report).items():
-        for service, n in services.items():
-            lines.append(f"| {provider} | {service} | {n['pass']} | {n['fail']} | {n['skipped']} |")
+        for service, c in services.items():
+            lines.append(f"| {provider} | {service} | {c['pass']} | {c['fail']} | {c['skipped']} |")
     for provider, services in report.items():
         for service, resources in services.items():
             lines += ["", f"## {provider} / {service}", "", "| resource | result | step | reason |"]
             lines.append("|---|---|---|---|")
             for name, entry in resources.items():
-                outcome = results.get(provider, {}).get(service, {}).get(name)
-                reason = entry["reason"] or ""
-                if entry["status"] == "pass" and outcome is not None:
-                    changed = sorted(outcome.evidence.get("changes", {}))
-                    refused = outcome.evidence.get("create-only", {}).get("field")
-                    parts = [f"changed: {', '.join(changed) or 'none'}"]
-                    parts += [f"create-only refused: {refused}"] if refused else []
-                    parts += ["unchecked: " + "; ".join(outcome.notes)] if outcome.notes else []
-                    reason = ". ".join(parts)
-                step = entry["step"] or ""
-                lines.append(f"| {name} | {entry['status']} | {step} | {_cell(reason)} |")
+                lines.append(f"| {name} | {entry['status']} | {entry['step'] or ''} | {_cell(entry['reason'] or '')} |")
     return "\n".join(lines) + "\n"
 
 

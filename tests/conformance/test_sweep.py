@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -131,3 +132,23 @@ def test_counts_add_up(results: Any) -> None:
     n = report.counts(report.as_json(results))
     assert sum(c["pass"] + c["fail"] + c["skipped"] for p in n.values() for c in p.values()) == len(outcomes(results))
     assert Counter(o.status for *_, o in outcomes(results))["pass"] >= 1
+
+
+def test_a_partial_sweep_keeps_every_other_row(tmp_path: Path) -> None:
+    """``--service ec2 --resource Subnet`` rewrites Subnet's row (and the counts it is part of);
+    every other row of the committed report, a pass's details too, stays byte for byte."""
+    from tests.conformance.sweep import main
+
+    committed = ROOT / "reports"
+    shutil.copytree(committed, tmp_path / "reports")
+    assert main(["--service", "ec2", "--resource", "Subnet", "--reports", str(tmp_path / "reports")]) == 0
+    before = (committed / "conformance.md").read_text(encoding="utf-8").splitlines()
+    after = (tmp_path / "reports" / "conformance.md").read_text(encoding="utf-8").splitlines()
+    swept = [i for i, line in enumerate(after) if line.startswith("| Subnet |") or line.startswith("| aws | ec2 |")]
+    assert len(after) == len(before) > 300 and len(swept) == 2
+    header = after.index("| provider | service | pass | fail | skipped |") - 2  # the totals
+    kept = [i for i in range(len(after)) if i not in swept and i != header]
+    assert [after[i] for i in kept] == [before[i] for i in kept]
+    old, new = report.load(committed / "conformance.json"), report.load(tmp_path / "reports" / "conformance.json")
+    new["aws"]["ec2"].pop("Subnet")
+    assert old["aws"]["ec2"].pop("Subnet") and new == old
