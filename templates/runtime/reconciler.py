@@ -21,6 +21,7 @@ The write path (create, converge, delete) is :mod:`.reconciler_write`.
 
 from __future__ import annotations
 
+import difflib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -94,6 +95,7 @@ class Reconciler:
     )
 
     spec: ClassVar[ResourceSpec]
+    scope_keys: ClassVar[tuple[str, ...]] = ()  # spec keys placing it (GCP's region, zone)
 
     def __post_init__(self) -> None:
         self._previous: list[Mapping[str, Any]] = []  # the conditions the status carried in
@@ -263,8 +265,43 @@ class Reconciler:
             core.read_separately(state, desired)
         return found
 
+    def spec_keys(self) -> frozenset[str]:
+        """The keys a spec may carry: its custom resource's spec properties."""
+        keys = {"name", "shared", *self.scope_keys}
+        keys.update(
+            f.key for f in self.spec.fields if f.mutability is not Mutability.READ_ONLY and not f.is_tags
+        )
+        if self.spec.tags is not None:
+            keys.add("additionalTags")
+        return frozenset(keys)
+
+    def _invalid_spec(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result | None:
+        """A key no field has (``cidrBlok``) would be dropped without a word and the resource
+        made without it: refused instead, before any call, naming the key and the nearest valid
+        one. Terminal: no requeue, since only a changed spec can fix it."""
+        valid = self.spec_keys()
+        unknown = sorted(str(k) for k in spec if k not in valid)
+        if not unknown:
+            return None
+        problems = []
+        for key in unknown:
+            near = difflib.get_close_matches(key, sorted(valid), n=1)
+            problems.append(f"{key!r}" + (f" (did you mean {near[0]!r}?)" if near else ""))
+        message = f"{self.spec.name} spec has unknown keys: {', '.join(problems)}"
+        return self._result(status, False, "InvalidSpec", message, severity="Error")
+
     def reconcile(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
+        """Drive the resource toward ``spec``: find it (by the id in ``status``, else by its
+        identity and the cluster's ownership), create it when absent, else change what differs
+        and may change. Never raises for a cloud error. The returned ``Result`` carries the new
+        status (``id``, what reads return, ``conditions``) and ``requeue_after`` when another
+        pass is needed (a dependency without an id yet, a throttle, an operation running).
+        Ready=False reasons that no requeue fixes: ``InvalidSpec``, ``NotOwned``,
+        ``CannotChange``, ``MultipleMatches``, ``Failed``."""
         self._previous = list(status.get("conditions") or [])
+        invalid = self._invalid_spec(spec, status)
+        if invalid is not None:
+            return invalid
         try:
             return self._reconcile(spec, status)
         except TryAgainLater as err:
