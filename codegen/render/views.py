@@ -78,7 +78,7 @@ def _first_sentence(text: str, limit: int = 600) -> str:
 # FieldSpec's keywords in the order a spec literal gives them; a provider's view fills in
 # those it has facts for (update_param, read_attribute, value_wrapper, reference_member, ...)
 FIELD_SPEC_ORDER = (
-    "name", "attr", "key", "in_create", "update_operation", "update_member", "update_param", "read_member",
+    "name", "attr", "key", "in_create", "required", "from_task_name", "update_operation", "update_member", "update_param", "read_member",
     "read_operation", "read_attribute", "value_wrapper", "write_only", "sensitive", "server_default",
     "unordered", "references", "reference_member", "holds_arn", "is_tags", "filter_name", "after", "sensitive_paths",
     "update_kind", "remove_operation",
@@ -166,6 +166,8 @@ class FieldView:
             "attr": str(self.attr),
             "key": self.crd_key,
             "in_create": self.in_create,
+            "required": self.required,
+            "from_task_name": self.from_task_name,
             "update_operation": f.update_operation if not self.is_tags else None,
             "update_member": f.update_name,
             "read_member": f.read_name,
@@ -186,13 +188,28 @@ class FieldView:
         if unknown:
             raise ValueError(f"FieldSpec keywords {unknown} are not a provider's to give")
         values.update(facts)
-        defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
-                    "unordered": False, "is_tags": False}
+        defaults = {"in_create": False, "required": False, "from_task_name": False, "write_only": False,
+                    "sensitive": False, "server_default": False, "unordered": False, "is_tags": False}
         ordered = [(k, values[k]) for k in FIELD_SPEC_ORDER if k in values]
         args = arguments([(k, v) for k, v in ordered if v is not None and defaults.get(k, None) != v])
         # the runtime's own enum, by member name: no string stands for a class in generated code
         mutability = Code("Mutability.{}", PythonIdentifier(f.mutability.name))
         return [*args[:2], (PythonIdentifier("mutability"), mutability), *args[2:]]  # type: ignore[list-item]
+
+    @property
+    def required(self) -> bool:
+        """The create cannot be sent without it, and only the user can give it: not the
+        create's idempotency token (a hosted zone's CallerReference), which the runtime makes."""
+        create = self.resource.operations.create
+        token = create.idempotency_token if create is not None else None
+        return self.field.required and self.in_create and self.field.name != token
+
+    @property
+    def from_task_name(self) -> bool:
+        """The resource's own name (``Identity.named_by``, while the natural key still holds it):
+        the task's name when not given."""
+        ident = self.resource.identity
+        return ident.named_by == self.field.name and self.field.name in ident.natural and self.in_create
 
     @property
     def crd_key(self) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field, fields
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .context import Context
@@ -30,6 +31,7 @@ from .diff import compute_changes, shown
 from .errors import (
     AccessDeniedError,
     CannotChangeFieldError,
+    MissingFieldsError,
     MissingResourceError,
     MultipleMatchesError,
     NotOwnedError,
@@ -47,9 +49,11 @@ from .task_write import render_cloud
 if TYPE_CHECKING:
     from .targets import Target
 
-__all__ = ["Changes", "Context", "Placeholder", "Task"]
+__all__ = ["Changes", "Context", "Placeholder", "Task", "require_create_fields"]
 
 T = TypeVar("T", bound="Task")
+
+_CREATING = (Lifecycle.SYNC, Lifecycle.WARN_IF_INSUFFICIENT_ACCESS)
 
 
 class Placeholder(str):
@@ -155,7 +159,7 @@ class Task:
             if f.mutability is Mutability.READ_ONLY:
                 continue  # the cloud's to say (an id, below, comes from what was found)
             value = resolved(
-                getattr(self, f.attr, None),
+                self._declared(f),
                 lambda v: self.reference_to(f, v) or self._unresolved(v, dry_run),
             )
             if value is not None:
@@ -163,6 +167,31 @@ class Task:
         if len(self.spec.primary) == 1 and self.resource_id is not None:
             state[self.spec.primary[0]] = self.resource_id
         return state
+
+    def _declared(self, f: FieldSpec) -> Any:
+        """The field as set; the resource's own name (a security group's GroupName), when not
+        set, is the task's name while the resource is found by it. Once its id is known the name
+        is the cloud's to say: an adopted resource is never renamed."""
+        value = getattr(self, f.attr, None)
+        if value is None and f.from_task_name and self.resource_id is None:
+            return self.name
+        return value
+
+    def missing_fields(self) -> list[str]:
+        """The attributes the create requires that are not set and that nothing else fills in
+        (a reference holds its task, the task's name fills the resource's own name, tags and
+        tokens are the runtime's). None for a task that never creates (shared, or a lifecycle
+        that only looks)."""
+        if self.shared or self.lifecycle not in _CREATING:
+            return []
+        return [
+            f.attr
+            for f in self.spec.fields
+            if f.required
+            and not f.from_task_name
+            and f.attr in self.__dataclass_fields__
+            and getattr(self, f.attr) is None
+        ]
 
     def to_create(self, context: Context, dry_run: bool = False) -> State:
         """The desired state a create sends: with the Name tag and the owner's marks."""
@@ -356,8 +385,10 @@ class Task:
     # -- check and render ------------------------------------------------------------------------
 
     def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """A change to a create-only field cannot be applied: say which, before any call."""
+        """A change to a create-only field cannot be applied, nor a create without a field it
+        requires: say which, before the call."""
         if actual is None:
+            require_create_fields([self])
             return
         fixed = [
             self.spec.field(n).attr
@@ -464,3 +495,12 @@ class Task:
             if hasattr(self, "id"):
                 object.__setattr__(self, "id", None)
         return True
+
+
+def require_create_fields(tasks: Iterable[Task]) -> None:
+    """Every field the create of any of ``tasks`` requires and nothing fills, found from the
+    tasks alone: one error naming them all, before any call (an executor's run checks its
+    whole graph first, so no resource is made before a later create is refused)."""
+    missing = {t.key: fields for t in tasks if (fields := t.missing_fields())}
+    if missing:
+        raise MissingFieldsError(missing)

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="groupId",
             in_create=True,
+            required=True,
             references="SecurityGroup",
             filter_name="group-id",
         ),
