@@ -81,7 +81,7 @@ FIELD_SPEC_ORDER = (
     "name", "attr", "key", "in_create", "required", "from_task_name", "update_operation", "update_member", "update_param", "read_member",
     "read_operation", "read_attribute", "value_wrapper", "write_only", "sensitive", "server_default",
     "unordered", "references", "reference_member", "holds_arn", "is_tags", "filter_name", "after", "sensitive_paths",
-    "update_kind", "remove_operation",
+    "update_kind", "remove_operation", "other_form_of",
 )
 
 
@@ -153,6 +153,9 @@ class FieldView:
         flags = [notes] if notes else []
         if self.field.write_only:
             flags.append("Never returned by reads, so never compared.")
+        if self.other_form_of:
+            flags.append(f"Another form of {', '.join(self.other_form_of)}, which are read back and compared:"
+                         " give one form or the other, not both.")
         if self.field.sensitive:
             flags.append("Sensitive: never printed.")
         return " ".join([doc, *flags])
@@ -182,6 +185,7 @@ class FieldView:
             "sensitive_paths": f.sensitive_paths or None,
             "update_kind": f.update_kind,
             "remove_operation": f.remove_operation,
+            "other_form_of": self.other_form_of or None,
         }
         facts = self.call_facts()
         unknown = sorted(set(facts) - set(FIELD_SPEC_ORDER) | set(facts) & set(values))
@@ -195,6 +199,23 @@ class FieldView:
         # the runtime's own enum, by member name: no string stands for a class in generated code
         mutability = Code("Mutability.{}", PythonIdentifier(f.mutability.name))
         return [*args[:2], (PythonIdentifier("mutability"), mutability), *args[2:]]  # type: ignore[list-item]
+
+    @cached_property
+    def other_form_of(self) -> tuple[str, ...]:
+        """The create members this one repeats in another form: a write-only list of structures
+        whose items hold other create members (a security group rule's ``IpPermissions``, beside
+        its flat ``FromPort``, ``ToPort``, ``IpProtocol``). Only the flat ones are read back. Items
+        sharing one member name with the resource (a secret's replica regions' ``KmsKeyId``) are
+        something else that happens to have it: two or more make the other form."""
+        t, f = self.field.type, self.field
+        if not (f.write_only and self.in_create and t.kind == "list" and t.item and t.item.kind == "structure"):
+            return ()
+        inside = {name for name, _ in t.item.members}
+        repeated = tuple(
+            o.name for o in self.resource.fields
+            if o is not f and o.name in inside and o.in_create and not o.write_only
+        )
+        return repeated if len(repeated) >= 2 else ()
 
     @property
     def required(self) -> bool:

@@ -21,13 +21,15 @@ What keeps it safe against a real account (DESIGN.md's runtime rules):
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .context import Context
 from .core import Core, State, Unread
 from .diff import compute_changes, shown
+from .field_info import FieldInfo, task_fields
 from .errors import (
     AccessDeniedError,
     CannotChangeFieldError,
@@ -92,7 +94,8 @@ class Task:
     lifecycle: Lifecycle = Lifecycle.SYNC
     shared: bool = False
     """Use an existing resource (found by id or name) without changing or deleting it."""
-    observed: dict[str, Any] = field(default_factory=dict)
+    # the resource as last read: the runtime's, not a constructor argument
+    observed: dict[str, Any] = field(default_factory=dict, init=False)
 
     spec: ClassVar[ResourceSpec]
 
@@ -102,6 +105,12 @@ class Task:
         self._unseen = False  # a create of ours returned, but its resource was not read yet
         self._unread = False  # the last find said "none" without reading (core.Unread)
         self.returned: dict[str, Any] = {}  # what a create handed out only once (redacted in repr)
+
+    @classmethod
+    def fields(cls) -> tuple[FieldInfo, ...]:
+        """The fields this task takes, for tools: attribute, API name, spec key, mutability
+        (create-only / mutable / unknown), required, references, documentation."""
+        return task_fields(cls)
 
     @property
     def key(self) -> str:
@@ -114,7 +123,7 @@ class Task:
         """Fields as set, sensitive parts redacted, tasks by their key."""
         by_attr = {f.attr: f for f in self.spec.fields}
         parts = []
-        for f in fields(self):
+        for f in dataclass_fields(self):
             if f.name == "observed":
                 continue
             value = getattr(self, f.name)
@@ -192,6 +201,18 @@ class Task:
             and f.attr in self.__dataclass_fields__
             and getattr(self, f.attr) is None
         ]
+
+    def check_one_form(self) -> None:
+        """A field and the fields it repeats in another form (a rule's ``ip_permissions`` and
+        its ``from_port``) are not both set: which one the create sends would be a guess."""
+        for f in self.spec.fields:
+            others = [self.spec.field(n).attr for n in f.other_form_of]
+            given = [a for a in others if getattr(self, a, None) is not None]
+            if given and getattr(self, f.attr, None) is not None:
+                raise TaskError(
+                    f"{self.key}: give {f.attr} or {', '.join(others)}, not both"
+                    f" ({', '.join(given)} set beside {f.attr})"
+                )
 
     def to_create(self, context: Context, dry_run: bool = False) -> State:
         """The desired state a create sends: with the Name tag and the owner's marks."""
@@ -374,13 +395,9 @@ class Task:
                 values[f.attr] = state[f.name]
         if "id" in self.__dataclass_fields__ and len(self.spec.primary) == 1:
             values["id"] = state.get(self.spec.primary[0])
-        return type(self)(
-            name=self.name,
-            lifecycle=self.lifecycle,
-            shared=self.shared,
-            observed=dict(state),
-            **values,
-        )
+        actual = type(self)(name=self.name, lifecycle=self.lifecycle, shared=self.shared, **values)
+        actual.observed = dict(state)
+        return actual
 
     # -- check and render ------------------------------------------------------------------------
 
@@ -501,6 +518,9 @@ def require_create_fields(tasks: Iterable[Task]) -> None:
     """Every field the create of any of ``tasks`` requires and nothing fills, found from the
     tasks alone: one error naming them all, before any call (an executor's run checks its
     whole graph first, so no resource is made before a later create is refused)."""
+    tasks = list(tasks)
     missing = {t.key: fields for t in tasks if (fields := t.missing_fields())}
     if missing:
         raise MissingFieldsError(missing)
+    for task in tasks:
+        task.check_one_form()

@@ -66,12 +66,24 @@ class Condition:
 
 @dataclass(frozen=True)
 class Result:
+    """What one ``reconcile`` or ``delete`` pass ends with.
+
+    ``status`` is the object's new status, keyed as the custom resource's (the generated
+    ``<Kind>Status``): ``id`` (the primary id, where the cloud assigns one), every field reads
+    return under its spec key (``cidrBlock``, ``state``), ``tags`` as read, and, while they
+    matter, ``operation`` (a GCP long-running operation still running) and the create attempt's
+    token (``tasklayer.dev/create-attempt``: kept until the create is seen, so a lost answer is
+    resolved, never repeated). ``conditions`` holds the cluster-api ``Ready`` condition (also
+    written to ``status["conditions"]`` by the operator). ``requeue_after``: seconds until the
+    next pass is needed, None when nothing will change without a new spec."""
+
     status: dict[str, Any]
     conditions: tuple[Condition, ...]
     requeue_after: float | None = None
 
     @property
     def ready(self) -> bool:
+        """The Ready condition is True: the resource exists and matches the spec."""
         return any(c.type == "Ready" and c.status == "True" for c in self.conditions)
 
 
@@ -373,5 +385,8 @@ class Reconciler:
 
     def delete(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
         """Delete what this cluster owns and the spec identifies, verified just before
-        (:mod:`.reconciler_write`)."""
+        (:mod:`.reconciler_write`): found by the status's ``id`` (else its identity), never a
+        resource another owner has, nothing for a ``shared`` spec. NotFound is success; a
+        resource still in use (a dependency violation) requeues. The finalizer may go once the
+        result has no ``requeue_after``."""
         return delete(self, spec, status)

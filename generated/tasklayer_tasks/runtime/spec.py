@@ -56,6 +56,9 @@ class FieldSpec:
     # member: a Role by its RoleName); None: the update call takes the new value
     update_kind: str | None = None
     remove_operation: str | None = None
+    # the fields it repeats in another form (IpPermissions: FromPort, ToPort, IpProtocol):
+    # never set together, since only those are read back and compared
+    other_form_of: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mutability", Mutability(self.mutability))

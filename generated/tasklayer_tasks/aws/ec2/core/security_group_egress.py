@@ -90,6 +90,7 @@ SPEC = ResourceSpec(
             key="ipPermissions",
             in_create=True,
             write_only=True,
+            other_form_of=("IpProtocol", "FromPort", "ToPort"),
         ),
         FieldSpec(
             name="SecurityGroupRuleId",
