@@ -8,12 +8,14 @@ import inspect
 import pydoc
 
 import pytest
+from moto import mock_aws
 
 from tasklayer_tasks.aws.ec2 import SecurityGroup, SecurityGroupIngress, Vpc
 from tasklayer_tasks.aws.ec2.reconcilers import VpcReconciler
-from tasklayer_tasks.runtime import Executor, TaskError
+from tasklayer_tasks.runtime import CloudTarget, Executor, TaskError
 from tasklayer_tasks.runtime.reconciler import Result
 from tasklayer_tasks.runtime.spec import Mutability
+from tests.behaviour.stack import counted_context
 
 
 def test_constructor_takes_no_runtime_internals() -> None:
@@ -40,11 +42,16 @@ def test_fields_say_mutability_required_and_docs() -> None:
 
 def test_a_rule_takes_its_flat_fields_or_ip_permissions_not_both() -> None:
     ip_permissions = {f.attr: f for f in SecurityGroupIngress.fields()}["ip_permissions"]
-    assert "Another form of FromPort, IpProtocol, ToPort" in ip_permissions.documentation
-    both = SecurityGroupIngress(name="ssh", security_group="sg-1", from_port=22, to_port=22, ip_protocol="tcp",
-                                ip_permissions=[{"IpProtocol": "tcp", "FromPort": 22, "ToPort": 22}])
-    with pytest.raises(TaskError, match="give ip_permissions or from_port, ip_protocol, to_port, not both"):
-        Executor(target=None).run([both])  # type: ignore[arg-type]  # refused before the target is used
+    assert "Another form of FromPort, IpProtocol, ToPort: give one form, not both" in ip_permissions.documentation
+    with mock_aws():
+        context, calls = counted_context()
+        vpc = Vpc(name="demo", cidr_block="10.0.0.0/16")
+        group = SecurityGroup(name="nodes", vpc=vpc, description="nodes")
+        both = SecurityGroupIngress(name="ssh", security_group=group, from_port=22, to_port=22, ip_protocol="tcp",
+                                    ip_permissions=[{"IpProtocol": "tcp", "FromPort": 22, "ToPort": 22}])
+        with pytest.raises(TaskError, match="give ip_permissions or from_port, ip_protocol, to_port, not both"):
+            Executor(CloudTarget(context), sleep=lambda _: None).run([vpc, group, both])
+        assert "AuthorizeSecurityGroupIngress" not in calls.writes()  # refused before its create
 
 
 def test_reconcilers_document_their_verbs_and_status() -> None:

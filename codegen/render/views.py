@@ -154,8 +154,8 @@ class FieldView:
         if self.field.write_only:
             flags.append("Never returned by reads, so never compared.")
         if self.other_form_of:
-            flags.append(f"Another form of {', '.join(self.other_form_of)}, which are read back and compared:"
-                         " give one form or the other, not both.")
+            flags.append(f"Another form of {', '.join(self.other_form_of)}: give one form, not both"
+                         " (those are read back and compared, this one is not).")
         if self.field.sensitive:
             flags.append("Sensitive: never printed.")
         return " ".join([doc, *flags])

@@ -25,7 +25,8 @@ from typing import Any, Callable, Sequence
 from .errors import DependencyCycleError, InUseError, TaskError, TryAgainLater
 from .prune import orphans
 from .targets import Target
-from .task import Task, require_create_fields
+from .required import require_create_fields
+from .task import Task
 
 log = logging.getLogger("tasklayer")
 

@@ -23,17 +23,14 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .context import Context
 from .core import Core, State, Unread
 from .diff import compute_changes, shown
-from .field_info import FieldInfo, task_fields
 from .errors import (
     AccessDeniedError,
     CannotChangeFieldError,
-    MissingFieldsError,
     MissingResourceError,
     MultipleMatchesError,
     NotOwnedError,
@@ -41,21 +38,21 @@ from .errors import (
     TaskError,
     TryAgainLater,
 )
+from .field_info import FieldInfo, task_fields
 from .lifecycle import Lifecycle
 from .nested import resolved, tasks_in
 from .ownership import Owner
 from .redact import printable, redacted
+from .required import check_one_form, missing_fields, require_create_fields
 from .spec import FieldSpec, Mutability, ResourceSpec
 from .task_write import render_cloud
 
 if TYPE_CHECKING:
     from .targets import Target
 
-__all__ = ["Changes", "Context", "Placeholder", "Task", "require_create_fields"]
+__all__ = ["Changes", "Context", "Placeholder", "Task"]
 
 T = TypeVar("T", bound="Task")
-
-_CREATING = (Lifecycle.SYNC, Lifecycle.WARN_IF_INSUFFICIENT_ACCESS)
 
 
 class Placeholder(str):
@@ -187,32 +184,9 @@ class Task:
         return value
 
     def missing_fields(self) -> list[str]:
-        """The attributes the create requires that are not set and that nothing else fills in
-        (a reference holds its task, the task's name fills the resource's own name, tags and
-        tokens are the runtime's). None for a task that never creates (shared, or a lifecycle
-        that only looks)."""
-        if self.shared or self.lifecycle not in _CREATING:
-            return []
-        return [
-            f.attr
-            for f in self.spec.fields
-            if f.required
-            and not f.from_task_name
-            and f.attr in self.__dataclass_fields__
-            and getattr(self, f.attr) is None
-        ]
-
-    def check_one_form(self) -> None:
-        """A field and the fields it repeats in another form (a rule's ``ip_permissions`` and
-        its ``from_port``) are not both set: which one the create sends would be a guess."""
-        for f in self.spec.fields:
-            others = [self.spec.field(n).attr for n in f.other_form_of]
-            given = [a for a in others if getattr(self, a, None) is not None]
-            if given and getattr(self, f.attr, None) is not None:
-                raise TaskError(
-                    f"{self.key}: give {f.attr} or {', '.join(others)}, not both"
-                    f" ({', '.join(given)} set beside {f.attr})"
-                )
+        """The attributes its create requires that are not set and that nothing fills in
+        (:mod:`.required`)."""
+        return missing_fields(self)
 
     def to_create(self, context: Context, dry_run: bool = False) -> State:
         """The desired state a create sends: with the Name tag and the owner's marks."""
@@ -403,9 +377,10 @@ class Task:
 
     def check_changes(self, actual: Task | None, changes: Changes) -> None:
         """A change to a create-only field cannot be applied, nor a create without a field it
-        requires: say which, before the call."""
+        requires or with a field and its other form both set: say which, before the call."""
         if actual is None:
             require_create_fields([self])
+            check_one_form(self)
             return
         fixed = [
             self.spec.field(n).attr
@@ -512,15 +487,3 @@ class Task:
             if hasattr(self, "id"):
                 object.__setattr__(self, "id", None)
         return True
-
-
-def require_create_fields(tasks: Iterable[Task]) -> None:
-    """Every field the create of any of ``tasks`` requires and nothing fills, found from the
-    tasks alone: one error naming them all, before any call (an executor's run checks its
-    whole graph first, so no resource is made before a later create is refused)."""
-    tasks = list(tasks)
-    missing = {t.key: fields for t in tasks if (fields := t.missing_fields())}
-    if missing:
-        raise MissingFieldsError(missing)
-    for task in tasks:
-        task.check_one_form()

@@ -47,7 +47,7 @@ class SecurityGroupEgressSpec(TypedDict, total=False):
     """Not supported. Use IP permissions instead. Can only be set when the resource is created."""
 
     ipPermissions: list[dict[str, Any]]
-    """The permissions for the security group rules. Can only be set when the resource is created. Never returned by reads, so never compared. Another form of IpProtocol, FromPort, ToPort, which are read back and compared: give one form or the other, not both."""
+    """The permissions for the security group rules. Can only be set when the resource is created. Never returned by reads, so never compared. Another form of IpProtocol, FromPort, ToPort: give one form, not both (those are read back and compared, this one is not)."""
 
 
 class SecurityGroupEgressStatus(TypedDict, total=False):
