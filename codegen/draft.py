@@ -112,6 +112,7 @@ class ResourceDraft:
     natural: tuple[str, ...] = ()
     parent: tuple[str, ...] = ()
     owner_parent: str | None = None
+    named_by: str | None = None
     tags: TagsModel | None = None
     waiters: builtins.list[str] = field(default_factory=builtins.list)
     readiness: Readiness | None = None
@@ -134,7 +135,7 @@ class ResourceDraft:
 
     def freeze(self) -> Resource:
         identity_prov = {
-            k: v for k, v in self.provenance.items() if k in ("primary", "arn", "natural", "parent", "owner_parent")
+            k: v for k, v in self.provenance.items() if k in ("primary", "arn", "natural", "parent", "owner_parent", "named_by")
         }
         return Resource(
             name=self.name,
@@ -155,6 +156,7 @@ class ResourceDraft:
                 natural=self.natural,
                 parent=self.parent,
                 owner_parent=self.owner_parent,
+                named_by=self.named_by,
                 provenance=dict(sorted(identity_prov.items())),
             ),
             fields=tuple(f.freeze() for f in self.fields.values()),

@@ -9,12 +9,6 @@ moment the insert call returns.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a script: `examples.steps` lives in the checkout root
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,8 +19,8 @@ from tasklayer_tasks.gcp.compute.reconcilers import (
     RouterReconciler,
     SubnetworkReconciler,
 )
-from examples.steps import Step, StepReconciler  # noqa: E402
 from tasklayer_tasks.runtime import Context
+from tasklayer_tasks.runtime.steps import Step, StepReconciler
 
 
 @dataclass

@@ -96,9 +96,9 @@ def kops_cluster(cluster: str = "demo.example.com", zones: tuple[str, ...] = ZON
                         nat_gateway=nat),
                   RouteTableAssociation(name=f"utility-{zone}.{c}", route_table=public, subnet=u),
                   RouteTableAssociation(name=f"private-{zone}.{c}", route_table=table, subnet=p)]
-    masters_sg = SecurityGroup(name=f"masters.{c}", group_name=f"masters.{c}", description="Security group for masters",
-                               vpc=vpc)
-    nodes_sg = SecurityGroup(name=f"nodes.{c}", group_name=f"nodes.{c}", description="Security group for nodes", vpc=vpc)
+    # a kind whose own name is its key (GroupName, RoleName, LaunchTemplateName, ...) takes the task's name
+    masters_sg = SecurityGroup(name=f"masters.{c}", description="Security group for masters", vpc=vpc)
+    nodes_sg = SecurityGroup(name=f"nodes.{c}", description="Security group for nodes", vpc=vpc)
     tasks += [masters_sg, nodes_sg]
     # kOps' rules by name: SSH from the admin's range, the API from anywhere through the NLB, and
     # what an NLB in front of the masters needs (its health checks and kops-controller from the
@@ -144,18 +144,16 @@ def kops_cluster(cluster: str = "demo.example.com", zones: tuple[str, ...] = ZON
         ("masters", master_type, masters_sg, private, 1),
         ("nodes", node_type, nodes_sg, private, 2),
     ):
-        role = Role(name=f"{role_name}.{c}", role_name=f"{role_name}.{c}", assume_role_policy_document=ASSUME_EC2)
+        role = Role(name=f"{role_name}.{c}", assume_role_policy_document=ASSUME_EC2)
         policy = RolePolicy(name=f"{role_name}.{c}", role_name=role, policy_name=f"{role_name}.{c}",
                             policy_document=_policy("ec2:Describe*", "autoscaling:Describe*"))
-        profile = InstanceProfile(name=f"{role_name}.{c}", instance_profile_name=f"{role_name}.{c}",
-                                  roles=[role])  # type: ignore[list-item]
-        template = LaunchTemplate(name=f"{role_name}.{c}", launch_template_name=f"{role_name}.{c}",
+        profile = InstanceProfile(name=f"{role_name}.{c}", roles=[role])  # type: ignore[list-item]
+        template = LaunchTemplate(name=f"{role_name}.{c}",
                                   launch_template_data={"ImageId": IMAGE, "InstanceType": instance_type,
                                                         "KeyName": f"kubernetes.{c}",
                                                         "IamInstanceProfile": {"Name": f"{role_name}.{c}"},
                                                         "SecurityGroupIds": [group]})
-        asg = AutoScalingGroup(name=f"{role_name}.{c}", auto_scaling_group_name=f"{role_name}.{c}",
-                               min_size=size, max_size=size,
+        asg = AutoScalingGroup(name=f"{role_name}.{c}", min_size=size, max_size=size,
                                launch_template={"LaunchTemplateId": template, "Version": "$Default"},
                                vpc_zone_identifier=Joined(subnets),
                                target_group_arns=[target_group] if role_name == "masters" else None,

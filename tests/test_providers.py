@@ -161,6 +161,8 @@ NEUTRAL_FACTS: dict[tuple[str, str], str] = {
     "read FieldSpec.read_member",
     ("Field", "read_operation"): "not in the main read but in another call's answer (an attribute read, "
     "a tags read): a shape of any API",
+    ("Identity", "named_by"): "the member that is a resource's own name, which a task's name fills; "
+    "a GCP resource's is its ``name``, which is the task's name already",
     ("Field", "after"): "an update order between fields: the executor and both cores honour it",
     ("Field", "sensitive_paths"): "secret parts inside a field, redacted by the shared runtime/redact.py",
     ("Field", "update_kind"): "how an update changes a field when it does not send the new value (add and "

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # views import this module; the annotation only needs the nam
 RUNTIME_TASK_NAMES = frozenset(
     {
         "_answer_is_whole", "_attempt", "_create", "_describe", "_find_attempt", "_first_look",
-        "_how_found", "_match", "_unread", "_unseen", "look_early",
+        "_declared", "fields", "_how_found", "_match", "_unread", "_unseen", "look_early", "missing_fields",
         "_mutable_changes", "_one", "_owner", "_owns", "_read_back", "_run", "_unresolved", "adopt",
         "attempt_token", "check_changes", "check_ready", "core", "core_for", "delete", "dependencies",
         "desired", "document", "find", "find_state", "from_state", "id", "key", "lifecycle", "locate",

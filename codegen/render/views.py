@@ -78,10 +78,10 @@ def _first_sentence(text: str, limit: int = 600) -> str:
 # FieldSpec's keywords in the order a spec literal gives them; a provider's view fills in
 # those it has facts for (update_param, read_attribute, value_wrapper, reference_member, ...)
 FIELD_SPEC_ORDER = (
-    "name", "attr", "key", "in_create", "update_operation", "update_member", "update_param", "read_member",
+    "name", "attr", "key", "in_create", "required", "from_task_name", "update_operation", "update_member", "update_param", "read_member",
     "read_operation", "read_attribute", "value_wrapper", "write_only", "sensitive", "server_default",
     "unordered", "references", "reference_member", "holds_arn", "is_tags", "filter_name", "after", "sensitive_paths",
-    "update_kind", "remove_operation",
+    "update_kind", "remove_operation", "other_form_of",
 )
 
 
@@ -153,6 +153,9 @@ class FieldView:
         flags = [notes] if notes else []
         if self.field.write_only:
             flags.append("Never returned by reads, so never compared.")
+        if self.other_form_of:
+            flags.append(f"Another form of {', '.join(self.other_form_of)}: give one form, not both"
+                         " (those are read back and compared, this one is not).")
         if self.field.sensitive:
             flags.append("Sensitive: never printed.")
         return " ".join([doc, *flags])
@@ -166,6 +169,8 @@ class FieldView:
             "attr": str(self.attr),
             "key": self.crd_key,
             "in_create": self.in_create,
+            "required": self.required,
+            "from_task_name": self.from_task_name,
             "update_operation": f.update_operation if not self.is_tags else None,
             "update_member": f.update_name,
             "read_member": f.read_name,
@@ -180,19 +185,52 @@ class FieldView:
             "sensitive_paths": f.sensitive_paths or None,
             "update_kind": f.update_kind,
             "remove_operation": f.remove_operation,
+            "other_form_of": self.other_form_of or None,
         }
         facts = self.call_facts()
         unknown = sorted(set(facts) - set(FIELD_SPEC_ORDER) | set(facts) & set(values))
         if unknown:
             raise ValueError(f"FieldSpec keywords {unknown} are not a provider's to give")
         values.update(facts)
-        defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
-                    "unordered": False, "is_tags": False}
+        defaults = {"in_create": False, "required": False, "from_task_name": False, "write_only": False,
+                    "sensitive": False, "server_default": False, "unordered": False, "is_tags": False}
         ordered = [(k, values[k]) for k in FIELD_SPEC_ORDER if k in values]
         args = arguments([(k, v) for k, v in ordered if v is not None and defaults.get(k, None) != v])
         # the runtime's own enum, by member name: no string stands for a class in generated code
         mutability = Code("Mutability.{}", PythonIdentifier(f.mutability.name))
         return [*args[:2], (PythonIdentifier("mutability"), mutability), *args[2:]]  # type: ignore[list-item]
+
+    @cached_property
+    def other_form_of(self) -> tuple[str, ...]:
+        """The create members this one repeats in another form: a write-only list of structures
+        whose items hold other create members (a security group rule's ``IpPermissions``, beside
+        its flat ``FromPort``, ``ToPort``, ``IpProtocol``). Only the flat ones are read back. Items
+        sharing one member name with the resource (a secret's replica regions' ``KmsKeyId``) are
+        something else that happens to have it: two or more make the other form."""
+        t, f = self.field.type, self.field
+        if not (f.write_only and self.in_create and t.kind == "list" and t.item and t.item.kind == "structure"):
+            return ()
+        inside = {name for name, _ in t.item.members}
+        repeated = tuple(
+            o.name for o in self.resource.fields
+            if o is not f and o.name in inside and o.in_create and not o.write_only
+        )
+        return repeated if len(repeated) >= 2 else ()
+
+    @property
+    def required(self) -> bool:
+        """The create cannot be sent without it, and only the user can give it: not the
+        create's idempotency token (a hosted zone's CallerReference), which the runtime makes."""
+        create = self.resource.operations.create
+        token = create.idempotency_token if create is not None else None
+        return self.field.required and self.in_create and self.field.name != token
+
+    @property
+    def from_task_name(self) -> bool:
+        """The resource's own name (``Identity.named_by``, while the natural key still holds it):
+        the task's name when not given."""
+        ident = self.resource.identity
+        return ident.named_by == self.field.name and self.field.name in ident.natural and self.in_create
 
     @property
     def crd_key(self) -> str:

@@ -21,6 +21,7 @@ The write path (create, converge, delete) is :mod:`.reconciler_write`.
 
 from __future__ import annotations
 
+import difflib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -65,12 +66,24 @@ class Condition:
 
 @dataclass(frozen=True)
 class Result:
+    """What one ``reconcile`` or ``delete`` pass ends with.
+
+    ``status`` is the object's new status, keyed as the custom resource's (the generated
+    ``<Kind>Status``): ``id`` (the primary id, where the cloud assigns one), every field reads
+    return under its spec key (``cidrBlock``, ``state``), ``tags`` as read, and, while they
+    matter, ``operation`` (a GCP long-running operation still running) and the create attempt's
+    token (``tasklayer.dev/create-attempt``: kept until the create is seen, so a lost answer is
+    resolved, never repeated). ``conditions`` holds the cluster-api ``Ready`` condition (also
+    written to ``status["conditions"]`` by the operator). ``requeue_after``: seconds until the
+    next pass is needed, None when nothing will change without a new spec."""
+
     status: dict[str, Any]
     conditions: tuple[Condition, ...]
     requeue_after: float | None = None
 
     @property
     def ready(self) -> bool:
+        """The Ready condition is True: the resource exists and matches the spec."""
         return any(c.type == "Ready" and c.status == "True" for c in self.conditions)
 
 
@@ -94,6 +107,7 @@ class Reconciler:
     )
 
     spec: ClassVar[ResourceSpec]
+    scope_keys: ClassVar[tuple[str, ...]] = ()  # spec keys placing it (GCP's region, zone)
 
     def __post_init__(self) -> None:
         self._previous: list[Mapping[str, Any]] = []  # the conditions the status carried in
@@ -263,8 +277,43 @@ class Reconciler:
             core.read_separately(state, desired)
         return found
 
+    def spec_keys(self) -> frozenset[str]:
+        """The keys a spec may carry: its custom resource's spec properties."""
+        keys = {"name", "shared", *self.scope_keys}
+        keys.update(
+            f.key for f in self.spec.fields if f.mutability is not Mutability.READ_ONLY and not f.is_tags
+        )
+        if self.spec.tags is not None:
+            keys.add("additionalTags")
+        return frozenset(keys)
+
+    def _invalid_spec(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result | None:
+        """A key no field has (``cidrBlok``) would be dropped without a word and the resource
+        made without it: refused instead, before any call, naming the key and the nearest valid
+        one. Terminal: no requeue, since only a changed spec can fix it."""
+        valid = self.spec_keys()
+        unknown = sorted(str(k) for k in spec if k not in valid)
+        if not unknown:
+            return None
+        problems = []
+        for key in unknown:
+            near = difflib.get_close_matches(key, sorted(valid), n=1)
+            problems.append(f"{key!r}" + (f" (did you mean {near[0]!r}?)" if near else ""))
+        message = f"{self.spec.name} spec has unknown keys: {', '.join(problems)}"
+        return self._result(status, False, "InvalidSpec", message, severity="Error")
+
     def reconcile(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
+        """Drive the resource toward ``spec``: find it (by the id in ``status``, else by its
+        identity and the cluster's ownership), create it when absent, else change what differs
+        and may change. Never raises for a cloud error. The returned ``Result`` carries the new
+        status (``id``, what reads return, ``conditions``) and ``requeue_after`` when another
+        pass is needed (a dependency without an id yet, a throttle, an operation running).
+        Ready=False reasons that no requeue fixes: ``InvalidSpec``, ``NotOwned``,
+        ``CannotChange``, ``MultipleMatches``, ``Failed``."""
         self._previous = list(status.get("conditions") or [])
+        invalid = self._invalid_spec(spec, status)
+        if invalid is not None:
+            return invalid
         try:
             return self._reconcile(spec, status)
         except TryAgainLater as err:
@@ -334,5 +383,8 @@ class Reconciler:
 
     def delete(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> Result:
         """Delete what this cluster owns and the spec identifies, verified just before
-        (:mod:`.reconciler_write`)."""
+        (:mod:`.reconciler_write`): found by the status's ``id`` (else its identity), never a
+        resource another owner has, nothing for a ``shared`` spec. NotFound is success; a
+        resource still in use (a dependency violation) requeues. The finalizer may go once the
+        result has no ``requeue_after``."""
         return delete(self, spec, status)

@@ -29,7 +29,10 @@ def cloud() -> tuple[Context, FakeGcp]:
 
 
 def tasks(parent: OauthClient | None = None) -> list[OauthClient | OauthClientCredential]:
-    client = parent or OauthClient(name="client", oauth_client_id="demo-client", display_name="demo")
+    # the discovery document says both lists are "Required." to create an OauthClient
+    client = parent or OauthClient(name="client", oauth_client_id="demo-client", display_name="demo",
+                                   allowed_redirect_uris=["https://example.com/cb"],
+                                   allowed_scopes=["https://www.googleapis.com/auth/cloud-platform"])
     credential = OauthClientCredential(name="cred", oauth_client=client, oauth_client_credential_id="demo-cred")
     return [client, credential]
 

@@ -7,7 +7,7 @@ and reasons); nothing above the cores ever sees an SDK exception.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 
 class TaskError(Exception):
@@ -26,6 +26,16 @@ class CannotChangeFieldError(TaskError):
         super().__init__(
             f"{task}: cannot change {names}: it can only be set when the resource is created"
         )
+
+
+class MissingFieldsError(TaskError):
+    """Fields the create requires are not set, on one task or several: found before any call,
+    so nothing is half made (a VPC and a subnet created, then the security group refused)."""
+
+    def __init__(self, missing: Mapping[str, Sequence[str]]) -> None:
+        self.missing = {task: tuple(attrs) for task, attrs in missing.items()}
+        listed = "; ".join(f"{task}: {', '.join(attrs)}" for task, attrs in self.missing.items())
+        super().__init__(f"required to create, but not set: {listed}")
 
 
 class MultipleMatchesError(TaskError):

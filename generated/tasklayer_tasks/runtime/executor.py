@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 from .errors import DependencyCycleError, InUseError, TaskError, TryAgainLater
 from .prune import orphans
 from .targets import Target
+from .required import require_create_fields
 from .task import Task
 
 log = logging.getLogger("tasklayer")
@@ -88,6 +89,7 @@ class Executor:
         no task declares is deleted when ``prune`` (a dry run plans it; see the module)."""
         graph = _closure(tasks)
         _check_acyclic(graph)
+        require_create_fields(graph)  # every task's missing create fields, before any call
         context = self.target.context
         with self._reads():
             early = (

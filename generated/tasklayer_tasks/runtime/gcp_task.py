@@ -93,6 +93,7 @@ class GcpReconciler(Reconciler):
     """GCP: calls through googleapiclient; long-running operations requeue instead of waiting."""
 
     document: ClassVar[Path]
+    scope_keys: ClassVar[tuple[str, ...]] = ("project", "region", "zone")  # see scope_of
 
     @staticmethod
     def owner_for(cluster: str) -> Owner:

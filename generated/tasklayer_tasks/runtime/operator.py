@@ -3,7 +3,7 @@
 For each custom resource: create / update / resume run ``reconcile``, delete runs ``delete``
 behind kopf's finalizer; the status is patched from the ``Result`` (the id, what reads
 return, the cluster-api ``conditions``); a requeue becomes kopf's ``TemporaryError`` with
-the reconciler's delay; a terminal failure (not owned, a create-only change) a
+the reconciler's delay; a terminal failure (an unknown spec key, not owned, a create-only change) a
 ``PermanentError``, so kopf stops retrying until the object changes.
 
 The owning cluster is the object's ``cluster.x-k8s.io/cluster-name`` label, else its
@@ -21,7 +21,9 @@ from .reconciler import Reconciler, Result
 from .context import Context
 
 CLUSTER_LABEL = "cluster.x-k8s.io/cluster-name"
-TERMINAL_REASONS = frozenset({"NotOwned", "CannotChange", "MultipleMatches", "Failed"})
+TERMINAL_REASONS = frozenset(
+    {"InvalidSpec", "NotOwned", "CannotChange", "MultipleMatches", "Failed"}
+)
 
 
 def cluster_of(labels: Mapping[str, str], namespace: str | None) -> str:

@@ -27,6 +27,8 @@ class FieldSpec:
     attr: str  # attribute on the task ("cidr_block")
     mutability: Mutability
     in_create: bool = False  # sent in the create call
+    required: bool = False  # the create cannot be sent without it (checked before any call)
+    from_task_name: bool = False  # the resource's own name: the task's name when not given
     update_operation: str | None = None
     update_member: str | None = None  # member in the update input, when renamed
     update_param: bool = False  # sent as a query parameter of the update call (GCP resize)
@@ -54,6 +56,9 @@ class FieldSpec:
     # member: a Role by its RoleName); None: the update call takes the new value
     update_kind: str | None = None
     remove_operation: str | None = None
+    # the fields it repeats in another form (IpPermissions: FromPort, ToPort, IpProtocol):
+    # never set together, since only those are read back and compared
+    other_form_of: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mutability", Mutability(self.mutability))

@@ -21,7 +21,8 @@ What keeps it safe against a real account (DESIGN.md's runtime rules):
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .context import Context
@@ -37,10 +38,12 @@ from .errors import (
     TaskError,
     TryAgainLater,
 )
+from .field_info import FieldInfo, task_fields
 from .lifecycle import Lifecycle
 from .nested import resolved, tasks_in
 from .ownership import Owner
 from .redact import printable, redacted
+from .required import check_one_form, missing_fields, require_create_fields
 from .spec import FieldSpec, Mutability, ResourceSpec
 from .task_write import render_cloud
 
@@ -88,7 +91,8 @@ class Task:
     lifecycle: Lifecycle = Lifecycle.SYNC
     shared: bool = False
     """Use an existing resource (found by id or name) without changing or deleting it."""
-    observed: dict[str, Any] = field(default_factory=dict)
+    # the resource as last read: the runtime's, not a constructor argument
+    observed: dict[str, Any] = field(default_factory=dict, init=False)
 
     spec: ClassVar[ResourceSpec]
 
@@ -98,6 +102,12 @@ class Task:
         self._unseen = False  # a create of ours returned, but its resource was not read yet
         self._unread = False  # the last find said "none" without reading (core.Unread)
         self.returned: dict[str, Any] = {}  # what a create handed out only once (redacted in repr)
+
+    @classmethod
+    def fields(cls) -> tuple[FieldInfo, ...]:
+        """The fields this task takes, for tools: attribute, API name, spec key, mutability
+        (create-only / mutable / unknown), required, references, documentation."""
+        return task_fields(cls)
 
     @property
     def key(self) -> str:
@@ -110,7 +120,7 @@ class Task:
         """Fields as set, sensitive parts redacted, tasks by their key."""
         by_attr = {f.attr: f for f in self.spec.fields}
         parts = []
-        for f in fields(self):
+        for f in dataclass_fields(self):
             if f.name == "observed":
                 continue
             value = getattr(self, f.name)
@@ -155,7 +165,7 @@ class Task:
             if f.mutability is Mutability.READ_ONLY:
                 continue  # the cloud's to say (an id, below, comes from what was found)
             value = resolved(
-                getattr(self, f.attr, None),
+                self._declared(f),
                 lambda v: self.reference_to(f, v) or self._unresolved(v, dry_run),
             )
             if value is not None:
@@ -163,6 +173,20 @@ class Task:
         if len(self.spec.primary) == 1 and self.resource_id is not None:
             state[self.spec.primary[0]] = self.resource_id
         return state
+
+    def _declared(self, f: FieldSpec) -> Any:
+        """The field as set; the resource's own name (a security group's GroupName), when not
+        set, is the task's name while the resource is found by it. Once its id is known the name
+        is the cloud's to say: an adopted resource is never renamed."""
+        value = getattr(self, f.attr, None)
+        if value is None and f.from_task_name and self.resource_id is None:
+            return self.name
+        return value
+
+    def missing_fields(self) -> list[str]:
+        """The attributes its create requires that are not set and that nothing fills in
+        (:mod:`.required`)."""
+        return missing_fields(self)
 
     def to_create(self, context: Context, dry_run: bool = False) -> State:
         """The desired state a create sends: with the Name tag and the owner's marks."""
@@ -345,19 +369,18 @@ class Task:
                 values[f.attr] = state[f.name]
         if "id" in self.__dataclass_fields__ and len(self.spec.primary) == 1:
             values["id"] = state.get(self.spec.primary[0])
-        return type(self)(
-            name=self.name,
-            lifecycle=self.lifecycle,
-            shared=self.shared,
-            observed=dict(state),
-            **values,
-        )
+        actual = type(self)(name=self.name, lifecycle=self.lifecycle, shared=self.shared, **values)
+        actual.observed = dict(state)
+        return actual
 
     # -- check and render ------------------------------------------------------------------------
 
     def check_changes(self, actual: Task | None, changes: Changes) -> None:
-        """A change to a create-only field cannot be applied: say which, before any call."""
+        """A change to a create-only field cannot be applied, nor a create without a field it
+        requires or with a field and its other form both set: say which, before the call."""
         if actual is None:
+            require_create_fields([self])
+            check_one_form(self)
             return
         fixed = [
             self.spec.field(n).attr

@@ -157,6 +157,23 @@ def natural_key(ctx: AwsContext) -> None:
             resource.set("natural", ("tag:Name",), source(rid))
 
 
+@rule("aws.name-member")
+def name_member(ctx: AwsContext) -> None:
+    """The one name member of a natural key that names the kind itself (a LaunchTemplate's
+    ``LaunchTemplateName``) or its head noun (a SecurityGroup's ``GroupName``) is the resource's
+    own name, so a task's name can fill it. A name of something else the create requires (a
+    service-linked role's ``AWSServiceName``, a data export's ``S3BucketName``) is not; a bare
+    ``Name`` is the task's ``name`` attribute already."""
+    rid = "aws.name-member"
+    for resource in ctx.resources():
+        if len(resource.natural) != 1 or resource.natural[0].startswith("tag:"):
+            continue
+        member = resource.natural[0]
+        stem = member.removesuffix("Name")
+        if stem and stem != member and resource.name.lower().endswith(stem.lower()):
+            resource.set("named_by", member, source(rid))
+
+
 def _refers_elsewhere_create(ctx: AwsContext, resource: ResourceDraft, member: str) -> bool:
     assert resource.create is not None
     shape = ctx.input_members(resource.create.name)[member].name

@@ -54,6 +54,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         identity.primary_identity,
         identity.arn_member,
         identity.natural_key,
+        identity.name_member,
         identity.parent_scope,
         id_reads.read_by_id,
         # fields, then how each can change

@@ -47,7 +47,7 @@ class SecurityGroupEgress(AwsTask):
     """Not supported. Use IP permissions instead. Can only be set when the resource is created."""
 
     ip_permissions: list[dict[str, Any]] | None = None
-    """The permissions for the security group rules. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The permissions for the security group rules. Can only be set when the resource is created. Never returned by reads, so never compared. Another form of IpProtocol, FromPort, ToPort: give one form, not both (those are read back and compared, this one is not)."""
 
     tags: dict[str, str] | None = None
     """The tags applied to the security group rule. Changed with CreateTags."""

@@ -38,7 +38,7 @@ class SecurityGroupIngress(AwsTask):
     """[Default VPC] The name of the security group. For security groups for a default VPC you can specify either the ID or the name of the security group. For security groups for a nondefault VPC, you must specify the ID of the security group. Can only be set when the resource is created. Never returned by reads, so never compared."""
 
     ip_permissions: list[dict[str, Any]] | None = None
-    """The permissions for the security group rules. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The permissions for the security group rules. Can only be set when the resource is created. Never returned by reads, so never compared. Another form of FromPort, IpProtocol, ToPort: give one form, not both (those are read back and compared, this one is not)."""
 
     ip_protocol: str | None = None
     """The IP protocol name ( ``tcp``, ``udp``, ``icmp``) or number (see `Protocol Numbers <http://www.iana.org/assignments/protocol-numbers/protocol-numbers.xhtml>`__). To specify all protocols, use ``-1``. To specify ``icmpv6``, use IP permissions instead. If you specify a protocol other than one of the supported values, traffic is allowed on all ports, regardless of any ports that you specify. To specify multiple rules and descriptions for the rules, use IP permissions instead. Can only be set when the resource is created."""

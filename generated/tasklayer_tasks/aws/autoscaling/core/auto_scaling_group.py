@@ -41,6 +41,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="autoScalingGroupName",
             in_create=True,
+            required=True,
+            from_task_name=True,
             filter_name="auto-scaling-group-name",
         ),
         FieldSpec(
@@ -82,6 +84,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="minSize",
             in_create=True,
+            required=True,
             update_operation="UpdateAutoScalingGroup",
         ),
         FieldSpec(
@@ -90,6 +93,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="maxSize",
             in_create=True,
+            required=True,
             update_operation="UpdateAutoScalingGroup",
         ),
         FieldSpec(

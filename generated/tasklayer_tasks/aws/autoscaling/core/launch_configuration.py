@@ -25,6 +25,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="launchConfigurationName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="ImageId",

@@ -35,6 +35,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="lifecycleHookName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="AutoScalingGroupName",
@@ -42,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="autoScalingGroupName",
             in_create=True,
+            required=True,
             references="AutoScalingGroup",
         ),
         FieldSpec(

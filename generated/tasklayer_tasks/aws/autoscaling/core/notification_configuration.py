@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="autoScalingGroupName",
             in_create=True,
+            required=True,
             references="AutoScalingGroup",
         ),
         FieldSpec(
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="topicARN",
             in_create=True,
+            required=True,
             holds_arn=True,
         ),
         FieldSpec(
@@ -51,6 +53,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="notificationTypes",
             in_create=True,
+            required=True,
             update_operation="PutNotificationConfiguration",
             write_only=True,
         ),

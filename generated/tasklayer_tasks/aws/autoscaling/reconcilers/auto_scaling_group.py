@@ -258,7 +258,14 @@ class AutoScalingGroupStatus(TypedDict, total=False):
 
 
 class AutoScalingGroupReconciler(AwsReconciler):
-    """Reconciles a AutoScalingGroup owned by (or shared with) one cluster."""
+    """Reconciles a AutoScalingGroup owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``AutoScalingGroupSpec`` and the ``AutoScalingGroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``AutoScalingGroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -150,7 +150,14 @@ class LaunchConfigurationStatus(TypedDict, total=False):
 
 
 class LaunchConfigurationReconciler(AwsReconciler):
-    """Reconciles a LaunchConfiguration owned by (or shared with) one cluster."""
+    """Reconciles a LaunchConfiguration owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``LaunchConfigurationSpec`` and the ``LaunchConfigurationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``LaunchConfigurationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

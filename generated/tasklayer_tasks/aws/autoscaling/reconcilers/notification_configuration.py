@@ -46,7 +46,14 @@ class NotificationConfigurationStatus(TypedDict, total=False):
 
 
 class NotificationConfigurationReconciler(AwsReconciler):
-    """Reconciles a NotificationConfiguration owned by (or shared with) one cluster."""
+    """Reconciles a NotificationConfiguration owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``NotificationConfigurationSpec`` and the ``NotificationConfigurationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``NotificationConfigurationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

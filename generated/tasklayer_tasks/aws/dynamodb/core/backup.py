@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="tableName",
             in_create=True,
+            required=True,
             write_only=True,
             references="Table",
         ),
@@ -43,6 +44,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="backupName",
             in_create=True,
+            required=True,
+            from_task_name=True,
             write_only=True,
         ),
         FieldSpec(

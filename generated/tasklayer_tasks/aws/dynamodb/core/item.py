@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="tableName",
             in_create=True,
+            required=True,
             references="Table",
         ),
         FieldSpec(
@@ -44,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="item",
             in_create=True,
+            required=True,
             update_operation="PutItem",
             write_only=True,
         ),

@@ -43,6 +43,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="tableName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="KeySchema",

@@ -88,7 +88,14 @@ class ItemStatus(TypedDict, total=False):
 
 
 class ItemReconciler(AwsReconciler):
-    """Reconciles a Item owned by (or shared with) one cluster."""
+    """Reconciles a Item owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ItemSpec`` and the ``ItemStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ItemStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

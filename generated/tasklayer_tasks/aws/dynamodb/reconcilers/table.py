@@ -180,7 +180,14 @@ class TableStatus(TypedDict, total=False):
 
 
 class TableReconciler(AwsReconciler):
-    """Reconciles a Table owned by (or shared with) one cluster."""
+    """Reconciles a Table owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TableSpec`` and the ``TableStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TableStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

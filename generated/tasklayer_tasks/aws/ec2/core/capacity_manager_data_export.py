@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="s3BucketName",
             in_create=True,
+            required=True,
             filter_name="s3-bucket-name",
         ),
         FieldSpec(
@@ -49,6 +50,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="schedule",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="OutputFormat",
@@ -56,6 +58,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="outputFormat",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="CapacityManagerDataExportId",

@@ -42,6 +42,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="serverCertificateArn",
             in_create=True,
+            required=True,
             update_operation="ModifyClientVpnEndpoint",
             holds_arn=True,
         ),
@@ -51,6 +52,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="authenticationOptions",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="ConnectionLogOptions",
@@ -58,6 +60,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="connectionLogOptions",
             in_create=True,
+            required=True,
             update_operation="ModifyClientVpnEndpoint",
         ),
         FieldSpec(

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="clientVpnEndpointId",
             in_create=True,
+            required=True,
             references="ClientVpnEndpoint",
         ),
         FieldSpec(
@@ -42,6 +43,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="destinationCidrBlock",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="localGatewayRouteTableId",
             in_create=True,
+            required=True,
             references="LocalGatewayRouteTable",
         ),
         FieldSpec(

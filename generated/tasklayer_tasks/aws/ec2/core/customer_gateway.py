@@ -59,6 +59,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="type",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="DeviceName",

@@ -42,6 +42,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="vpcId",
             in_create=True,
+            required=True,
             write_only=True,
             references="Vpc",
         ),

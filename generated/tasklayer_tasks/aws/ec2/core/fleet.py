@@ -62,6 +62,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="launchTemplateConfigs",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="TargetCapacitySpecification",
@@ -69,6 +70,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="targetCapacitySpecification",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="TerminateInstancesWithExpiration",

@@ -65,6 +65,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="resourceIds",
             in_create=True,
+            required=True,
             write_only=True,
             unordered=True,
         ),
@@ -74,6 +75,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="resourceType",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="inputStorageLocation",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="iamInstanceProfile",
             in_create=True,
+            required=True,
             update_operation="ReplaceIamInstanceProfileAssociation",
         ),
         FieldSpec(
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="instanceId",
             in_create=True,
+            required=True,
             references="Instance",
             filter_name="instance-id",
         ),

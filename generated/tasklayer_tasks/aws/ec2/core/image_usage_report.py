@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="imageId",
             in_create=True,
+            required=True,
             references="Image",
         ),
         FieldSpec(
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="resourceTypes",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="AccountIds",

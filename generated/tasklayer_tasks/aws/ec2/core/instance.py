@@ -89,6 +89,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="maxCount",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(
@@ -97,6 +98,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="minCount",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

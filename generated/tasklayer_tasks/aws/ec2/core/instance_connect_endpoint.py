@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="subnetId",
             in_create=True,
+            required=True,
             references="Subnet",
             filter_name="subnet-id",
         ),

@@ -25,6 +25,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="instanceTagAttribute",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="InstanceTagKeys",

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="internetGatewayId",
             in_create=True,
+            required=True,
             references="InternetGateway",
             filter_name="internet-gateway-id",
         ),
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="vpcId",
             in_create=True,
+            required=True,
             references="Vpc",
         ),
         FieldSpec(

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="ipamId",
             in_create=True,
+            required=True,
             references="Ipam",
             filter_name="ipam-id",
         ),

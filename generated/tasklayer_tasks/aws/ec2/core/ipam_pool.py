@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="ipamScopeId",
             in_create=True,
+            required=True,
             write_only=True,
             references="IpamScope",
             filter_name="ipam-scope-id",
@@ -68,6 +69,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="addressFamily",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="AutoImport",

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="ipamPrefixListResolverId",
             in_create=True,
+            required=True,
             references="IpamPrefixListResolver",
             filter_name="ipam-prefix-list-resolver-id",
         ),
@@ -44,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="prefixListId",
             in_create=True,
+            required=True,
             references="ManagedPrefixList",
         ),
         FieldSpec(
@@ -52,6 +54,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="prefixListRegion",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="DesiredVersion",
@@ -67,6 +70,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="trackLatestVersion",
             in_create=True,
+            required=True,
             update_operation="ModifyIpamPrefixListResolverTarget",
         ),
         FieldSpec(

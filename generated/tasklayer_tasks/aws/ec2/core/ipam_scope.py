@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="ipamId",
             in_create=True,
+            required=True,
             write_only=True,
             references="Ipam",
             filter_name="ipam-id",

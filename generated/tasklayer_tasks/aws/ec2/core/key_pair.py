@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="keyName",
             in_create=True,
+            required=True,
             filter_name="key-name",
         ),
         FieldSpec(

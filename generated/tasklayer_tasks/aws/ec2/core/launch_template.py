@@ -37,6 +37,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="launchTemplateName",
             in_create=True,
+            required=True,
+            from_task_name=True,
             filter_name="launch-template-name",
         ),
         FieldSpec(
@@ -53,6 +55,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="launchTemplateData",
             in_create=True,
+            required=True,
             update_operation="CreateLaunchTemplateVersion",
             sensitive_paths=("UserData",),
         ),

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="localGatewayRouteTableId",
             in_create=True,
+            required=True,
             references="LocalGatewayRouteTable",
             filter_name="local-gateway-route-table-id",
         ),
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="localGatewayVirtualInterfaceGroupId",
             in_create=True,
+            required=True,
             references="LocalGatewayVirtualInterfaceGroup",
         ),
         FieldSpec(

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="localGatewayVirtualInterfaceGroupId",
             in_create=True,
+            required=True,
             references="LocalGatewayVirtualInterfaceGroup",
         ),
         FieldSpec(
@@ -42,6 +43,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="outpostLagId",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="Vlan",
@@ -49,6 +51,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="vlan",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="LocalAddress",
@@ -56,6 +59,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="localAddress",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="PeerAddress",
@@ -63,6 +67,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="peerAddress",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="PeerBgpAsn",

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="localGatewayId",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="LocalBgpAsn",

@@ -35,6 +35,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="prefixListName",
             in_create=True,
+            required=True,
+            from_task_name=True,
             filter_name="prefix-list-name",
         ),
         FieldSpec(
@@ -51,6 +53,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="maxEntries",
             in_create=True,
+            required=True,
             update_operation="ModifyManagedPrefixList",
         ),
         FieldSpec(
@@ -59,6 +62,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="addressFamily",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="PrefixListId",

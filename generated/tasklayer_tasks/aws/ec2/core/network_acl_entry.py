@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="networkAclId",
             in_create=True,
+            required=True,
             references="NetworkAcl",
             filter_name="network-acl-id",
         ),
@@ -44,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="ruleNumber",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="Protocol",
@@ -51,6 +53,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="protocol",
             in_create=True,
+            required=True,
             update_operation="ReplaceNetworkAclEntry",
         ),
         FieldSpec(
@@ -59,6 +62,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="ruleAction",
             in_create=True,
+            required=True,
             update_operation="ReplaceNetworkAclEntry",
         ),
         FieldSpec(
@@ -67,6 +71,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="egress",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="CidrBlock",

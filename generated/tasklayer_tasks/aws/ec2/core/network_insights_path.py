@@ -48,6 +48,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="source",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="Destination",
@@ -62,6 +63,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="protocol",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="DestinationPort",

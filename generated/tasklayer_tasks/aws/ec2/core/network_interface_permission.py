@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="networkInterfaceId",
             in_create=True,
+            required=True,
             references="NetworkInterface",
         ),
         FieldSpec(
@@ -56,6 +57,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="permission",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="NetworkInterfacePermissionId",

@@ -96,6 +96,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="routeTableId",
             in_create=True,
+            required=True,
             references="RouteTable",
             filter_name="route-table-id",
         ),

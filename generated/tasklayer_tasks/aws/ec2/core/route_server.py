@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="amazonSideAsn",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="PersistRoutes",

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="routeServerId",
             in_create=True,
+            required=True,
             references="RouteServer",
         ),
         FieldSpec(
@@ -42,6 +43,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="vpcId",
             in_create=True,
+            required=True,
             references="Vpc",
         ),
         FieldSpec(

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="routeServerEndpointId",
             in_create=True,
+            required=True,
             references="RouteServerEndpoint",
             filter_name="route-server-endpoint-id",
         ),
@@ -44,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="peerAddress",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="BgpOptions",
@@ -51,6 +53,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="bgpOptions",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="RouteServerPeerId",

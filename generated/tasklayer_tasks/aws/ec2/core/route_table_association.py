@@ -57,6 +57,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="routeTableId",
             in_create=True,
+            required=True,
             update_operation="ReplaceRouteTableAssociation",
             references="RouteTable",
             filter_name="route-table-id",

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="ipv4CidrBlock",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(
@@ -42,6 +43,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="networkType",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

@@ -48,6 +48,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="ipv4CidrBlock",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(
@@ -56,6 +57,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="secondaryNetworkId",
             in_create=True,
+            required=True,
             references="SecondaryNetwork",
             filter_name="secondary-network-id",
         ),

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="description",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="GroupName",
@@ -41,6 +42,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="groupName",
             in_create=True,
+            required=True,
+            from_task_name=True,
             filter_name="group-name",
         ),
         FieldSpec(

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="groupId",
             in_create=True,
+            required=True,
             references="SecurityGroup",
             filter_name="group-id",
         ),
@@ -89,6 +90,7 @@ SPEC = ResourceSpec(
             key="ipPermissions",
             in_create=True,
             write_only=True,
+            other_form_of=("IpProtocol", "FromPort", "ToPort"),
         ),
         FieldSpec(
             name="SecurityGroupRuleId",

@@ -68,6 +68,7 @@ SPEC = ResourceSpec(
             key="ipPermissions",
             in_create=True,
             write_only=True,
+            other_form_of=("FromPort", "IpProtocol", "ToPort"),
         ),
         FieldSpec(
             name="IpProtocol",

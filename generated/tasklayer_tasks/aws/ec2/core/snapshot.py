@@ -51,6 +51,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="volumeId",
             in_create=True,
+            required=True,
             references="Volume",
             filter_name="volume-id",
         ),

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="subnetId",
             in_create=True,
+            required=True,
             references="Subnet",
             filter_name="subnet-id",
         ),
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="cidr",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="ReservationType",
@@ -50,6 +52,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="reservationType",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="Description",

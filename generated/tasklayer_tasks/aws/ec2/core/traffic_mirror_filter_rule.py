@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="trafficMirrorFilterId",
             in_create=True,
+            required=True,
             references="TrafficMirrorFilter",
             filter_name="traffic-mirror-filter-id",
         ),
@@ -44,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="trafficDirection",
             in_create=True,
+            required=True,
             update_operation="ModifyTrafficMirrorFilterRule",
         ),
         FieldSpec(
@@ -52,6 +54,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="ruleNumber",
             in_create=True,
+            required=True,
             update_operation="ModifyTrafficMirrorFilterRule",
         ),
         FieldSpec(
@@ -60,6 +63,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="ruleAction",
             in_create=True,
+            required=True,
             update_operation="ModifyTrafficMirrorFilterRule",
         ),
         FieldSpec(
@@ -92,6 +96,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="destinationCidrBlock",
             in_create=True,
+            required=True,
             update_operation="ModifyTrafficMirrorFilterRule",
         ),
         FieldSpec(
@@ -100,6 +105,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="sourceCidrBlock",
             in_create=True,
+            required=True,
             update_operation="ModifyTrafficMirrorFilterRule",
         ),
         FieldSpec(

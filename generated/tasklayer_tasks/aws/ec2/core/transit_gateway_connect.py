@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="transportTransitGatewayAttachmentId",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="Options",
@@ -42,6 +43,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="options",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="TransitGatewayAttachmentId",

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="transitGatewayAttachmentId",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="TransitGatewayAddress",
@@ -50,6 +51,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="peerAddress",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(
@@ -66,6 +68,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="insideCidrBlocks",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="transitGatewayId",
             in_create=True,
+            required=True,
             references="TransitGateway",
             filter_name="transit-gateway-id",
         ),

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="transitGatewayMeteringPolicyId",
             in_create=True,
+            required=True,
             write_only=True,
             references="TransitGatewayMeteringPolicy",
             filter_name="transit-gateway-metering-policy-id",
@@ -45,6 +46,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="policyRuleNumber",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="SourceTransitGatewayAttachmentId",
@@ -124,6 +126,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="meteredAccount",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="State",

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="transitGatewayMulticastDomainId",
             in_create=True,
+            required=True,
             write_only=True,
             references="TransitGatewayMulticastDomain",
         ),
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="transitGatewayAttachmentId",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="SubnetIds",
@@ -50,6 +52,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="subnetIds",
             in_create=True,
+            required=True,
             write_only=True,
             unordered=True,
             references="Subnet",

@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="transitGatewayId",
             in_create=True,
+            required=True,
             write_only=True,
             references="TransitGateway",
             filter_name="transit-gateway-id",
@@ -46,6 +47,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="peerTransitGatewayId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(
@@ -54,6 +56,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="peerAccountId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(
@@ -62,6 +65,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="peerRegion",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

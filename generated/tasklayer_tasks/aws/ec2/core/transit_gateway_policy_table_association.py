@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="transitGatewayPolicyTableId",
             in_create=True,
+            required=True,
             references="TransitGatewayPolicyTable",
             filter_name="transit-gateway-policy-table-id",
         ),
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="transitGatewayAttachmentId",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="ResourceId",

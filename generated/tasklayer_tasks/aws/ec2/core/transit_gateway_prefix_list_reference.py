@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="transitGatewayRouteTableId",
             in_create=True,
+            required=True,
             references="TransitGatewayRouteTable",
         ),
         FieldSpec(
@@ -44,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="prefixListId",
             in_create=True,
+            required=True,
             references="ManagedPrefixList",
         ),
         FieldSpec(

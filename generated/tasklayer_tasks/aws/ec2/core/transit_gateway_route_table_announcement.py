@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="transitGatewayRouteTableId",
             in_create=True,
+            required=True,
             references="TransitGatewayRouteTable",
             filter_name="transit-gateway-route-table-id",
         ),
@@ -44,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="peeringAttachmentId",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="TransitGatewayRouteTableAnnouncementId",

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="transitGatewayRouteTableId",
             in_create=True,
+            required=True,
             write_only=True,
             references="TransitGatewayRouteTable",
         ),
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="transitGatewayAttachmentId",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="ResourceId",

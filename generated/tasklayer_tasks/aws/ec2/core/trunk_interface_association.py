@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="branchInterfaceId",
             in_create=True,
+            required=True,
             references="NetworkInterface",
         ),
         FieldSpec(
@@ -42,6 +43,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="trunkInterfaceId",
             in_create=True,
+            required=True,
             references="NetworkInterface",
         ),
         FieldSpec(

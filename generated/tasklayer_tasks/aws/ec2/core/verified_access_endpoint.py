@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="verifiedAccessGroupId",
             in_create=True,
+            required=True,
             update_operation="ModifyVerifiedAccessEndpoint",
             references="VerifiedAccessGroup",
             filter_name="verified-access-group-id",
@@ -46,6 +47,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="endpointType",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="AttachmentType",
@@ -53,6 +55,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="attachmentType",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="DomainCertificateArn",

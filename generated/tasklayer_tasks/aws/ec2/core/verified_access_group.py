@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="verifiedAccessInstanceId",
             in_create=True,
+            required=True,
             update_operation="ModifyVerifiedAccessGroup",
             references="VerifiedAccessInstance",
             filter_name="verified-access-instance-id",

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="trustProviderType",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="UserTrustProviderType",
@@ -73,6 +74,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="policyReferenceName",
             in_create=True,
+            required=True,
             filter_name="policy-reference-name",
         ),
         FieldSpec(

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="device",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="InstanceId",
@@ -41,6 +42,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="instanceId",
             in_create=True,
+            required=True,
             references="Instance",
         ),
         FieldSpec(
@@ -49,6 +51,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="volumeId",
             in_create=True,
+            required=True,
             references="Volume",
             filter_name="volume-id",
         ),

@@ -53,6 +53,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="internetGatewayExclusionMode",
             in_create=True,
+            required=True,
             update_operation="ModifyVpcBlockPublicAccessExclusion",
         ),
         FieldSpec(

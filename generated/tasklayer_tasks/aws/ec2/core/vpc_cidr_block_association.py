@@ -99,6 +99,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="vpcId",
             in_create=True,
+            required=True,
             references="Vpc",
             filter_name="vpc-id",
         ),

@@ -41,6 +41,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="connectionNotificationArn",
             in_create=True,
+            required=True,
             holds_arn=True,
         ),
         FieldSpec(
@@ -49,6 +50,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="connectionEvents",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="ClientToken",

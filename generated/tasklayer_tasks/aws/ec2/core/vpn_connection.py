@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="customerGatewayId",
             in_create=True,
+            required=True,
             update_operation="ModifyVpnConnection",
             references="CustomerGateway",
             filter_name="customer-gateway-id",
@@ -47,6 +48,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="type",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="VpnGatewayId",

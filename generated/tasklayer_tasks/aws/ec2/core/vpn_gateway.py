@@ -42,6 +42,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="type",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="AmazonSideAsn",

@@ -78,7 +78,14 @@ class CapacityManagerDataExportStatus(TypedDict, total=False):
 
 
 class CapacityManagerDataExportReconciler(AwsReconciler):
-    """Reconciles a CapacityManagerDataExport owned by (or shared with) one cluster."""
+    """Reconciles a CapacityManagerDataExport owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``CapacityManagerDataExportSpec`` and the ``CapacityManagerDataExportStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``CapacityManagerDataExportStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

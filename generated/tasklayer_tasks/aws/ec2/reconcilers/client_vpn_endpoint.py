@@ -175,7 +175,14 @@ class ClientVpnEndpointStatus(TypedDict, total=False):
 
 
 class ClientVpnEndpointReconciler(AwsReconciler):
-    """Reconciles a ClientVpnEndpoint owned by (or shared with) one cluster."""
+    """Reconciles a ClientVpnEndpoint owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ClientVpnEndpointSpec`` and the ``ClientVpnEndpointStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ClientVpnEndpointStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

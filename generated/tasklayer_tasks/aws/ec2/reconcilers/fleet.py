@@ -135,7 +135,14 @@ class FleetStatus(TypedDict, total=False):
 
 
 class FleetReconciler(AwsReconciler):
-    """Reconciles a Fleet owned by (or shared with) one cluster."""
+    """Reconciles a Fleet owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``FleetSpec`` and the ``FleetStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``FleetStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -117,7 +117,14 @@ class FlowLogStatus(TypedDict, total=False):
 
 
 class FlowLogReconciler(AwsReconciler):
-    """Reconciles a FlowLog owned by (or shared with) one cluster."""
+    """Reconciles a FlowLog owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``FlowLogSpec`` and the ``FlowLogStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``FlowLogStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

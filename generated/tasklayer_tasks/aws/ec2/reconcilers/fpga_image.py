@@ -114,7 +114,14 @@ class FpgaImageStatus(TypedDict, total=False):
 
 
 class FpgaImageReconciler(AwsReconciler):
-    """Reconciles a FpgaImage owned by (or shared with) one cluster."""
+    """Reconciles a FpgaImage owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``FpgaImageSpec`` and the ``FpgaImageStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``FpgaImageStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

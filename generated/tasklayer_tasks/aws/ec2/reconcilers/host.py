@@ -126,7 +126,14 @@ class HostStatus(TypedDict, total=False):
 
 
 class HostReconciler(AwsReconciler):
-    """Reconciles a Host owned by (or shared with) one cluster."""
+    """Reconciles a Host owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``HostSpec`` and the ``HostStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``HostStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -54,7 +54,14 @@ class IamInstanceProfileAssociationStatus(TypedDict, total=False):
 
 
 class IamInstanceProfileAssociationReconciler(AwsReconciler):
-    """Reconciles a IamInstanceProfileAssociation owned by (or shared with) one cluster."""
+    """Reconciles a IamInstanceProfileAssociation owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``IamInstanceProfileAssociationSpec`` and the ``IamInstanceProfileAssociationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``IamInstanceProfileAssociationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -69,7 +69,14 @@ class ImageUsageReportStatus(TypedDict, total=False):
 
 
 class ImageUsageReportReconciler(AwsReconciler):
-    """Reconciles a ImageUsageReport owned by (or shared with) one cluster."""
+    """Reconciles a ImageUsageReport owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ImageUsageReportSpec`` and the ``ImageUsageReportStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ImageUsageReportStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -99,7 +99,14 @@ class InstanceConnectEndpointStatus(TypedDict, total=False):
 
 
 class InstanceConnectEndpointReconciler(AwsReconciler):
-    """Reconciles a InstanceConnectEndpoint owned by (or shared with) one cluster."""
+    """Reconciles a InstanceConnectEndpoint owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``InstanceConnectEndpointSpec`` and the ``InstanceConnectEndpointStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``InstanceConnectEndpointStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -40,7 +40,14 @@ class InternetGatewayAttachmentStatus(TypedDict, total=False):
 
 
 class InternetGatewayAttachmentReconciler(AwsReconciler):
-    """Reconciles a InternetGatewayAttachment owned by (or shared with) one cluster."""
+    """Reconciles a InternetGatewayAttachment owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``InternetGatewayAttachmentSpec`` and the ``InternetGatewayAttachmentStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``InternetGatewayAttachmentStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -154,7 +154,14 @@ class IpamPoolStatus(TypedDict, total=False):
 
 
 class IpamPoolReconciler(AwsReconciler):
-    """Reconciles a IpamPool owned by (or shared with) one cluster."""
+    """Reconciles a IpamPool owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``IpamPoolSpec`` and the ``IpamPoolStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``IpamPoolStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -76,7 +76,14 @@ class IpamPrefixListResolverStatus(TypedDict, total=False):
 
 
 class IpamPrefixListResolverReconciler(AwsReconciler):
-    """Reconciles a IpamPrefixListResolver owned by (or shared with) one cluster."""
+    """Reconciles a IpamPrefixListResolver owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``IpamPrefixListResolverSpec`` and the ``IpamPrefixListResolverStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``IpamPrefixListResolverStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -82,7 +82,14 @@ class IpamPrefixListResolverTargetStatus(TypedDict, total=False):
 
 
 class IpamPrefixListResolverTargetReconciler(AwsReconciler):
-    """Reconciles a IpamPrefixListResolverTarget owned by (or shared with) one cluster."""
+    """Reconciles a IpamPrefixListResolverTarget owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``IpamPrefixListResolverTargetSpec`` and the ``IpamPrefixListResolverTargetStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``IpamPrefixListResolverTargetStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

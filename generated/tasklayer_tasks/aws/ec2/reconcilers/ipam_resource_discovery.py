@@ -79,7 +79,14 @@ class IpamResourceDiscoveryStatus(TypedDict, total=False):
 
 
 class IpamResourceDiscoveryReconciler(AwsReconciler):
-    """Reconciles a IpamResourceDiscovery owned by (or shared with) one cluster."""
+    """Reconciles a IpamResourceDiscovery owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``IpamResourceDiscoverySpec`` and the ``IpamResourceDiscoveryStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``IpamResourceDiscoveryStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -70,7 +70,14 @@ class IpamResourceDiscoveryAssociationStatus(TypedDict, total=False):
 
 
 class IpamResourceDiscoveryAssociationReconciler(AwsReconciler):
-    """Reconciles a IpamResourceDiscoveryAssociation owned by (or shared with) one cluster."""
+    """Reconciles a IpamResourceDiscoveryAssociation owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``IpamResourceDiscoveryAssociationSpec`` and the ``IpamResourceDiscoveryAssociationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``IpamResourceDiscoveryAssociationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

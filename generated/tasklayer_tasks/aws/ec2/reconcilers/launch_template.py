@@ -72,7 +72,14 @@ class LaunchTemplateStatus(TypedDict, total=False):
 
 
 class LaunchTemplateReconciler(AwsReconciler):
-    """Reconciles a LaunchTemplate owned by (or shared with) one cluster."""
+    """Reconciles a LaunchTemplate owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``LaunchTemplateSpec`` and the ``LaunchTemplateStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``LaunchTemplateStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -64,7 +64,14 @@ class LocalGatewayRouteTableStatus(TypedDict, total=False):
 
 
 class LocalGatewayRouteTableReconciler(AwsReconciler):
-    """Reconciles a LocalGatewayRouteTable owned by (or shared with) one cluster."""
+    """Reconciles a LocalGatewayRouteTable owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``LocalGatewayRouteTableSpec`` and the ``LocalGatewayRouteTableStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``LocalGatewayRouteTableStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -94,7 +94,14 @@ class LocalGatewayVirtualInterfaceStatus(TypedDict, total=False):
 
 
 class LocalGatewayVirtualInterfaceReconciler(AwsReconciler):
-    """Reconciles a LocalGatewayVirtualInterface owned by (or shared with) one cluster."""
+    """Reconciles a LocalGatewayVirtualInterface owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``LocalGatewayVirtualInterfaceSpec`` and the ``LocalGatewayVirtualInterfaceStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``LocalGatewayVirtualInterfaceStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -67,7 +67,14 @@ class LocalGatewayVirtualInterfaceGroupStatus(TypedDict, total=False):
 
 
 class LocalGatewayVirtualInterfaceGroupReconciler(AwsReconciler):
-    """Reconciles a LocalGatewayVirtualInterfaceGroup owned by (or shared with) one cluster."""
+    """Reconciles a LocalGatewayVirtualInterfaceGroup owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``LocalGatewayVirtualInterfaceGroupSpec`` and the ``LocalGatewayVirtualInterfaceGroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``LocalGatewayVirtualInterfaceGroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

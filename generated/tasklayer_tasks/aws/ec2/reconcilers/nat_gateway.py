@@ -114,7 +114,14 @@ class NatGatewayStatus(TypedDict, total=False):
 
 
 class NatGatewayReconciler(AwsReconciler):
-    """Reconciles a NatGateway owned by (or shared with) one cluster."""
+    """Reconciles a NatGateway owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``NatGatewaySpec`` and the ``NatGatewayStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``NatGatewayStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

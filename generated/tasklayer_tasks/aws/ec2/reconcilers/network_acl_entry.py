@@ -79,7 +79,14 @@ class NetworkAclEntryStatus(TypedDict, total=False):
 
 
 class NetworkAclEntryReconciler(AwsReconciler):
-    """Reconciles a NetworkAclEntry owned by (or shared with) one cluster."""
+    """Reconciles a NetworkAclEntry owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``NetworkAclEntrySpec`` and the ``NetworkAclEntryStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``NetworkAclEntryStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

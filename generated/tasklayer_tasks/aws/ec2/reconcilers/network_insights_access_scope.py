@@ -54,7 +54,14 @@ class NetworkInsightsAccessScopeStatus(TypedDict, total=False):
 
 
 class NetworkInsightsAccessScopeReconciler(AwsReconciler):
-    """Reconciles a NetworkInsightsAccessScope owned by (or shared with) one cluster."""
+    """Reconciles a NetworkInsightsAccessScope owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``NetworkInsightsAccessScopeSpec`` and the ``NetworkInsightsAccessScopeStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``NetworkInsightsAccessScopeStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

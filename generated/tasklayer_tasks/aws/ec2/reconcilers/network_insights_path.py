@@ -99,7 +99,14 @@ class NetworkInsightsPathStatus(TypedDict, total=False):
 
 
 class NetworkInsightsPathReconciler(AwsReconciler):
-    """Reconciles a NetworkInsightsPath owned by (or shared with) one cluster."""
+    """Reconciles a NetworkInsightsPath owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``NetworkInsightsPathSpec`` and the ``NetworkInsightsPathStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``NetworkInsightsPathStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -196,7 +196,14 @@ class NetworkInterfaceStatus(TypedDict, total=False):
 
 
 class NetworkInterfaceReconciler(AwsReconciler):
-    """Reconciles a NetworkInterface owned by (or shared with) one cluster."""
+    """Reconciles a NetworkInterface owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``NetworkInterfaceSpec`` and the ``NetworkInterfaceStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``NetworkInterfaceStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

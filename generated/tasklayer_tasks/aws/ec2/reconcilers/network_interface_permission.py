@@ -61,7 +61,14 @@ class NetworkInterfacePermissionStatus(TypedDict, total=False):
 
 
 class NetworkInterfacePermissionReconciler(AwsReconciler):
-    """Reconciles a NetworkInterfacePermission owned by (or shared with) one cluster."""
+    """Reconciles a NetworkInterfacePermission owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``NetworkInterfacePermissionSpec`` and the ``NetworkInterfacePermissionStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``NetworkInterfacePermissionStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -79,7 +79,14 @@ class PlacementGroupStatus(TypedDict, total=False):
 
 
 class PlacementGroupReconciler(AwsReconciler):
-    """Reconciles a PlacementGroup owned by (or shared with) one cluster."""
+    """Reconciles a PlacementGroup owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``PlacementGroupSpec`` and the ``PlacementGroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``PlacementGroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -55,7 +55,14 @@ class PublicIpv4PoolStatus(TypedDict, total=False):
 
 
 class PublicIpv4PoolReconciler(AwsReconciler):
-    """Reconciles a PublicIpv4Pool owned by (or shared with) one cluster."""
+    """Reconciles a PublicIpv4Pool owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``PublicIpv4PoolSpec`` and the ``PublicIpv4PoolStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``PublicIpv4PoolStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

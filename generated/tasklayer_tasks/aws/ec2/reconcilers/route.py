@@ -130,7 +130,14 @@ class RouteStatus(TypedDict, total=False):
 
 
 class RouteReconciler(AwsReconciler):
-    """Reconciles a Route owned by (or shared with) one cluster."""
+    """Reconciles a Route owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RouteSpec`` and the ``RouteStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RouteStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

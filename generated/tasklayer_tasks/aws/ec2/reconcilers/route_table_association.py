@@ -64,7 +64,14 @@ class RouteTableAssociationStatus(TypedDict, total=False):
 
 
 class RouteTableAssociationReconciler(AwsReconciler):
-    """Reconciles a RouteTableAssociation owned by (or shared with) one cluster."""
+    """Reconciles a RouteTableAssociation owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RouteTableAssociationSpec`` and the ``RouteTableAssociationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RouteTableAssociationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -61,7 +61,14 @@ class SecondaryNetworkStatus(TypedDict, total=False):
 
 
 class SecondaryNetworkReconciler(AwsReconciler):
-    """Reconciles a SecondaryNetwork owned by (or shared with) one cluster."""
+    """Reconciles a SecondaryNetwork owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``SecondaryNetworkSpec`` and the ``SecondaryNetworkStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``SecondaryNetworkStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

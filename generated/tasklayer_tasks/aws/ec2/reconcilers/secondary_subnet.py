@@ -76,7 +76,14 @@ class SecondarySubnetStatus(TypedDict, total=False):
 
 
 class SecondarySubnetReconciler(AwsReconciler):
-    """Reconciles a SecondarySubnet owned by (or shared with) one cluster."""
+    """Reconciles a SecondarySubnet owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``SecondarySubnetSpec`` and the ``SecondarySubnetStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``SecondarySubnetStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -47,7 +47,7 @@ class SecurityGroupEgressSpec(TypedDict, total=False):
     """Not supported. Use IP permissions instead. Can only be set when the resource is created."""
 
     ipPermissions: list[dict[str, Any]]
-    """The permissions for the security group rules. Can only be set when the resource is created. Never returned by reads, so never compared."""
+    """The permissions for the security group rules. Can only be set when the resource is created. Never returned by reads, so never compared. Another form of IpProtocol, FromPort, ToPort: give one form, not both (those are read back and compared, this one is not)."""
 
 
 class SecurityGroupEgressStatus(TypedDict, total=False):
@@ -97,7 +97,14 @@ class SecurityGroupEgressStatus(TypedDict, total=False):
 
 
 class SecurityGroupEgressReconciler(AwsReconciler):
-    """Reconciles a SecurityGroupEgress owned by (or shared with) one cluster."""
+    """Reconciles a SecurityGroupEgress owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``SecurityGroupEgressSpec`` and the ``SecurityGroupEgressStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``SecurityGroupEgressStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -52,7 +52,14 @@ class SecurityGroupVpcAssociationStatus(TypedDict, total=False):
 
 
 class SecurityGroupVpcAssociationReconciler(AwsReconciler):
-    """Reconciles a SecurityGroupVpcAssociation owned by (or shared with) one cluster."""
+    """Reconciles a SecurityGroupVpcAssociation owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``SecurityGroupVpcAssociationSpec`` and the ``SecurityGroupVpcAssociationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``SecurityGroupVpcAssociationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

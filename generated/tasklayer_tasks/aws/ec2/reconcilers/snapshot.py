@@ -132,7 +132,14 @@ class SnapshotStatus(TypedDict, total=False):
 
 
 class SnapshotReconciler(AwsReconciler):
-    """Reconciles a Snapshot owned by (or shared with) one cluster."""
+    """Reconciles a Snapshot owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``SnapshotSpec`` and the ``SnapshotStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``SnapshotStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

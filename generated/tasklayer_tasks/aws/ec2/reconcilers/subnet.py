@@ -163,7 +163,14 @@ class SubnetStatus(TypedDict, total=False):
 
 
 class SubnetReconciler(AwsReconciler):
-    """Reconciles a Subnet owned by (or shared with) one cluster."""
+    """Reconciles a Subnet owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``SubnetSpec`` and the ``SubnetStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``SubnetStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -100,7 +100,14 @@ class TrafficMirrorFilterRuleStatus(TypedDict, total=False):
 
 
 class TrafficMirrorFilterRuleReconciler(AwsReconciler):
-    """Reconciles a TrafficMirrorFilterRule owned by (or shared with) one cluster."""
+    """Reconciles a TrafficMirrorFilterRule owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TrafficMirrorFilterRuleSpec`` and the ``TrafficMirrorFilterRuleStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TrafficMirrorFilterRuleStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

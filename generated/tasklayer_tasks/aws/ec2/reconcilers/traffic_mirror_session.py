@@ -85,7 +85,14 @@ class TrafficMirrorSessionStatus(TypedDict, total=False):
 
 
 class TrafficMirrorSessionReconciler(AwsReconciler):
-    """Reconciles a TrafficMirrorSession owned by (or shared with) one cluster."""
+    """Reconciles a TrafficMirrorSession owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TrafficMirrorSessionSpec`` and the ``TrafficMirrorSessionStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TrafficMirrorSessionStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -67,7 +67,14 @@ class TrafficMirrorTargetStatus(TypedDict, total=False):
 
 
 class TrafficMirrorTargetReconciler(AwsReconciler):
-    """Reconciles a TrafficMirrorTarget owned by (or shared with) one cluster."""
+    """Reconciles a TrafficMirrorTarget owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TrafficMirrorTargetSpec`` and the ``TrafficMirrorTargetStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TrafficMirrorTargetStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

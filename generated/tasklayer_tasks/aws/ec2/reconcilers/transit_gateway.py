@@ -63,7 +63,14 @@ class TransitGatewayStatus(TypedDict, total=False):
 
 
 class TransitGatewayReconciler(AwsReconciler):
-    """Reconciles a TransitGateway owned by (or shared with) one cluster."""
+    """Reconciles a TransitGateway owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TransitGatewaySpec`` and the ``TransitGatewayStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TransitGatewayStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

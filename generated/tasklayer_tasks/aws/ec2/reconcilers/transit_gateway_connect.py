@@ -60,7 +60,14 @@ class TransitGatewayConnectStatus(TypedDict, total=False):
 
 
 class TransitGatewayConnectReconciler(AwsReconciler):
-    """Reconciles a TransitGatewayConnect owned by (or shared with) one cluster."""
+    """Reconciles a TransitGatewayConnect owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TransitGatewayConnectSpec`` and the ``TransitGatewayConnectStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TransitGatewayConnectStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

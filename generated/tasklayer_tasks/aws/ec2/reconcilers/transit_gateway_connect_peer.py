@@ -66,7 +66,14 @@ class TransitGatewayConnectPeerStatus(TypedDict, total=False):
 
 
 class TransitGatewayConnectPeerReconciler(AwsReconciler):
-    """Reconciles a TransitGatewayConnectPeer owned by (or shared with) one cluster."""
+    """Reconciles a TransitGatewayConnectPeer owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TransitGatewayConnectPeerSpec`` and the ``TransitGatewayConnectPeerStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TransitGatewayConnectPeerStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

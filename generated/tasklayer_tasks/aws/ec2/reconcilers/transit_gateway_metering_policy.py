@@ -63,7 +63,14 @@ class TransitGatewayMeteringPolicyStatus(TypedDict, total=False):
 
 
 class TransitGatewayMeteringPolicyReconciler(AwsReconciler):
-    """Reconciles a TransitGatewayMeteringPolicy owned by (or shared with) one cluster."""
+    """Reconciles a TransitGatewayMeteringPolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TransitGatewayMeteringPolicySpec`` and the ``TransitGatewayMeteringPolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TransitGatewayMeteringPolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -84,7 +84,14 @@ class TransitGatewayMeteringPolicyEntryStatus(TypedDict, total=False):
 
 
 class TransitGatewayMeteringPolicyEntryReconciler(AwsReconciler):
-    """Reconciles a TransitGatewayMeteringPolicyEntry owned by (or shared with) one cluster."""
+    """Reconciles a TransitGatewayMeteringPolicyEntry owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TransitGatewayMeteringPolicyEntrySpec`` and the ``TransitGatewayMeteringPolicyEntryStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TransitGatewayMeteringPolicyEntryStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -75,7 +75,14 @@ class TransitGatewayPeeringAttachmentStatus(TypedDict, total=False):
 
 
 class TransitGatewayPeeringAttachmentReconciler(AwsReconciler):
-    """Reconciles a TransitGatewayPeeringAttachment owned by (or shared with) one cluster."""
+    """Reconciles a TransitGatewayPeeringAttachment owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TransitGatewayPeeringAttachmentSpec`` and the ``TransitGatewayPeeringAttachmentStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TransitGatewayPeeringAttachmentStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -51,7 +51,14 @@ class TransitGatewayPolicyTableStatus(TypedDict, total=False):
 
 
 class TransitGatewayPolicyTableReconciler(AwsReconciler):
-    """Reconciles a TransitGatewayPolicyTable owned by (or shared with) one cluster."""
+    """Reconciles a TransitGatewayPolicyTable owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TransitGatewayPolicyTableSpec`` and the ``TransitGatewayPolicyTableStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TransitGatewayPolicyTableStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -52,7 +52,14 @@ class TransitGatewayPolicyTableAssociationStatus(TypedDict, total=False):
 
 
 class TransitGatewayPolicyTableAssociationReconciler(AwsReconciler):
-    """Reconciles a TransitGatewayPolicyTableAssociation owned by (or shared with) one cluster."""
+    """Reconciles a TransitGatewayPolicyTableAssociation owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TransitGatewayPolicyTableAssociationSpec`` and the ``TransitGatewayPolicyTableAssociationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TransitGatewayPolicyTableAssociationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -57,7 +57,14 @@ class TransitGatewayRouteTableStatus(TypedDict, total=False):
 
 
 class TransitGatewayRouteTableReconciler(AwsReconciler):
-    """Reconciles a TransitGatewayRouteTable owned by (or shared with) one cluster."""
+    """Reconciles a TransitGatewayRouteTable owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TransitGatewayRouteTableSpec`` and the ``TransitGatewayRouteTableStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TransitGatewayRouteTableStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

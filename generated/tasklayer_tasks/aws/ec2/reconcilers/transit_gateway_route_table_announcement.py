@@ -75,7 +75,14 @@ class TransitGatewayRouteTableAnnouncementStatus(TypedDict, total=False):
 
 
 class TransitGatewayRouteTableAnnouncementReconciler(AwsReconciler):
-    """Reconciles a TransitGatewayRouteTableAnnouncement owned by (or shared with) one cluster."""
+    """Reconciles a TransitGatewayRouteTableAnnouncement owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TransitGatewayRouteTableAnnouncementSpec`` and the ``TransitGatewayRouteTableAnnouncementStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TransitGatewayRouteTableAnnouncementStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

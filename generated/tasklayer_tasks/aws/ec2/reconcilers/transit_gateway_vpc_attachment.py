@@ -78,7 +78,14 @@ class TransitGatewayVpcAttachmentStatus(TypedDict, total=False):
 
 
 class TransitGatewayVpcAttachmentReconciler(AwsReconciler):
-    """Reconciles a TransitGatewayVpcAttachment owned by (or shared with) one cluster."""
+    """Reconciles a TransitGatewayVpcAttachment owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TransitGatewayVpcAttachmentSpec`` and the ``TransitGatewayVpcAttachmentStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TransitGatewayVpcAttachmentStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -136,7 +136,14 @@ class VerifiedAccessEndpointStatus(TypedDict, total=False):
 
 
 class VerifiedAccessEndpointReconciler(AwsReconciler):
-    """Reconciles a VerifiedAccessEndpoint owned by (or shared with) one cluster."""
+    """Reconciles a VerifiedAccessEndpoint owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VerifiedAccessEndpointSpec`` and the ``VerifiedAccessEndpointStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VerifiedAccessEndpointStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -73,7 +73,14 @@ class VerifiedAccessGroupStatus(TypedDict, total=False):
 
 
 class VerifiedAccessGroupReconciler(AwsReconciler):
-    """Reconciles a VerifiedAccessGroup owned by (or shared with) one cluster."""
+    """Reconciles a VerifiedAccessGroup owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VerifiedAccessGroupSpec`` and the ``VerifiedAccessGroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VerifiedAccessGroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -97,7 +97,14 @@ class VerifiedAccessTrustProviderStatus(TypedDict, total=False):
 
 
 class VerifiedAccessTrustProviderReconciler(AwsReconciler):
-    """Reconciles a VerifiedAccessTrustProvider owned by (or shared with) one cluster."""
+    """Reconciles a VerifiedAccessTrustProvider owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VerifiedAccessTrustProviderSpec`` and the ``VerifiedAccessTrustProviderStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VerifiedAccessTrustProviderStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -79,7 +79,14 @@ class VerifiedAccessTrustProviderAttachmentStatus(TypedDict, total=False):
 
 
 class VerifiedAccessTrustProviderAttachmentReconciler(AwsReconciler):
-    """Reconciles a VerifiedAccessTrustProviderAttachment owned by (or shared with) one cluster."""
+    """Reconciles a VerifiedAccessTrustProviderAttachment owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VerifiedAccessTrustProviderAttachmentSpec`` and the ``VerifiedAccessTrustProviderAttachmentStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VerifiedAccessTrustProviderAttachmentStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -141,7 +141,14 @@ class VolumeStatus(TypedDict, total=False):
 
 
 class VolumeReconciler(AwsReconciler):
-    """Reconciles a Volume owned by (or shared with) one cluster."""
+    """Reconciles a Volume owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VolumeSpec`` and the ``VolumeStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VolumeStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

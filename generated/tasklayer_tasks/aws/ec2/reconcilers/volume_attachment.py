@@ -69,7 +69,14 @@ class VolumeAttachmentStatus(TypedDict, total=False):
 
 
 class VolumeAttachmentReconciler(AwsReconciler):
-    """Reconciles a VolumeAttachment owned by (or shared with) one cluster."""
+    """Reconciles a VolumeAttachment owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VolumeAttachmentSpec`` and the ``VolumeAttachmentStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VolumeAttachmentStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -121,7 +121,14 @@ class VpcStatus(TypedDict, total=False):
 
 
 class VpcReconciler(AwsReconciler):
-    """Reconciles a Vpc owned by (or shared with) one cluster."""
+    """Reconciles a Vpc owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VpcSpec`` and the ``VpcStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VpcStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -70,7 +70,14 @@ class VpcCidrBlockAssociationStatus(TypedDict, total=False):
 
 
 class VpcCidrBlockAssociationReconciler(AwsReconciler):
-    """Reconciles a VpcCidrBlockAssociation owned by (or shared with) one cluster."""
+    """Reconciles a VpcCidrBlockAssociation owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VpcCidrBlockAssociationSpec`` and the ``VpcCidrBlockAssociationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VpcCidrBlockAssociationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -82,7 +82,14 @@ class VpcEncryptionControlStatus(TypedDict, total=False):
 
 
 class VpcEncryptionControlReconciler(AwsReconciler):
-    """Reconciles a VpcEncryptionControl owned by (or shared with) one cluster."""
+    """Reconciles a VpcEncryptionControl owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VpcEncryptionControlSpec`` and the ``VpcEncryptionControlStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VpcEncryptionControlStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -70,7 +70,14 @@ class VpcEndpointConnectionNotificationStatus(TypedDict, total=False):
 
 
 class VpcEndpointConnectionNotificationReconciler(AwsReconciler):
-    """Reconciles a VpcEndpointConnectionNotification owned by (or shared with) one cluster."""
+    """Reconciles a VpcEndpointConnectionNotification owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VpcEndpointConnectionNotificationSpec`` and the ``VpcEndpointConnectionNotificationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VpcEndpointConnectionNotificationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

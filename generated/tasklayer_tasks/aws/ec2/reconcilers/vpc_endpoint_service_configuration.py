@@ -106,7 +106,14 @@ class VpcEndpointServiceConfigurationStatus(TypedDict, total=False):
 
 
 class VpcEndpointServiceConfigurationReconciler(AwsReconciler):
-    """Reconciles a VpcEndpointServiceConfiguration owned by (or shared with) one cluster."""
+    """Reconciles a VpcEndpointServiceConfiguration owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VpcEndpointServiceConfigurationSpec`` and the ``VpcEndpointServiceConfigurationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VpcEndpointServiceConfigurationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -63,7 +63,14 @@ class VpcPeeringConnectionStatus(TypedDict, total=False):
 
 
 class VpcPeeringConnectionReconciler(AwsReconciler):
-    """Reconciles a VpcPeeringConnection owned by (or shared with) one cluster."""
+    """Reconciles a VpcPeeringConnection owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VpcPeeringConnectionSpec`` and the ``VpcPeeringConnectionStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VpcPeeringConnectionStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

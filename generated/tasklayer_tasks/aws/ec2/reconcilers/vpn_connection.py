@@ -103,7 +103,14 @@ class VpnConnectionStatus(TypedDict, total=False):
 
 
 class VpnConnectionReconciler(AwsReconciler):
-    """Reconciles a VpnConnection owned by (or shared with) one cluster."""
+    """Reconciles a VpnConnection owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VpnConnectionSpec`` and the ``VpnConnectionStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VpnConnectionStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -43,6 +43,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="repositoryName",
             in_create=True,
+            required=True,
             references="Repository",
         ),
         FieldSpec(
@@ -51,6 +52,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="lifecyclePolicyText",
             in_create=True,
+            required=True,
             update_operation="PutLifecyclePolicy",
         ),
         FieldSpec(

@@ -26,6 +26,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="ecrRepositoryPrefix",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="upstreamRegistryUrl",
@@ -33,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="upstreamRegistryUrl",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="registryId",

@@ -44,6 +44,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="repositoryName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="imageTagMutability",

@@ -26,6 +26,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="prefix",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="description",
@@ -90,6 +91,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="appliedFor",
             in_create=True,
+            required=True,
             update_operation="UpdateRepositoryCreationTemplate",
         ),
         FieldSpec(

@@ -99,7 +99,14 @@ class RepositoryCreationTemplateStatus(TypedDict, total=False):
 
 
 class RepositoryCreationTemplateReconciler(AwsReconciler):
-    """Reconciles a RepositoryCreationTemplate owned by (or shared with) one cluster."""
+    """Reconciles a RepositoryCreationTemplate owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RepositoryCreationTemplateSpec`` and the ``RepositoryCreationTemplateStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RepositoryCreationTemplateStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

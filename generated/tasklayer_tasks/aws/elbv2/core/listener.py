@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="loadBalancerArn",
             in_create=True,
+            required=True,
             references="LoadBalancer",
             holds_arn=True,
         ),
@@ -78,6 +79,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="defaultActions",
             in_create=True,
+            required=True,
             update_operation="ModifyListener",
         ),
         FieldSpec(

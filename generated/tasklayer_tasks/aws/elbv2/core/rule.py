@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="listenerArn",
             in_create=True,
+            required=True,
             write_only=True,
             references="Listener",
             holds_arn=True,
@@ -45,6 +46,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="ruleConditions",
             in_create=True,
+            required=True,
             update_operation="ModifyRule",
         ),
         FieldSpec(
@@ -53,6 +55,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="priority",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="Actions",
@@ -60,6 +63,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="actions",
             in_create=True,
+            required=True,
             update_operation="ModifyRule",
         ),
         FieldSpec(

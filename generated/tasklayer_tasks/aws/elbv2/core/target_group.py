@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
             read_member="TargetGroupName",
         ),
         FieldSpec(

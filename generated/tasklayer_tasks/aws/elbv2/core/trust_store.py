@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="CaCertificatesBundleS3Bucket",
@@ -42,6 +43,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="caCertificatesBundleS3Bucket",
             in_create=True,
+            required=True,
             update_operation="ModifyTrustStore",
             write_only=True,
         ),
@@ -51,6 +53,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="caCertificatesBundleS3Key",
             in_create=True,
+            required=True,
             update_operation="ModifyTrustStore",
             write_only=True,
         ),

@@ -91,7 +91,14 @@ class ListenerStatus(TypedDict, total=False):
 
 
 class ListenerReconciler(AwsReconciler):
-    """Reconciles a Listener owned by (or shared with) one cluster."""
+    """Reconciles a Listener owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ListenerSpec`` and the ``ListenerStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ListenerStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -120,7 +120,14 @@ class LoadBalancerStatus(TypedDict, total=False):
 
 
 class LoadBalancerReconciler(AwsReconciler):
-    """Reconciles a LoadBalancer owned by (or shared with) one cluster."""
+    """Reconciles a LoadBalancer owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``LoadBalancerSpec`` and the ``LoadBalancerStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``LoadBalancerStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

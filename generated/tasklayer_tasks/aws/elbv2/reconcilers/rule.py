@@ -70,7 +70,14 @@ class RuleStatus(TypedDict, total=False):
 
 
 class RuleReconciler(AwsReconciler):
-    """Reconciles a Rule owned by (or shared with) one cluster."""
+    """Reconciles a Rule owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RuleSpec`` and the ``RuleStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RuleStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -145,7 +145,14 @@ class TargetGroupStatus(TypedDict, total=False):
 
 
 class TargetGroupReconciler(AwsReconciler):
-    """Reconciles a TargetGroup owned by (or shared with) one cluster."""
+    """Reconciles a TargetGroup owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TargetGroupSpec`` and the ``TargetGroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TargetGroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -58,7 +58,14 @@ class TrustStoreStatus(TypedDict, total=False):
 
 
 class TrustStoreReconciler(AwsReconciler):
-    """Reconciles a TrustStore owned by (or shared with) one cluster."""
+    """Reconciles a TrustStore owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TrustStoreSpec`` and the ``TrustStoreStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TrustStoreStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -36,6 +36,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="groupName",
             in_create=True,
+            required=True,
+            from_task_name=True,
             update_operation="UpdateGroup",
             update_member="NewGroupName",
         ),

@@ -26,6 +26,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="groupName",
             in_create=True,
+            required=True,
             references="Group",
         ),
         FieldSpec(
@@ -34,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="policyName",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="PolicyDocument",
@@ -41,6 +43,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="policyDocument",
             in_create=True,
+            required=True,
             update_operation="PutGroupPolicy",
         ),
     ),

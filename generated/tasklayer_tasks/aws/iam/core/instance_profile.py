@@ -36,6 +36,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="instanceProfileName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="Path",

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="url",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="ClientIDList",

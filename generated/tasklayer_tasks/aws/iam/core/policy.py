@@ -35,6 +35,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="policyName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="Path",
@@ -50,6 +52,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="policyDocument",
             in_create=True,
+            required=True,
             update_operation="CreatePolicyVersion",
             write_only=True,
         ),

@@ -45,6 +45,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="roleName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="AssumeRolePolicyDocument",
@@ -52,6 +54,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="assumeRolePolicyDocument",
             in_create=True,
+            required=True,
             update_operation="UpdateAssumeRolePolicy",
             update_member="PolicyDocument",
         ),

@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="awsServiceName",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="userName",
             in_create=True,
+            required=True,
             references="User",
         ),
         FieldSpec(
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="serviceName",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="CredentialAgeDays",

@@ -46,6 +46,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="userName",
             in_create=True,
+            required=True,
+            from_task_name=True,
             update_operation="UpdateUser",
             update_member="NewUserName",
         ),

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="userName",
             in_create=True,
+            required=True,
             references="User",
         ),
         FieldSpec(
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="policyName",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="PolicyDocument",
@@ -50,6 +52,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="policyDocument",
             in_create=True,
+            required=True,
             update_operation="PutUserPolicy",
         ),
     ),

@@ -51,7 +51,14 @@ class AccessKeyStatus(TypedDict, total=False):
 
 
 class AccessKeyReconciler(AwsReconciler):
-    """Reconciles a AccessKey owned by (or shared with) one cluster."""
+    """Reconciles a AccessKey owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``AccessKeySpec`` and the ``AccessKeyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``AccessKeyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

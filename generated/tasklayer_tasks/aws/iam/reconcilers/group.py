@@ -54,7 +54,14 @@ class GroupStatus(TypedDict, total=False):
 
 
 class GroupReconciler(AwsReconciler):
-    """Reconciles a Group owned by (or shared with) one cluster."""
+    """Reconciles a Group owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``GroupSpec`` and the ``GroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``GroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

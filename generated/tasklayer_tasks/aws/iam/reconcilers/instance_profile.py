@@ -63,7 +63,14 @@ class InstanceProfileStatus(TypedDict, total=False):
 
 
 class InstanceProfileReconciler(AwsReconciler):
-    """Reconciles a InstanceProfile owned by (or shared with) one cluster."""
+    """Reconciles a InstanceProfile owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``InstanceProfileSpec`` and the ``InstanceProfileStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``InstanceProfileStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

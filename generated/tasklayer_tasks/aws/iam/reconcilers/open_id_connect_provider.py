@@ -57,7 +57,14 @@ class OpenIdConnectProviderStatus(TypedDict, total=False):
 
 
 class OpenIdConnectProviderReconciler(AwsReconciler):
-    """Reconciles a OpenIDConnectProvider owned by (or shared with) one cluster."""
+    """Reconciles a OpenIDConnectProvider owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``OpenIdConnectProviderSpec`` and the ``OpenIdConnectProviderStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``OpenIdConnectProviderStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

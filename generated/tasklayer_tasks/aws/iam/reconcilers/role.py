@@ -84,7 +84,14 @@ class RoleStatus(TypedDict, total=False):
 
 
 class RoleReconciler(AwsReconciler):
-    """Reconciles a Role owned by (or shared with) one cluster."""
+    """Reconciles a Role owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RoleSpec`` and the ``RoleStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RoleStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -46,7 +46,14 @@ class RolePolicyStatus(TypedDict, total=False):
 
 
 class RolePolicyReconciler(AwsReconciler):
-    """Reconciles a RolePolicy owned by (or shared with) one cluster."""
+    """Reconciles a RolePolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RolePolicySpec`` and the ``RolePolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RolePolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -84,7 +84,14 @@ class ServiceLinkedRoleStatus(TypedDict, total=False):
 
 
 class ServiceLinkedRoleReconciler(AwsReconciler):
-    """Reconciles a ServiceLinkedRole owned by (or shared with) one cluster."""
+    """Reconciles a ServiceLinkedRole owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ServiceLinkedRoleSpec`` and the ``ServiceLinkedRoleStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ServiceLinkedRoleStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

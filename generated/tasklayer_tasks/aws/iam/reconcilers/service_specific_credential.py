@@ -69,7 +69,14 @@ class ServiceSpecificCredentialStatus(TypedDict, total=False):
 
 
 class ServiceSpecificCredentialReconciler(AwsReconciler):
-    """Reconciles a ServiceSpecificCredential owned by (or shared with) one cluster."""
+    """Reconciles a ServiceSpecificCredential owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ServiceSpecificCredentialSpec`` and the ``ServiceSpecificCredentialStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ServiceSpecificCredentialStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -46,7 +46,14 @@ class UserPolicyStatus(TypedDict, total=False):
 
 
 class UserPolicyReconciler(AwsReconciler):
-    """Reconciles a UserPolicy owned by (or shared with) one cluster."""
+    """Reconciles a UserPolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``UserPolicySpec`` and the ``UserPolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``UserPolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

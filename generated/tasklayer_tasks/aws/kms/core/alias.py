@@ -26,6 +26,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="aliasName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="TargetKeyId",
@@ -33,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="targetKeyId",
             in_create=True,
+            required=True,
             update_operation="UpdateAlias",
         ),
         FieldSpec(

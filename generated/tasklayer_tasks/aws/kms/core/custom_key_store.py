@@ -26,6 +26,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="customKeyStoreName",
             in_create=True,
+            required=True,
+            from_task_name=True,
             update_operation="UpdateCustomKeyStore",
             update_member="NewCustomKeyStoreName",
         ),

@@ -54,7 +54,14 @@ class AliasStatus(TypedDict, total=False):
 
 
 class AliasReconciler(AwsReconciler):
-    """Reconciles a Alias owned by (or shared with) one cluster."""
+    """Reconciles a Alias owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``AliasSpec`` and the ``AliasStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``AliasStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -93,7 +93,14 @@ class CustomKeyStoreStatus(TypedDict, total=False):
 
 
 class CustomKeyStoreReconciler(AwsReconciler):
-    """Reconciles a CustomKeyStore owned by (or shared with) one cluster."""
+    """Reconciles a CustomKeyStore owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``CustomKeyStoreSpec`` and the ``CustomKeyStoreStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``CustomKeyStoreStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

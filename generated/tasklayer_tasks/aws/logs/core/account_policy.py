@@ -26,6 +26,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="policyName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="policyDocument",
@@ -33,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="policyDocument",
             in_create=True,
+            required=True,
             update_operation="PutAccountPolicy",
         ),
         FieldSpec(
@@ -41,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="policyType",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="scope",

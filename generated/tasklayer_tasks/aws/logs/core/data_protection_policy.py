@@ -26,6 +26,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="logGroupIdentifier",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="policyDocument",
@@ -33,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="policyDocument",
             in_create=True,
+            required=True,
             update_operation="PutDataProtectionPolicy",
         ),
         FieldSpec(

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="deliverySourceName",
             in_create=True,
+            required=True,
             references="DeliverySource",
         ),
         FieldSpec(
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="deliveryDestinationArn",
             in_create=True,
+            required=True,
             holds_arn=True,
         ),
         FieldSpec(

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="resourceArn",
@@ -42,6 +43,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="resourceArn",
             in_create=True,
+            required=True,
             update_operation="PutDeliverySource",
             write_only=True,
             holds_arn=True,
@@ -52,6 +54,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="logType",
             in_create=True,
+            required=True,
             update_operation="PutDeliverySource",
         ),
         FieldSpec(

@@ -26,6 +26,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="integrationName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="resourceConfig",
@@ -33,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="resourceConfig",
             in_create=True,
+            required=True,
             update_operation="PutIntegration",
             write_only=True,
         ),
@@ -42,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="integrationType",
             in_create=True,
+            required=True,
             update_operation="PutIntegration",
         ),
         FieldSpec(

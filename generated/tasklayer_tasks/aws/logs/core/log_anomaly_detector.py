@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="logGroupArnList",
             in_create=True,
+            required=True,
             unordered=True,
             references="LogGroup",
             holds_arn=True,

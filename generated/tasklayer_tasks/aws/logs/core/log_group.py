@@ -34,6 +34,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="logGroupName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="kmsKeyId",

@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="logGroupName",
             in_create=True,
+            required=True,
             write_only=True,
             references="LogGroup",
         ),
@@ -43,6 +44,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="logStreamName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="creationTime",

@@ -35,6 +35,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="lookupTableName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="description",
@@ -50,6 +52,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="tableBody",
             in_create=True,
+            required=True,
             update_operation="UpdateLookupTable",
         ),
         FieldSpec(

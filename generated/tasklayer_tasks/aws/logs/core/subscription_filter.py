@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="logGroupName",
             in_create=True,
+            required=True,
             references="LogGroup",
         ),
         FieldSpec(
@@ -43,6 +44,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="filterName",
             in_create=True,
+            required=True,
+            from_task_name=True,
         ),
         FieldSpec(
             name="filterPattern",
@@ -50,6 +53,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="filterPattern",
             in_create=True,
+            required=True,
             update_operation="PutSubscriptionFilter",
         ),
         FieldSpec(
@@ -58,6 +62,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="destinationArn",
             in_create=True,
+            required=True,
             references="Destination",
             holds_arn=True,
         ),

@@ -26,6 +26,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="logGroupIdentifier",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(
@@ -34,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="transformerConfig",
             in_create=True,
+            required=True,
             update_operation="PutTransformer",
             write_only=True,
         ),

@@ -73,7 +73,14 @@ class DeliveryStatus(TypedDict, total=False):
 
 
 class DeliveryReconciler(AwsReconciler):
-    """Reconciles a Delivery owned by (or shared with) one cluster."""
+    """Reconciles a Delivery owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``DeliverySpec`` and the ``DeliveryStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``DeliveryStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

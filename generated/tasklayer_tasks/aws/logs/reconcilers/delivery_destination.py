@@ -55,7 +55,14 @@ class DeliveryDestinationStatus(TypedDict, total=False):
 
 
 class DeliveryDestinationReconciler(AwsReconciler):
-    """Reconciles a DeliveryDestination owned by (or shared with) one cluster."""
+    """Reconciles a DeliveryDestination owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``DeliveryDestinationSpec`` and the ``DeliveryDestinationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``DeliveryDestinationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -40,7 +40,14 @@ class DeliveryDestinationPolicyStatus(TypedDict, total=False):
 
 
 class DeliveryDestinationPolicyReconciler(AwsReconciler):
-    """Reconciles a DeliveryDestinationPolicy owned by (or shared with) one cluster."""
+    """Reconciles a DeliveryDestinationPolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``DeliveryDestinationPolicySpec`` and the ``DeliveryDestinationPolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``DeliveryDestinationPolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

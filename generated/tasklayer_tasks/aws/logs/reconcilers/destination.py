@@ -64,7 +64,14 @@ class DestinationStatus(TypedDict, total=False):
 
 
 class DestinationReconciler(AwsReconciler):
-    """Reconciles a Destination owned by (or shared with) one cluster."""
+    """Reconciles a Destination owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``DestinationSpec`` and the ``DestinationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``DestinationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -52,7 +52,14 @@ class IndexPolicyStatus(TypedDict, total=False):
 
 
 class IndexPolicyReconciler(AwsReconciler):
-    """Reconciles a IndexPolicy owned by (or shared with) one cluster."""
+    """Reconciles a IndexPolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``IndexPolicySpec`` and the ``IndexPolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``IndexPolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

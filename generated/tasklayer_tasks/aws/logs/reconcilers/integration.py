@@ -52,7 +52,14 @@ class IntegrationStatus(TypedDict, total=False):
 
 
 class IntegrationReconciler(AwsReconciler):
-    """Reconciles a Integration owned by (or shared with) one cluster."""
+    """Reconciles a Integration owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``IntegrationSpec`` and the ``IntegrationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``IntegrationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

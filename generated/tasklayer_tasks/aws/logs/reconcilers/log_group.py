@@ -85,7 +85,14 @@ class LogGroupStatus(TypedDict, total=False):
 
 
 class LogGroupReconciler(AwsReconciler):
-    """Reconciles a LogGroup owned by (or shared with) one cluster."""
+    """Reconciles a LogGroup owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``LogGroupSpec`` and the ``LogGroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``LogGroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -67,7 +67,14 @@ class LookupTableStatus(TypedDict, total=False):
 
 
 class LookupTableReconciler(AwsReconciler):
-    """Reconciles a LookupTable owned by (or shared with) one cluster."""
+    """Reconciles a LookupTable owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``LookupTableSpec`` and the ``LookupTableStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``LookupTableStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -73,7 +73,14 @@ class MetricFilterStatus(TypedDict, total=False):
 
 
 class MetricFilterReconciler(AwsReconciler):
-    """Reconciles a MetricFilter owned by (or shared with) one cluster."""
+    """Reconciles a MetricFilter owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``MetricFilterSpec`` and the ``MetricFilterStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``MetricFilterStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -106,7 +106,14 @@ class TransformerStatus(TypedDict, total=False):
 
 
 class TransformerReconciler(AwsReconciler):
-    """Reconciles a Transformer owned by (or shared with) one cluster."""
+    """Reconciles a Transformer owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TransformerSpec`` and the ``TransformerStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TransformerStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

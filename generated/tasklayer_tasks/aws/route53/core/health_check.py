@@ -42,6 +42,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="healthCheckConfig",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="Id",

@@ -42,6 +42,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="hostedZoneId",
             in_create=True,
+            required=True,
             write_only=True,
             references="HostedZone",
         ),
@@ -51,6 +52,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="keyManagementServiceArn",
             in_create=True,
+            required=True,
             write_only=True,
             holds_arn=True,
         ),
@@ -60,6 +62,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="Status",
@@ -67,6 +70,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="status",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="KmsArn",

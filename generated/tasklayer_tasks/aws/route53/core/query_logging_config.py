@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="hostedZoneId",
             in_create=True,
+            required=True,
             references="HostedZone",
         ),
         FieldSpec(
@@ -42,6 +43,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="cloudWatchLogsLogGroupArn",
             in_create=True,
+            required=True,
             holds_arn=True,
         ),
         FieldSpec(

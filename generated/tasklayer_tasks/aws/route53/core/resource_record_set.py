@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="hostedZoneId",
             in_create=True,
+            required=True,
             references="HostedZone",
         ),
         FieldSpec(
@@ -44,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="Type",
@@ -51,6 +53,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="type",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="SetIdentifier",

@@ -27,6 +27,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="Document",
@@ -34,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="document",
             in_create=True,
+            required=True,
             update_operation="CreateTrafficPolicyVersion",
         ),
         FieldSpec(

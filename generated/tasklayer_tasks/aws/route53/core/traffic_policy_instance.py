@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="hostedZoneId",
             in_create=True,
+            required=True,
             references="HostedZone",
         ),
         FieldSpec(
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="TTL",
@@ -50,6 +52,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="ttl",
             in_create=True,
+            required=True,
             update_operation="UpdateTrafficPolicyInstance",
         ),
         FieldSpec(
@@ -58,6 +61,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="trafficPolicyId",
             in_create=True,
+            required=True,
             update_operation="UpdateTrafficPolicyInstance",
             references="TrafficPolicy",
         ),
@@ -67,6 +71,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="trafficPolicyVersion",
             in_create=True,
+            required=True,
             update_operation="UpdateTrafficPolicyInstance",
         ),
         FieldSpec(

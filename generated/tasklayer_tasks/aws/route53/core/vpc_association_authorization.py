@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="hostedZoneId",
             in_create=True,
+            required=True,
             write_only=True,
             references="HostedZone",
         ),
@@ -43,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="vpc",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

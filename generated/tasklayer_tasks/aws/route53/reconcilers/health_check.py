@@ -106,7 +106,14 @@ class HealthCheckStatus(TypedDict, total=False):
 
 
 class HealthCheckReconciler(AwsReconciler):
-    """Reconciles a HealthCheck owned by (or shared with) one cluster."""
+    """Reconciles a HealthCheck owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``HealthCheckSpec`` and the ``HealthCheckStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``HealthCheckStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -90,7 +90,14 @@ class KeySigningKeyStatus(TypedDict, total=False):
 
 
 class KeySigningKeyReconciler(AwsReconciler):
-    """Reconciles a KeySigningKey owned by (or shared with) one cluster."""
+    """Reconciles a KeySigningKey owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``KeySigningKeySpec`` and the ``KeySigningKeyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``KeySigningKeyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -46,7 +46,14 @@ class ReusableDelegationSetStatus(TypedDict, total=False):
 
 
 class ReusableDelegationSetReconciler(AwsReconciler):
-    """Reconciles a ReusableDelegationSet owned by (or shared with) one cluster."""
+    """Reconciles a ReusableDelegationSet owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ReusableDelegationSetSpec`` and the ``ReusableDelegationSetStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ReusableDelegationSetStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -70,7 +70,14 @@ class TrafficPolicyInstanceStatus(TypedDict, total=False):
 
 
 class TrafficPolicyInstanceReconciler(AwsReconciler):
-    """Reconciles a TrafficPolicyInstance owned by (or shared with) one cluster."""
+    """Reconciles a TrafficPolicyInstance owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TrafficPolicyInstanceSpec`` and the ``TrafficPolicyInstanceStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TrafficPolicyInstanceStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -44,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="bucket",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="bucket",
             in_create=True,
+            required=True,
             write_only=True,
             references="Bucket",
         ),
@@ -44,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="id",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="ExpectedBucketOwner",
@@ -59,6 +61,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="intelligentTieringConfiguration",
             in_create=True,
+            required=True,
             update_operation="PutBucketIntelligentTieringConfiguration",
             write_only=True,
         ),

@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="bucket",
             in_create=True,
+            required=True,
             write_only=True,
             references="Bucket",
         ),
@@ -63,6 +64,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="metadataConfiguration",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="bucket",
             in_create=True,
+            required=True,
             write_only=True,
             references="Bucket",
         ),
@@ -44,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="id",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="MetricsConfiguration",
@@ -51,6 +53,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="metricsConfiguration",
             in_create=True,
+            required=True,
             update_operation="PutBucketMetricsConfiguration",
             write_only=True,
         ),

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="bucket",
             in_create=True,
+            required=True,
             write_only=True,
             references="Bucket",
         ),
@@ -71,6 +72,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="policy",
             in_create=True,
+            required=True,
             update_operation="PutBucketPolicy",
         ),
         FieldSpec(

@@ -52,6 +52,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="bucket",
             in_create=True,
+            required=True,
             write_only=True,
             references="Bucket",
         ),
@@ -268,6 +269,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="key",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

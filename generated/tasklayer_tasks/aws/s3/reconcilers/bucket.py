@@ -81,7 +81,14 @@ class BucketStatus(TypedDict, total=False):
 
 
 class BucketReconciler(AwsReconciler):
-    """Reconciles a Bucket owned by (or shared with) one cluster."""
+    """Reconciles a Bucket owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``BucketSpec`` and the ``BucketStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``BucketStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -49,7 +49,14 @@ class BucketAnalyticsConfigurationStatus(TypedDict, total=False):
 
 
 class BucketAnalyticsConfigurationReconciler(AwsReconciler):
-    """Reconciles a BucketAnalyticsConfiguration owned by (or shared with) one cluster."""
+    """Reconciles a BucketAnalyticsConfiguration owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``BucketAnalyticsConfigurationSpec`` and the ``BucketAnalyticsConfigurationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``BucketAnalyticsConfigurationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

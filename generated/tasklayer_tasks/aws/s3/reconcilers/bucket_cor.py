@@ -64,7 +64,14 @@ class BucketCorStatus(TypedDict, total=False):
 
 
 class BucketCorReconciler(AwsReconciler):
-    """Reconciles a BucketCor owned by (or shared with) one cluster."""
+    """Reconciles a BucketCor owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``BucketCorSpec`` and the ``BucketCorStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``BucketCorStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

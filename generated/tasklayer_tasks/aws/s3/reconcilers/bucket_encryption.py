@@ -49,7 +49,14 @@ class BucketEncryptionStatus(TypedDict, total=False):
 
 
 class BucketEncryptionReconciler(AwsReconciler):
-    """Reconciles a BucketEncryption owned by (or shared with) one cluster."""
+    """Reconciles a BucketEncryption owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``BucketEncryptionSpec`` and the ``BucketEncryptionStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``BucketEncryptionStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

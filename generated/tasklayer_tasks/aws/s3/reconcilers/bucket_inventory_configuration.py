@@ -61,7 +61,14 @@ class BucketInventoryConfigurationStatus(TypedDict, total=False):
 
 
 class BucketInventoryConfigurationReconciler(AwsReconciler):
-    """Reconciles a BucketInventoryConfiguration owned by (or shared with) one cluster."""
+    """Reconciles a BucketInventoryConfiguration owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``BucketInventoryConfigurationSpec`` and the ``BucketInventoryConfigurationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``BucketInventoryConfigurationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -49,7 +49,14 @@ class BucketMetadataConfigurationStatus(TypedDict, total=False):
 
 
 class BucketMetadataConfigurationReconciler(AwsReconciler):
-    """Reconciles a BucketMetadataConfiguration owned by (or shared with) one cluster."""
+    """Reconciles a BucketMetadataConfiguration owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``BucketMetadataConfigurationSpec`` and the ``BucketMetadataConfigurationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``BucketMetadataConfigurationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -55,7 +55,14 @@ class BucketMetadataTableConfigurationStatus(TypedDict, total=False):
 
 
 class BucketMetadataTableConfigurationReconciler(AwsReconciler):
-    """Reconciles a BucketMetadataTableConfiguration owned by (or shared with) one cluster."""
+    """Reconciles a BucketMetadataTableConfiguration owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``BucketMetadataTableConfigurationSpec`` and the ``BucketMetadataTableConfigurationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``BucketMetadataTableConfigurationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

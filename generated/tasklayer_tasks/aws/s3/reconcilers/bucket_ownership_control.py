@@ -49,7 +49,14 @@ class BucketOwnershipControlStatus(TypedDict, total=False):
 
 
 class BucketOwnershipControlReconciler(AwsReconciler):
-    """Reconciles a BucketOwnershipControl owned by (or shared with) one cluster."""
+    """Reconciles a BucketOwnershipControl owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``BucketOwnershipControlSpec`` and the ``BucketOwnershipControlStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``BucketOwnershipControlStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -52,7 +52,14 @@ class BucketPolicyStatus(TypedDict, total=False):
 
 
 class BucketPolicyReconciler(AwsReconciler):
-    """Reconciles a BucketPolicy owned by (or shared with) one cluster."""
+    """Reconciles a BucketPolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``BucketPolicySpec`` and the ``BucketPolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``BucketPolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -58,7 +58,14 @@ class PublicAccessBlockStatus(TypedDict, total=False):
 
 
 class PublicAccessBlockReconciler(AwsReconciler):
-    """Reconciles a PublicAccessBlock owned by (or shared with) one cluster."""
+    """Reconciles a PublicAccessBlock owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``PublicAccessBlockSpec`` and the ``PublicAccessBlockStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``PublicAccessBlockStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

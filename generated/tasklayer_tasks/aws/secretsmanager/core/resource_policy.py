@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="secretId",
             in_create=True,
+            required=True,
             write_only=True,
             references="Secret",
         ),
@@ -44,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="resourcePolicy",
             in_create=True,
+            required=True,
             update_operation="PutResourcePolicy",
         ),
         FieldSpec(

@@ -49,7 +49,14 @@ class ResourcePolicyStatus(TypedDict, total=False):
 
 
 class ResourcePolicyReconciler(AwsReconciler):
-    """Reconciles a ResourcePolicy owned by (or shared with) one cluster."""
+    """Reconciles a ResourcePolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ResourcePolicySpec`` and the ``ResourcePolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ResourcePolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -117,7 +117,14 @@ class SecretStatus(TypedDict, total=False):
 
 
 class SecretReconciler(AwsReconciler):
-    """Reconciles a Secret owned by (or shared with) one cluster."""
+    """Reconciles a Secret owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``SecretSpec`` and the ``SecretStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``SecretStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -26,6 +26,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(
@@ -34,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="platform",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(
@@ -42,6 +44,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="attributes",
             in_create=True,
+            required=True,
             update_operation="SetPlatformApplicationAttributes",
         ),
         FieldSpec(

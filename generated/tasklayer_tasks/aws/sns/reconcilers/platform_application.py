@@ -43,7 +43,14 @@ class PlatformApplicationStatus(TypedDict, total=False):
 
 
 class PlatformApplicationReconciler(AwsReconciler):
-    """Reconciles a PlatformApplication owned by (or shared with) one cluster."""
+    """Reconciles a PlatformApplication owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``PlatformApplicationSpec`` and the ``PlatformApplicationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``PlatformApplicationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -52,7 +52,14 @@ class TopicStatus(TypedDict, total=False):
 
 
 class TopicReconciler(AwsReconciler):
-    """Reconciles a Topic owned by (or shared with) one cluster."""
+    """Reconciles a Topic owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TopicSpec`` and the ``TopicStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TopicStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

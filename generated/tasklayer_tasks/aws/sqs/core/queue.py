@@ -35,6 +35,8 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="queueName",
             in_create=True,
+            required=True,
+            from_task_name=True,
             write_only=True,
         ),
         FieldSpec(

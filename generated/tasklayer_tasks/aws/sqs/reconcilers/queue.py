@@ -49,7 +49,14 @@ class QueueStatus(TypedDict, total=False):
 
 
 class QueueReconciler(AwsReconciler):
-    """Reconciles a Queue owned by (or shared with) one cluster."""
+    """Reconciles a Queue owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``QueueSpec`` and the ``QueueStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``QueueStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -47,6 +47,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="iamRole",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="RegistrationLimit",

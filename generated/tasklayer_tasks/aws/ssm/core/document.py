@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="content",
             in_create=True,
+            required=True,
             update_operation="UpdateDocument",
             write_only=True,
         ),
@@ -60,6 +61,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="DisplayName",

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="Description",
@@ -67,6 +68,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="schedule",
             in_create=True,
+            required=True,
             update_operation="UpdateMaintenanceWindow",
         ),
         FieldSpec(
@@ -91,6 +93,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="duration",
             in_create=True,
+            required=True,
             update_operation="UpdateMaintenanceWindow",
         ),
         FieldSpec(
@@ -99,6 +102,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="cutoff",
             in_create=True,
+            required=True,
             update_operation="UpdateMaintenanceWindow",
         ),
         FieldSpec(
@@ -107,6 +111,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="allowUnassociatedTargets",
             in_create=True,
+            required=True,
             update_operation="UpdateMaintenanceWindow",
         ),
         FieldSpec(

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="description",
             in_create=True,
+            required=True,
             update_operation="UpdateOpsItem",
         ),
         FieldSpec(
@@ -83,6 +84,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="source",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="Title",
@@ -90,6 +92,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="title",
             in_create=True,
+            required=True,
             update_operation="UpdateOpsItem",
         ),
         FieldSpec(

@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.UNKNOWN,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="Description",
@@ -51,6 +52,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="value",
             in_create=True,
+            required=True,
             update_operation="PutParameter",
             sensitive=True,
         ),

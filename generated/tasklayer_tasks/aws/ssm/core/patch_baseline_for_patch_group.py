@@ -25,6 +25,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="baselineId",
             in_create=True,
+            required=True,
             references="PatchBaseline",
         ),
         FieldSpec(
@@ -33,6 +34,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="patchGroup",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="OperatingSystem",

@@ -26,6 +26,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="resourceArn",
             in_create=True,
+            required=True,
             write_only=True,
             holds_arn=True,
         ),
@@ -35,6 +36,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="policy",
             in_create=True,
+            required=True,
             update_operation="PutResourcePolicy",
         ),
         FieldSpec(

@@ -189,7 +189,14 @@ class AssociationStatus(TypedDict, total=False):
 
 
 class AssociationReconciler(AwsReconciler):
-    """Reconciles a Association owned by (or shared with) one cluster."""
+    """Reconciles a Association owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``AssociationSpec`` and the ``AssociationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``AssociationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

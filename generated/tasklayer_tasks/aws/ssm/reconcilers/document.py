@@ -147,7 +147,14 @@ class DocumentStatus(TypedDict, total=False):
 
 
 class DocumentReconciler(AwsReconciler):
-    """Reconciles a Document owned by (or shared with) one cluster."""
+    """Reconciles a Document owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``DocumentSpec`` and the ``DocumentStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``DocumentStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

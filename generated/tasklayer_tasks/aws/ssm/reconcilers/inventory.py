@@ -43,7 +43,14 @@ class InventoryStatus(TypedDict, total=False):
 
 
 class InventoryReconciler(AwsReconciler):
-    """Reconciles a Inventory owned by (or shared with) one cluster."""
+    """Reconciles a Inventory owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``InventorySpec`` and the ``InventoryStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``InventoryStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

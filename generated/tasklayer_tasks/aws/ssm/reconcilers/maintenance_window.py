@@ -114,7 +114,14 @@ class MaintenanceWindowStatus(TypedDict, total=False):
 
 
 class MaintenanceWindowReconciler(AwsReconciler):
-    """Reconciles a MaintenanceWindow owned by (or shared with) one cluster."""
+    """Reconciles a MaintenanceWindow owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``MaintenanceWindowSpec`` and the ``MaintenanceWindowStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``MaintenanceWindowStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

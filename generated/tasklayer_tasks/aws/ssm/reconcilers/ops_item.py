@@ -153,7 +153,14 @@ class OpsItemStatus(TypedDict, total=False):
 
 
 class OpsItemReconciler(AwsReconciler):
-    """Reconciles a OpsItem owned by (or shared with) one cluster."""
+    """Reconciles a OpsItem owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``OpsItemSpec`` and the ``OpsItemStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``OpsItemStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -55,7 +55,14 @@ class OpsMetadataStatus(TypedDict, total=False):
 
 
 class OpsMetadataReconciler(AwsReconciler):
-    """Reconciles a OpsMetadata owned by (or shared with) one cluster."""
+    """Reconciles a OpsMetadata owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``OpsMetadataSpec`` and the ``OpsMetadataStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``OpsMetadataStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -87,7 +87,14 @@ class ParameterStatus(TypedDict, total=False):
 
 
 class ParameterReconciler(AwsReconciler):
-    """Reconciles a Parameter owned by (or shared with) one cluster."""
+    """Reconciles a Parameter owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ParameterSpec`` and the ``ParameterStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ParameterStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

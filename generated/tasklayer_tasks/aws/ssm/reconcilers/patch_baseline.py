@@ -120,7 +120,14 @@ class PatchBaselineStatus(TypedDict, total=False):
 
 
 class PatchBaselineReconciler(AwsReconciler):
-    """Reconciles a PatchBaseline owned by (or shared with) one cluster."""
+    """Reconciles a PatchBaseline owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``PatchBaselineSpec`` and the ``PatchBaselineStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``PatchBaselineStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
 

@@ -85,6 +85,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="params",

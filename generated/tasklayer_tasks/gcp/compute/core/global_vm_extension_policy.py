@@ -45,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="extensionPolicies",
             in_create=True,
+            required=True,
             update_operation="compute.globalVmExtensionPolicies.update",
         ),
         FieldSpec(
@@ -89,6 +90,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="rolloutOperation",
             in_create=True,
+            required=True,
             update_operation="compute.globalVmExtensionPolicies.update",
         ),
         FieldSpec(

@@ -91,6 +91,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="network",
@@ -98,6 +99,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="network",
             in_create=True,
+            required=True,
             update_operation="compute.packetMirrorings.patch",
         ),
         FieldSpec(

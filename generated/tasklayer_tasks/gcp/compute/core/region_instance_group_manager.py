@@ -146,6 +146,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="namedPorts",
@@ -224,6 +225,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="targetSize",
             in_create=True,
+            required=True,
             update_operation="compute.regionInstanceGroupManagers.resize",
             update_member="size",
             update_param=True,

@@ -62,6 +62,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="selfLink",
@@ -81,6 +82,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="waves",
             in_create=True,
+            required=True,
         ),
     ),
     primary=("name",),

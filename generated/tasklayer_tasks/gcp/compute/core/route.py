@@ -49,6 +49,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="destRange",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="id",
@@ -68,6 +69,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="network",
@@ -75,6 +77,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="network",
             in_create=True,
+            required=True,
             references="Network",
         ),
         FieldSpec(
@@ -170,6 +173,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="priority",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="routeStatus",

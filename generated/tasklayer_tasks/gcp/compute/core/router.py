@@ -97,6 +97,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="nats",
@@ -120,6 +121,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="network",
             in_create=True,
+            required=True,
             references="Network",
         ),
         FieldSpec(

@@ -83,6 +83,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="params",
@@ -105,6 +106,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="poolProvisionedCapacityGb",
             in_create=True,
+            required=True,
             update_operation="compute.storagePools.update",
         ),
         FieldSpec(

@@ -86,6 +86,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="network",
@@ -93,6 +94,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="network",
             in_create=True,
+            required=True,
             references="Network",
         ),
         FieldSpec(

@@ -85,6 +85,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="network",
@@ -92,6 +93,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="network",
             in_create=True,
+            required=True,
             references="Network",
         ),
         FieldSpec(

@@ -45,6 +45,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="extensionPolicies",
             in_create=True,
+            required=True,
             update_operation="compute.zoneVmExtensionPolicies.update",
         ),
         FieldSpec(
@@ -85,6 +86,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="name",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="priority",

@@ -140,7 +140,14 @@ class AddressStatus(TypedDict, total=False):
 
 
 class AddressReconciler(GcpReconciler):
-    """Reconciles a Address owned by (or shared with) one cluster."""
+    """Reconciles a Address owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``AddressSpec`` and the ``AddressStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``AddressStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -83,7 +83,14 @@ class AutoscalerStatus(TypedDict, total=False):
 
 
 class AutoscalerReconciler(GcpReconciler):
-    """Reconciles a Autoscaler owned by (or shared with) one cluster."""
+    """Reconciles a Autoscaler owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``AutoscalerSpec`` and the ``AutoscalerStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``AutoscalerStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -104,7 +104,14 @@ class BackendBucketStatus(TypedDict, total=False):
 
 
 class BackendBucketReconciler(GcpReconciler):
-    """Reconciles a BackendBucket owned by (or shared with) one cluster."""
+    """Reconciles a BackendBucket owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``BackendBucketSpec`` and the ``BackendBucketStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``BackendBucketStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

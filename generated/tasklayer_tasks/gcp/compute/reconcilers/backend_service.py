@@ -323,7 +323,14 @@ class BackendServiceStatus(TypedDict, total=False):
 
 
 class BackendServiceReconciler(GcpReconciler):
-    """Reconciles a BackendService owned by (or shared with) one cluster."""
+    """Reconciles a BackendService owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``BackendServiceSpec`` and the ``BackendServiceStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``BackendServiceStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

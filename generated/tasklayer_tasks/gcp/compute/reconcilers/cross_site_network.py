@@ -50,7 +50,14 @@ class CrossSiteNetworkStatus(TypedDict, total=False):
 
 
 class CrossSiteNetworkReconciler(GcpReconciler):
-    """Reconciles a CrossSiteNetwork owned by (or shared with) one cluster."""
+    """Reconciles a CrossSiteNetwork owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``CrossSiteNetworkSpec`` and the ``CrossSiteNetworkStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``CrossSiteNetworkStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

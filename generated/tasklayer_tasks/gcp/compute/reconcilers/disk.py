@@ -284,7 +284,14 @@ class DiskStatus(TypedDict, total=False):
 
 
 class DiskReconciler(GcpReconciler):
-    """Reconciles a Disk owned by (or shared with) one cluster."""
+    """Reconciles a Disk owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``DiskSpec`` and the ``DiskStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``DiskStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -107,7 +107,14 @@ class FirewallPolicyStatus(TypedDict, total=False):
 
 
 class FirewallPolicyReconciler(GcpReconciler):
-    """Reconciles a FirewallPolicy owned by (or shared with) one cluster."""
+    """Reconciles a FirewallPolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``FirewallPolicySpec`` and the ``FirewallPolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``FirewallPolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

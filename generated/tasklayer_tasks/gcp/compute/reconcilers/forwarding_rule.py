@@ -236,7 +236,14 @@ class ForwardingRuleStatus(TypedDict, total=False):
 
 
 class ForwardingRuleReconciler(GcpReconciler):
-    """Reconciles a ForwardingRule owned by (or shared with) one cluster."""
+    """Reconciles a ForwardingRule owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ForwardingRuleSpec`` and the ``ForwardingRuleStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ForwardingRuleStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

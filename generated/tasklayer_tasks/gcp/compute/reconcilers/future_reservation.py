@@ -191,7 +191,14 @@ class FutureReservationStatus(TypedDict, total=False):
 
 
 class FutureReservationReconciler(GcpReconciler):
-    """Reconciles a FutureReservation owned by (or shared with) one cluster."""
+    """Reconciles a FutureReservation owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``FutureReservationSpec`` and the ``FutureReservationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``FutureReservationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -137,7 +137,14 @@ class GlobalAddressStatus(TypedDict, total=False):
 
 
 class GlobalAddressReconciler(GcpReconciler):
-    """Reconciles a GlobalAddress owned by (or shared with) one cluster."""
+    """Reconciles a GlobalAddress owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``GlobalAddressSpec`` and the ``GlobalAddressStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``GlobalAddressStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -233,7 +233,14 @@ class GlobalForwardingRuleStatus(TypedDict, total=False):
 
 
 class GlobalForwardingRuleReconciler(GcpReconciler):
-    """Reconciles a GlobalForwardingRule owned by (or shared with) one cluster."""
+    """Reconciles a GlobalForwardingRule owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``GlobalForwardingRuleSpec`` and the ``GlobalForwardingRuleStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``GlobalForwardingRuleStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

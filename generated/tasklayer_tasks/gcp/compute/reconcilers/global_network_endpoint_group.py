@@ -119,7 +119,14 @@ class GlobalNetworkEndpointGroupStatus(TypedDict, total=False):
 
 
 class GlobalNetworkEndpointGroupReconciler(GcpReconciler):
-    """Reconciles a GlobalNetworkEndpointGroup owned by (or shared with) one cluster."""
+    """Reconciles a GlobalNetworkEndpointGroup owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``GlobalNetworkEndpointGroupSpec`` and the ``GlobalNetworkEndpointGroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``GlobalNetworkEndpointGroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -110,7 +110,14 @@ class GlobalPublicDelegatedPrefixStatus(TypedDict, total=False):
 
 
 class GlobalPublicDelegatedPrefixReconciler(GcpReconciler):
-    """Reconciles a GlobalPublicDelegatedPrefix owned by (or shared with) one cluster."""
+    """Reconciles a GlobalPublicDelegatedPrefix owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``GlobalPublicDelegatedPrefixSpec`` and the ``GlobalPublicDelegatedPrefixStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``GlobalPublicDelegatedPrefixStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -194,7 +194,14 @@ class ImageStatus(TypedDict, total=False):
 
 
 class ImageReconciler(GcpReconciler):
-    """Reconciles a Image owned by (or shared with) one cluster."""
+    """Reconciles a Image owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ImageSpec`` and the ``ImageStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ImageStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -263,7 +263,14 @@ class InstanceStatus(TypedDict, total=False):
 
 
 class InstanceReconciler(GcpReconciler):
-    """Reconciles a Instance owned by (or shared with) one cluster."""
+    """Reconciles a Instance owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``InstanceSpec`` and the ``InstanceStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``InstanceStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

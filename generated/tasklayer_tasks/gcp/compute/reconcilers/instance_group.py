@@ -77,7 +77,14 @@ class InstanceGroupStatus(TypedDict, total=False):
 
 
 class InstanceGroupReconciler(GcpReconciler):
-    """Reconciles a InstanceGroup owned by (or shared with) one cluster."""
+    """Reconciles a InstanceGroup owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``InstanceGroupSpec`` and the ``InstanceGroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``InstanceGroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -191,7 +191,14 @@ class InstanceGroupManagerStatus(TypedDict, total=False):
 
 
 class InstanceGroupManagerReconciler(GcpReconciler):
-    """Reconciles a InstanceGroupManager owned by (or shared with) one cluster."""
+    """Reconciles a InstanceGroupManager owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``InstanceGroupManagerSpec`` and the ``InstanceGroupManagerStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``InstanceGroupManagerStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -89,7 +89,14 @@ class InstanceGroupManagerResizeRequestStatus(TypedDict, total=False):
 
 
 class InstanceGroupManagerResizeRequestReconciler(GcpReconciler):
-    """Reconciles a InstanceGroupManagerResizeRequest owned by (or shared with) one cluster."""
+    """Reconciles a InstanceGroupManagerResizeRequest owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``InstanceGroupManagerResizeRequestSpec`` and the ``InstanceGroupManagerResizeRequestStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``InstanceGroupManagerResizeRequestStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -71,7 +71,14 @@ class InstanceTemplateStatus(TypedDict, total=False):
 
 
 class InstanceTemplateReconciler(GcpReconciler):
-    """Reconciles a InstanceTemplate owned by (or shared with) one cluster."""
+    """Reconciles a InstanceTemplate owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``InstanceTemplateSpec`` and the ``InstanceTemplateStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``InstanceTemplateStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -74,7 +74,14 @@ class InstantSnapshotGroupStatus(TypedDict, total=False):
 
 
 class InstantSnapshotGroupReconciler(GcpReconciler):
-    """Reconciles a InstantSnapshotGroup owned by (or shared with) one cluster."""
+    """Reconciles a InstantSnapshotGroup owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``InstantSnapshotGroupSpec`` and the ``InstantSnapshotGroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``InstantSnapshotGroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

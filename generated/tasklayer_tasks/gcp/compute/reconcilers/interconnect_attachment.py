@@ -251,7 +251,14 @@ class InterconnectAttachmentStatus(TypedDict, total=False):
 
 
 class InterconnectAttachmentReconciler(GcpReconciler):
-    """Reconciles a InterconnectAttachment owned by (or shared with) one cluster."""
+    """Reconciles a InterconnectAttachment owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``InterconnectAttachmentSpec`` and the ``InterconnectAttachmentStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``InterconnectAttachmentStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -77,7 +77,14 @@ class InterconnectAttachmentGroupStatus(TypedDict, total=False):
 
 
 class InterconnectAttachmentGroupReconciler(GcpReconciler):
-    """Reconciles a InterconnectAttachmentGroup owned by (or shared with) one cluster."""
+    """Reconciles a InterconnectAttachmentGroup owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``InterconnectAttachmentGroupSpec`` and the ``InterconnectAttachmentGroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``InterconnectAttachmentGroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

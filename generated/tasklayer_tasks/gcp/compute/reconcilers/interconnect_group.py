@@ -71,7 +71,14 @@ class InterconnectGroupStatus(TypedDict, total=False):
 
 
 class InterconnectGroupReconciler(GcpReconciler):
-    """Reconciles a InterconnectGroup owned by (or shared with) one cluster."""
+    """Reconciles a InterconnectGroup owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``InterconnectGroupSpec`` and the ``InterconnectGroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``InterconnectGroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -134,7 +134,14 @@ class LicenseStatus(TypedDict, total=False):
 
 
 class LicenseReconciler(GcpReconciler):
-    """Reconciles a License owned by (or shared with) one cluster."""
+    """Reconciles a License owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``LicenseSpec`` and the ``LicenseStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``LicenseStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

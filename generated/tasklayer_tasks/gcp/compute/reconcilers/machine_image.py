@@ -113,7 +113,14 @@ class MachineImageStatus(TypedDict, total=False):
 
 
 class MachineImageReconciler(GcpReconciler):
-    """Reconciles a MachineImage owned by (or shared with) one cluster."""
+    """Reconciles a MachineImage owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``MachineImageSpec`` and the ``MachineImageStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``MachineImageStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

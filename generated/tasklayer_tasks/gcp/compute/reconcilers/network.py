@@ -122,7 +122,14 @@ class NetworkStatus(TypedDict, total=False):
 
 
 class NetworkReconciler(GcpReconciler):
-    """Reconciles a Network owned by (or shared with) one cluster."""
+    """Reconciles a Network owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``NetworkSpec`` and the ``NetworkStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``NetworkStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -92,7 +92,14 @@ class NetworkAttachmentStatus(TypedDict, total=False):
 
 
 class NetworkAttachmentReconciler(GcpReconciler):
-    """Reconciles a NetworkAttachment owned by (or shared with) one cluster."""
+    """Reconciles a NetworkAttachment owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``NetworkAttachmentSpec`` and the ``NetworkAttachmentStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``NetworkAttachmentStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -68,7 +68,14 @@ class NetworkEdgeSecurityServiceStatus(TypedDict, total=False):
 
 
 class NetworkEdgeSecurityServiceReconciler(GcpReconciler):
-    """Reconciles a NetworkEdgeSecurityService owned by (or shared with) one cluster."""
+    """Reconciles a NetworkEdgeSecurityService owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``NetworkEdgeSecurityServiceSpec`` and the ``NetworkEdgeSecurityServiceStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``NetworkEdgeSecurityServiceStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

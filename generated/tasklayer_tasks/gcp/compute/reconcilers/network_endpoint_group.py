@@ -122,7 +122,14 @@ class NetworkEndpointGroupStatus(TypedDict, total=False):
 
 
 class NetworkEndpointGroupReconciler(GcpReconciler):
-    """Reconciles a NetworkEndpointGroup owned by (or shared with) one cluster."""
+    """Reconciles a NetworkEndpointGroup owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``NetworkEndpointGroupSpec`` and the ``NetworkEndpointGroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``NetworkEndpointGroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -107,7 +107,14 @@ class NetworkFirewallPolicyStatus(TypedDict, total=False):
 
 
 class NetworkFirewallPolicyReconciler(GcpReconciler):
-    """Reconciles a NetworkFirewallPolicy owned by (or shared with) one cluster."""
+    """Reconciles a NetworkFirewallPolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``NetworkFirewallPolicySpec`` and the ``NetworkFirewallPolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``NetworkFirewallPolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

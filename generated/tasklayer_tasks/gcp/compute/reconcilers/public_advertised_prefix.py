@@ -89,7 +89,14 @@ class PublicAdvertisedPrefixStatus(TypedDict, total=False):
 
 
 class PublicAdvertisedPrefixReconciler(GcpReconciler):
-    """Reconciles a PublicAdvertisedPrefix owned by (or shared with) one cluster."""
+    """Reconciles a PublicAdvertisedPrefix owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``PublicAdvertisedPrefixSpec`` and the ``PublicAdvertisedPrefixStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``PublicAdvertisedPrefixStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

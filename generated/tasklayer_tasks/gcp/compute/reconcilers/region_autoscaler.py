@@ -83,7 +83,14 @@ class RegionAutoscalerStatus(TypedDict, total=False):
 
 
 class RegionAutoscalerReconciler(GcpReconciler):
-    """Reconciles a RegionAutoscaler owned by (or shared with) one cluster."""
+    """Reconciles a RegionAutoscaler owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionAutoscalerSpec`` and the ``RegionAutoscalerStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionAutoscalerStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

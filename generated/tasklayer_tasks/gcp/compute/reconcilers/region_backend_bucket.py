@@ -104,7 +104,14 @@ class RegionBackendBucketStatus(TypedDict, total=False):
 
 
 class RegionBackendBucketReconciler(GcpReconciler):
-    """Reconciles a RegionBackendBucket owned by (or shared with) one cluster."""
+    """Reconciles a RegionBackendBucket owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionBackendBucketSpec`` and the ``RegionBackendBucketStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionBackendBucketStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

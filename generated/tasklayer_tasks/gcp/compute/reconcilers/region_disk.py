@@ -284,7 +284,14 @@ class RegionDiskStatus(TypedDict, total=False):
 
 
 class RegionDiskReconciler(GcpReconciler):
-    """Reconciles a RegionDisk owned by (or shared with) one cluster."""
+    """Reconciles a RegionDisk owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionDiskSpec`` and the ``RegionDiskStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionDiskStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -140,7 +140,14 @@ class RegionHealthCheckStatus(TypedDict, total=False):
 
 
 class RegionHealthCheckReconciler(GcpReconciler):
-    """Reconciles a RegionHealthCheck owned by (or shared with) one cluster."""
+    """Reconciles a RegionHealthCheck owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionHealthCheckSpec`` and the ``RegionHealthCheckStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionHealthCheckStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

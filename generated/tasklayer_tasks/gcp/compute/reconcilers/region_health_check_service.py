@@ -83,7 +83,14 @@ class RegionHealthCheckServiceStatus(TypedDict, total=False):
 
 
 class RegionHealthCheckServiceReconciler(GcpReconciler):
-    """Reconciles a RegionHealthCheckService owned by (or shared with) one cluster."""
+    """Reconciles a RegionHealthCheckService owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionHealthCheckServiceSpec`` and the ``RegionHealthCheckServiceStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionHealthCheckServiceStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

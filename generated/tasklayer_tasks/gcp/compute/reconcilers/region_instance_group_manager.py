@@ -191,7 +191,14 @@ class RegionInstanceGroupManagerStatus(TypedDict, total=False):
 
 
 class RegionInstanceGroupManagerReconciler(GcpReconciler):
-    """Reconciles a RegionInstanceGroupManager owned by (or shared with) one cluster."""
+    """Reconciles a RegionInstanceGroupManager owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionInstanceGroupManagerSpec`` and the ``RegionInstanceGroupManagerStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionInstanceGroupManagerStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

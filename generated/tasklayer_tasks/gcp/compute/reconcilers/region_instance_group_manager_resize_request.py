@@ -89,7 +89,14 @@ class RegionInstanceGroupManagerResizeRequestStatus(TypedDict, total=False):
 
 
 class RegionInstanceGroupManagerResizeRequestReconciler(GcpReconciler):
-    """Reconciles a RegionInstanceGroupManagerResizeRequest owned by (or shared with) one cluster."""
+    """Reconciles a RegionInstanceGroupManagerResizeRequest owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionInstanceGroupManagerResizeRequestSpec`` and the ``RegionInstanceGroupManagerResizeRequestStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionInstanceGroupManagerResizeRequestStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

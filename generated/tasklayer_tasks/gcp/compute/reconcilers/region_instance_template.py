@@ -74,7 +74,14 @@ class RegionInstanceTemplateStatus(TypedDict, total=False):
 
 
 class RegionInstanceTemplateReconciler(GcpReconciler):
-    """Reconciles a RegionInstanceTemplate owned by (or shared with) one cluster."""
+    """Reconciles a RegionInstanceTemplate owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionInstanceTemplateSpec`` and the ``RegionInstanceTemplateStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionInstanceTemplateStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

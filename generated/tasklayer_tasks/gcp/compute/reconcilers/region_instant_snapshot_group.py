@@ -74,7 +74,14 @@ class RegionInstantSnapshotGroupStatus(TypedDict, total=False):
 
 
 class RegionInstantSnapshotGroupReconciler(GcpReconciler):
-    """Reconciles a RegionInstantSnapshotGroup owned by (or shared with) one cluster."""
+    """Reconciles a RegionInstantSnapshotGroup owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionInstantSnapshotGroupSpec`` and the ``RegionInstantSnapshotGroupStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionInstantSnapshotGroupStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

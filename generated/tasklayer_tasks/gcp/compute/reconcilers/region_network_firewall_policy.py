@@ -110,7 +110,14 @@ class RegionNetworkFirewallPolicyStatus(TypedDict, total=False):
 
 
 class RegionNetworkFirewallPolicyReconciler(GcpReconciler):
-    """Reconciles a RegionNetworkFirewallPolicy owned by (or shared with) one cluster."""
+    """Reconciles a RegionNetworkFirewallPolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionNetworkFirewallPolicySpec`` and the ``RegionNetworkFirewallPolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionNetworkFirewallPolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -62,7 +62,14 @@ class RegionNotificationEndpointStatus(TypedDict, total=False):
 
 
 class RegionNotificationEndpointReconciler(GcpReconciler):
-    """Reconciles a RegionNotificationEndpoint owned by (or shared with) one cluster."""
+    """Reconciles a RegionNotificationEndpoint owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionNotificationEndpointSpec`` and the ``RegionNotificationEndpointStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionNotificationEndpointStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -122,7 +122,14 @@ class RegionSecurityPolicyStatus(TypedDict, total=False):
 
 
 class RegionSecurityPolicyReconciler(GcpReconciler):
-    """Reconciles a RegionSecurityPolicy owned by (or shared with) one cluster."""
+    """Reconciles a RegionSecurityPolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionSecurityPolicySpec`` and the ``RegionSecurityPolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionSecurityPolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

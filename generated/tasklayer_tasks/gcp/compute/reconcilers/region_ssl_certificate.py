@@ -92,7 +92,14 @@ class RegionSslCertificateStatus(TypedDict, total=False):
 
 
 class RegionSslCertificateReconciler(GcpReconciler):
-    """Reconciles a RegionSslCertificate owned by (or shared with) one cluster."""
+    """Reconciles a RegionSslCertificate owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionSslCertificateSpec`` and the ``RegionSslCertificateStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionSslCertificateStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -89,7 +89,14 @@ class RegionSslPolicyStatus(TypedDict, total=False):
 
 
 class RegionSslPolicyReconciler(GcpReconciler):
-    """Reconciles a RegionSslPolicy owned by (or shared with) one cluster."""
+    """Reconciles a RegionSslPolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionSslPolicySpec`` and the ``RegionSslPolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionSslPolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -77,7 +77,14 @@ class RegionTargetHttpProxyStatus(TypedDict, total=False):
 
 
 class RegionTargetHttpProxyReconciler(GcpReconciler):
-    """Reconciles a RegionTargetHttpProxy owned by (or shared with) one cluster."""
+    """Reconciles a RegionTargetHttpProxy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionTargetHttpProxySpec`` and the ``RegionTargetHttpProxyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionTargetHttpProxyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

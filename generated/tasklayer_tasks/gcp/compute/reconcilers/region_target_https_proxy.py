@@ -119,7 +119,14 @@ class RegionTargetHttpsProxyStatus(TypedDict, total=False):
 
 
 class RegionTargetHttpsProxyReconciler(GcpReconciler):
-    """Reconciles a RegionTargetHttpsProxy owned by (or shared with) one cluster."""
+    """Reconciles a RegionTargetHttpsProxy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionTargetHttpsProxySpec`` and the ``RegionTargetHttpsProxyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionTargetHttpsProxyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -110,7 +110,14 @@ class RegionUrlMapStatus(TypedDict, total=False):
 
 
 class RegionUrlMapReconciler(GcpReconciler):
-    """Reconciles a RegionUrlMap owned by (or shared with) one cluster."""
+    """Reconciles a RegionUrlMap owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RegionUrlMapSpec`` and the ``RegionUrlMapStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RegionUrlMapStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -170,7 +170,14 @@ class ReservationStatus(TypedDict, total=False):
 
 
 class ReservationReconciler(GcpReconciler):
-    """Reconciles a Reservation owned by (or shared with) one cluster."""
+    """Reconciles a Reservation owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ReservationSpec`` and the ``ReservationStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ReservationStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

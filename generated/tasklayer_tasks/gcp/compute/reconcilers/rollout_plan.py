@@ -65,7 +65,14 @@ class RolloutPlanStatus(TypedDict, total=False):
 
 
 class RolloutPlanReconciler(GcpReconciler):
-    """Reconciles a RolloutPlan owned by (or shared with) one cluster."""
+    """Reconciles a RolloutPlan owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RolloutPlanSpec`` and the ``RolloutPlanStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RolloutPlanStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -110,7 +110,14 @@ class RouterStatus(TypedDict, total=False):
 
 
 class RouterReconciler(GcpReconciler):
-    """Reconciles a Router owned by (or shared with) one cluster."""
+    """Reconciles a Router owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``RouterSpec`` and the ``RouterStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``RouterStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

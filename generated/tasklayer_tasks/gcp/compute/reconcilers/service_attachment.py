@@ -137,7 +137,14 @@ class ServiceAttachmentStatus(TypedDict, total=False):
 
 
 class ServiceAttachmentReconciler(GcpReconciler):
-    """Reconciles a ServiceAttachment owned by (or shared with) one cluster."""
+    """Reconciles a ServiceAttachment owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ServiceAttachmentSpec`` and the ``ServiceAttachmentStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ServiceAttachmentStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

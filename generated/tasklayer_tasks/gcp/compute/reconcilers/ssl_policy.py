@@ -86,7 +86,14 @@ class SslPolicyStatus(TypedDict, total=False):
 
 
 class SslPolicyReconciler(GcpReconciler):
-    """Reconciles a SslPolicy owned by (or shared with) one cluster."""
+    """Reconciles a SslPolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``SslPolicySpec`` and the ``SslPolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``SslPolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

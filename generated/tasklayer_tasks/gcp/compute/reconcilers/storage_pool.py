@@ -131,7 +131,14 @@ class StoragePoolStatus(TypedDict, total=False):
 
 
 class StoragePoolReconciler(GcpReconciler):
-    """Reconciles a StoragePool owned by (or shared with) one cluster."""
+    """Reconciles a StoragePool owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``StoragePoolSpec`` and the ``StoragePoolStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``StoragePoolStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

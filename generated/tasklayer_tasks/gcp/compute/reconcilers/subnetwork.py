@@ -188,7 +188,14 @@ class SubnetworkStatus(TypedDict, total=False):
 
 
 class SubnetworkReconciler(GcpReconciler):
-    """Reconciles a Subnetwork owned by (or shared with) one cluster."""
+    """Reconciles a Subnetwork owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``SubnetworkSpec`` and the ``SubnetworkStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``SubnetworkStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -74,7 +74,14 @@ class TargetHttpProxyStatus(TypedDict, total=False):
 
 
 class TargetHttpProxyReconciler(GcpReconciler):
-    """Reconciles a TargetHttpProxy owned by (or shared with) one cluster."""
+    """Reconciles a TargetHttpProxy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TargetHttpProxySpec`` and the ``TargetHttpProxyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TargetHttpProxyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

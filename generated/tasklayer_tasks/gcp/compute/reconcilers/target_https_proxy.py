@@ -116,7 +116,14 @@ class TargetHttpsProxyStatus(TypedDict, total=False):
 
 
 class TargetHttpsProxyReconciler(GcpReconciler):
-    """Reconciles a TargetHttpsProxy owned by (or shared with) one cluster."""
+    """Reconciles a TargetHttpsProxy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TargetHttpsProxySpec`` and the ``TargetHttpsProxyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TargetHttpsProxyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

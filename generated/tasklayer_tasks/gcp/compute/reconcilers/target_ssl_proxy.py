@@ -80,7 +80,14 @@ class TargetSslProxyStatus(TypedDict, total=False):
 
 
 class TargetSslProxyReconciler(GcpReconciler):
-    """Reconciles a TargetSslProxy owned by (or shared with) one cluster."""
+    """Reconciles a TargetSslProxy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TargetSslProxySpec`` and the ``TargetSslProxyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TargetSslProxyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

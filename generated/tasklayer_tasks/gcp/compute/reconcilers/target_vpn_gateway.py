@@ -83,7 +83,14 @@ class TargetVpnGatewayStatus(TypedDict, total=False):
 
 
 class TargetVpnGatewayReconciler(GcpReconciler):
-    """Reconciles a TargetVpnGateway owned by (or shared with) one cluster."""
+    """Reconciles a TargetVpnGateway owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``TargetVpnGatewaySpec`` and the ``TargetVpnGatewayStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``TargetVpnGatewayStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -107,7 +107,14 @@ class UrlMapStatus(TypedDict, total=False):
 
 
 class UrlMapReconciler(GcpReconciler):
-    """Reconciles a UrlMap owned by (or shared with) one cluster."""
+    """Reconciles a UrlMap owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``UrlMapSpec`` and the ``UrlMapStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``UrlMapStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -92,7 +92,14 @@ class VpnGatewayStatus(TypedDict, total=False):
 
 
 class VpnGatewayReconciler(GcpReconciler):
-    """Reconciles a VpnGateway owned by (or shared with) one cluster."""
+    """Reconciles a VpnGateway owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``VpnGatewaySpec`` and the ``VpnGatewayStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``VpnGatewayStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -491,7 +491,14 @@ class LocationClusterStatus(TypedDict, total=False):
 
 
 class LocationClusterReconciler(GcpReconciler):
-    """Reconciles a LocationCluster owned by (or shared with) one cluster."""
+    """Reconciles a LocationCluster owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``LocationClusterSpec`` and the ``LocationClusterStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``LocationClusterStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

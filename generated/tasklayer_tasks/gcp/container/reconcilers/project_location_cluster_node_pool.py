@@ -164,7 +164,14 @@ class ProjectLocationClusterNodePoolStatus(TypedDict, total=False):
 
 
 class ProjectLocationClusterNodePoolReconciler(GcpReconciler):
-    """Reconciles a ProjectLocationClusterNodePool owned by (or shared with) one cluster."""
+    """Reconciles a ProjectLocationClusterNodePool owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ProjectLocationClusterNodePoolSpec`` and the ``ProjectLocationClusterNodePoolStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ProjectLocationClusterNodePoolStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

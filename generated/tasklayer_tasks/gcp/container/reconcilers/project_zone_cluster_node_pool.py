@@ -158,7 +158,14 @@ class ProjectZoneClusterNodePoolStatus(TypedDict, total=False):
 
 
 class ProjectZoneClusterNodePoolReconciler(GcpReconciler):
-    """Reconciles a ProjectZoneClusterNodePool owned by (or shared with) one cluster."""
+    """Reconciles a ProjectZoneClusterNodePool owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ProjectZoneClusterNodePoolSpec`` and the ``ProjectZoneClusterNodePoolStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ProjectZoneClusterNodePoolStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -491,7 +491,14 @@ class ZoneClusterStatus(TypedDict, total=False):
 
 
 class ZoneClusterReconciler(GcpReconciler):
-    """Reconciles a ZoneCluster owned by (or shared with) one cluster."""
+    """Reconciles a ZoneCluster owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ZoneClusterSpec`` and the ``ZoneClusterStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ZoneClusterStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -83,6 +83,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="network",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="subnetwork",
@@ -90,6 +91,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="subnetwork",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="tags",
@@ -111,6 +113,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="outboundEndpointId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
     ),

@@ -113,7 +113,14 @@ class ManagedZoneStatus(TypedDict, total=False):
 
 
 class ManagedZoneReconciler(GcpReconciler):
-    """Reconciles a ManagedZone owned by (or shared with) one cluster."""
+    """Reconciles a ManagedZone owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ManagedZoneSpec`` and the ``ManagedZoneStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ManagedZoneStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -74,7 +74,14 @@ class PolicyStatus(TypedDict, total=False):
 
 
 class PolicyReconciler(GcpReconciler):
-    """Reconciles a Policy owned by (or shared with) one cluster."""
+    """Reconciles a Policy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``PolicySpec`` and the ``PolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``PolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -65,7 +65,14 @@ class ResponsePolicyStatus(TypedDict, total=False):
 
 
 class ResponsePolicyReconciler(GcpReconciler):
-    """Reconciles a ResponsePolicy owned by (or shared with) one cluster."""
+    """Reconciles a ResponsePolicy owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ResponsePolicySpec`` and the ``ResponsePolicyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ResponsePolicyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -39,6 +39,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="allowedRedirectUris",
             in_create=True,
+            required=True,
             update_operation="iam.projects.locations.oauthClients.patch",
         ),
         FieldSpec(
@@ -47,6 +48,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="allowedScopes",
             in_create=True,
+            required=True,
             update_operation="iam.projects.locations.oauthClients.patch",
         ),
         FieldSpec(
@@ -110,6 +112,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="oauthClientId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
     ),

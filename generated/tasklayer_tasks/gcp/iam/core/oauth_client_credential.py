@@ -60,6 +60,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="oauthClientCredentialId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

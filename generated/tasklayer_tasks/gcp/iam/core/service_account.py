@@ -90,6 +90,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="accountId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
     ),

@@ -40,6 +40,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="attributeMapping",
             in_create=True,
+            required=True,
             update_operation="iam.locations.workforcePools.providers.patch",
         ),
         FieldSpec(
@@ -150,6 +151,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="workforcePoolProviderId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

@@ -55,6 +55,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="use",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="workforcePoolProviderKeyId",
@@ -62,6 +63,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="workforcePoolProviderKeyId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="claimMapping",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="description",
@@ -84,6 +85,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="workforcePoolProviderScimTenantId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

@@ -57,6 +57,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="workforcePoolProviderScimTokenId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

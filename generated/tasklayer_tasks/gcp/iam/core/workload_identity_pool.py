@@ -96,6 +96,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="workloadIdentityPoolId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
     ),

@@ -65,6 +65,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="workloadIdentityPoolManagedIdentityId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

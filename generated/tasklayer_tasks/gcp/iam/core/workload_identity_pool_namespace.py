@@ -71,6 +71,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="workloadIdentityPoolNamespaceId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

@@ -131,6 +131,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="workloadIdentityPoolProviderId",
             in_create=True,
+            required=True,
             write_only=True,
         ),
         FieldSpec(

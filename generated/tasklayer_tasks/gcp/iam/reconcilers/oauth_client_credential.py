@@ -53,7 +53,14 @@ class OauthClientCredentialStatus(TypedDict, total=False):
 
 
 class OauthClientCredentialReconciler(GcpReconciler):
-    """Reconciles a OauthClientCredential owned by (or shared with) one cluster."""
+    """Reconciles a OauthClientCredential owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``OauthClientCredentialSpec`` and the ``OauthClientCredentialStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``OauthClientCredentialStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -65,7 +65,14 @@ class ProjectRoleStatus(TypedDict, total=False):
 
 
 class ProjectRoleReconciler(GcpReconciler):
-    """Reconciles a ProjectRole owned by (or shared with) one cluster."""
+    """Reconciles a ProjectRole owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ProjectRoleSpec`` and the ``ProjectRoleStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ProjectRoleStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -65,7 +65,14 @@ class ServiceAccountStatus(TypedDict, total=False):
 
 
 class ServiceAccountReconciler(GcpReconciler):
-    """Reconciles a ServiceAccount owned by (or shared with) one cluster."""
+    """Reconciles a ServiceAccount owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ServiceAccountSpec`` and the ``ServiceAccountStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ServiceAccountStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

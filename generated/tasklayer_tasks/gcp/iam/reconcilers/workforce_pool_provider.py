@@ -116,7 +116,14 @@ class WorkforcePoolProviderStatus(TypedDict, total=False):
 
 
 class WorkforcePoolProviderReconciler(GcpReconciler):
-    """Reconciles a WorkforcePoolProvider owned by (or shared with) one cluster."""
+    """Reconciles a WorkforcePoolProvider owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``WorkforcePoolProviderSpec`` and the ``WorkforcePoolProviderStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``WorkforcePoolProviderStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -56,7 +56,14 @@ class WorkforcePoolProviderKeyStatus(TypedDict, total=False):
 
 
 class WorkforcePoolProviderKeyReconciler(GcpReconciler):
-    """Reconciles a WorkforcePoolProviderKey owned by (or shared with) one cluster."""
+    """Reconciles a WorkforcePoolProviderKey owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``WorkforcePoolProviderKeySpec`` and the ``WorkforcePoolProviderKeyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``WorkforcePoolProviderKeyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -50,7 +50,14 @@ class WorkforcePoolProviderScimTokenStatus(TypedDict, total=False):
 
 
 class WorkforcePoolProviderScimTokenReconciler(GcpReconciler):
-    """Reconciles a WorkforcePoolProviderScimToken owned by (or shared with) one cluster."""
+    """Reconciles a WorkforcePoolProviderScimToken owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``WorkforcePoolProviderScimTokenSpec`` and the ``WorkforcePoolProviderScimTokenStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``WorkforcePoolProviderScimTokenStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -56,7 +56,14 @@ class WorkloadIdentityPoolManagedIdentityStatus(TypedDict, total=False):
 
 
 class WorkloadIdentityPoolManagedIdentityReconciler(GcpReconciler):
-    """Reconciles a WorkloadIdentityPoolManagedIdentity owned by (or shared with) one cluster."""
+    """Reconciles a WorkloadIdentityPoolManagedIdentity owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``WorkloadIdentityPoolManagedIdentitySpec`` and the ``WorkloadIdentityPoolManagedIdentityStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``WorkloadIdentityPoolManagedIdentityStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

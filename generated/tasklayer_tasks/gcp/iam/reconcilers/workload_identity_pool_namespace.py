@@ -59,7 +59,14 @@ class WorkloadIdentityPoolNamespaceStatus(TypedDict, total=False):
 
 
 class WorkloadIdentityPoolNamespaceReconciler(GcpReconciler):
-    """Reconciles a WorkloadIdentityPoolNamespace owned by (or shared with) one cluster."""
+    """Reconciles a WorkloadIdentityPoolNamespace owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``WorkloadIdentityPoolNamespaceSpec`` and the ``WorkloadIdentityPoolNamespaceStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``WorkloadIdentityPoolNamespaceStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

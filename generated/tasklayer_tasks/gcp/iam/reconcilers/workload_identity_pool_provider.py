@@ -104,7 +104,14 @@ class WorkloadIdentityPoolProviderStatus(TypedDict, total=False):
 
 
 class WorkloadIdentityPoolProviderReconciler(GcpReconciler):
-    """Reconciles a WorkloadIdentityPoolProvider owned by (or shared with) one cluster."""
+    """Reconciles a WorkloadIdentityPoolProvider owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``WorkloadIdentityPoolProviderSpec`` and the ``WorkloadIdentityPoolProviderStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``WorkloadIdentityPoolProviderStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

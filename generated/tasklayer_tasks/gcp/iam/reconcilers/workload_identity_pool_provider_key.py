@@ -56,7 +56,14 @@ class WorkloadIdentityPoolProviderKeyStatus(TypedDict, total=False):
 
 
 class WorkloadIdentityPoolProviderKeyReconciler(GcpReconciler):
-    """Reconciles a WorkloadIdentityPoolProviderKey owned by (or shared with) one cluster."""
+    """Reconciles a WorkloadIdentityPoolProviderKey owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``WorkloadIdentityPoolProviderKeySpec`` and the ``WorkloadIdentityPoolProviderKeyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``WorkloadIdentityPoolProviderKeyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -55,6 +55,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="entity",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="entityId",
@@ -97,6 +98,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="role",
             in_create=True,
+            required=True,
             update_operation="storage.bucketAccessControls.patch",
         ),
         FieldSpec(

@@ -55,6 +55,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.CREATE_ONLY,
             key="entity",
             in_create=True,
+            required=True,
         ),
         FieldSpec(
             name="entityId",
@@ -113,6 +114,7 @@ SPEC = ResourceSpec(
             mutability=Mutability.MUTABLE,
             key="role",
             in_create=True,
+            required=True,
             update_operation="storage.defaultObjectAccessControls.patch",
         ),
         FieldSpec(

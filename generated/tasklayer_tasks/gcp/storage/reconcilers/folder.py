@@ -62,7 +62,14 @@ class FolderStatus(TypedDict, total=False):
 
 
 class FolderReconciler(GcpReconciler):
-    """Reconciles a Folder owned by (or shared with) one cluster."""
+    """Reconciles a Folder owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``FolderSpec`` and the ``FolderStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``FolderStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

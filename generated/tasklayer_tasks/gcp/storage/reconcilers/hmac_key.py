@@ -68,7 +68,14 @@ class HmacKeyStatus(TypedDict, total=False):
 
 
 class HmacKeyReconciler(GcpReconciler):
-    """Reconciles a HmacKey owned by (or shared with) one cluster."""
+    """Reconciles a HmacKey owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``HmacKeySpec`` and the ``HmacKeyStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``HmacKeyStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

@@ -62,7 +62,14 @@ class ManagedFolderStatus(TypedDict, total=False):
 
 
 class ManagedFolderReconciler(GcpReconciler):
-    """Reconciles a ManagedFolder owned by (or shared with) one cluster."""
+    """Reconciles a ManagedFolder owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ManagedFolderSpec`` and the ``ManagedFolderStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ManagedFolderStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

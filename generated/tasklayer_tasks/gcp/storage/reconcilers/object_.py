@@ -227,7 +227,14 @@ class ObjectStatus(TypedDict, total=False):
 
 
 class ObjectReconciler(GcpReconciler):
-    """Reconciles a Object owned by (or shared with) one cluster."""
+    """Reconciles a Object owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ObjectSpec`` and the ``ObjectStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ObjectStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT

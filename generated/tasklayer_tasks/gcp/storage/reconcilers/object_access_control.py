@@ -98,7 +98,14 @@ class ObjectAccessControlStatus(TypedDict, total=False):
 
 
 class ObjectAccessControlReconciler(GcpReconciler):
-    """Reconciles a ObjectAccessControl owned by (or shared with) one cluster."""
+    """Reconciles a ObjectAccessControl owned by (or shared with) one cluster.
+
+    ``reconcile(spec, status)`` takes a ``ObjectAccessControlSpec`` and the ``ObjectAccessControlStatus`` the last pass
+    returned, creates the resource or changes what differs, and returns a ``Result``: the new
+    ``ObjectAccessControlStatus``, the ``Ready`` condition (reason and message) and ``requeue_after``.
+    ``delete(spec, status)`` deletes it when the cluster owns it. A spec key no field has is
+    ``Ready=False``, reason ``InvalidSpec``, before any call.
+    """
 
     spec: ClassVar[ResourceSpec] = SPEC
     document: ClassVar[Path] = DOCUMENT
