@@ -281,7 +281,9 @@ class Reconciler:
         """The keys a spec may carry: its custom resource's spec properties."""
         keys = {"name", "shared", *self.scope_keys}
         keys.update(
-            f.key for f in self.spec.fields if f.mutability is not Mutability.READ_ONLY and not f.is_tags
+            f.key
+            for f in self.spec.fields
+            if f.mutability is not Mutability.READ_ONLY and not f.is_tags
         )
         if self.spec.tags is not None:
             keys.add("additionalTags")

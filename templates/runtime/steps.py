@@ -31,7 +31,12 @@ class StepReconciler:
         store: MutableMapping[str, dict[str, Any]],
         on_persist: Callable[[str, dict[str, Any]], None] | None = None,
     ) -> None:
-        self.context, self.cluster, self.store, self.on_persist = context, cluster, store, on_persist
+        self.context, self.cluster, self.store, self.on_persist = (
+            context,
+            cluster,
+            store,
+            on_persist,
+        )
 
     def steps(self) -> Iterator[Step]:
         """The steps in the order they are reconciled: (key, reconciler class, spec)."""

@@ -487,4 +487,3 @@ class Task:
             if hasattr(self, "id"):
                 object.__setattr__(self, "id", None)
         return True
-
