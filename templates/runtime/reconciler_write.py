@@ -18,8 +18,17 @@ from typing import TYPE_CHECKING, Any
 
 from .core import Core, State
 from .diff import compute_changes
-from .errors import CloudError, InUseError, OutcomeUnknownError, TaskError, TryAgainLater
+from .errors import (
+    CloudError,
+    ConflictError,
+    InUseError,
+    OutcomeUnknownError,
+    TaskError,
+    TryAgainLater,
+)
+from .ownership import create_token
 from .spec import Mutability
+from .token_adopt import made_with, token_taken
 
 if TYPE_CHECKING:
     from .reconciler import Reconciler, Result
@@ -40,8 +49,17 @@ def create(
     if reconciler.persist is not None:
         reconciler.persist(dict(status))  # the token outlives this pass: a retry resends it
     wanted = reconciler.to_create(spec, desired, attempt)
+    token = create_token(reconciler.spec, reconciler.ownership, attempt)
     try:
-        identity = core.create(wanted, token=attempt)
+        identity = core.create(wanted, token=token)
+    except ConflictError as err:
+        # "already exists" for our token: an earlier try of this attempt made it
+        if not token_taken(reconciler.spec, err):
+            raise
+        found = made_with(core, reconciler.spec, wanted, str(spec.get("name", "")), token)
+        if found is None:
+            raise
+        identity = {p: found[p] for p in reconciler.spec.primary if p in found}
     except OutcomeUnknownError as err:
         return reconciler._result(
             status,
