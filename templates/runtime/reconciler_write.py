@@ -78,6 +78,11 @@ def create(
     }
     if reconciler.persist is not None:
         reconciler.persist(dict(new_status))  # before anything else can fail
+    tags = reconciler.spec.tags
+    if tags is not None and not tags.in_create and tags.tag_operation:
+        # a create that takes no tags (CreateHostedZone): the owner's marks go on at once; if
+        # this answer is lost, the next pass knows the zone by its token and writes them then
+        core.update(identity, {tags.field: wanted[tags.field]})
     running = reconciler._running(core, new_status)
     if running is not None:
         return running

@@ -17,6 +17,7 @@ import boto3
 import pytest
 
 from tasklayer_tasks.aws.route53 import HostedZone, ResourceRecordSet
+from tasklayer_tasks.aws.route53.reconcilers.hosted_zone import HostedZoneReconciler
 from tasklayer_tasks.runtime import CloudTarget, Executor
 from tasklayer_tasks.runtime.errors import NotOwnedError
 from tests.faults.campaign import Lab, no_sdk_backoff
@@ -118,3 +119,38 @@ def test_a_neighbours_untagged_zone_is_never_adopted(lab: Lab) -> None:
     assert lab.proxy.writes() == {}
     [zone] = zones(lab)
     assert tags(lab, zone) == []
+
+
+CAPA_OWNED = {"Key": "sigs.k8s.io/cluster-api-provider-aws/cluster/a", "Value": "owned"}
+
+
+def reconcile(lab: Lab, store: dict[str, Any]) -> Any:
+    reconciler = HostedZoneReconciler(lab.context("a"), "a", persist=store.update)
+    result = reconciler.reconcile({"name": ZONE}, dict(store))
+    store.update(result.status)
+    return result
+
+
+def test_a_reconciler_adopts_and_tags_the_zone_its_lost_create_made(lab: Lab) -> None:
+    lab.proxy.plan(Fault("CreateHostedZone", 1, FaultKind.LOST))
+    store: dict[str, Any] = {}
+    assert reconcile(lab, store).ready
+    [zone] = zones(lab)
+    assert CAPA_OWNED in tags(lab, zone) and store["id"] == zone["Id"]
+    lab.proxy.clear()
+    assert reconcile(lab, store).ready and lab.proxy.writes() == {}
+
+
+def test_a_reconciler_pass_ended_after_the_create_leaves_a_zone_the_next_pass_tags(lab: Lab) -> None:
+    store: dict[str, Any] = {}
+    lab.session.register("after-call.route53.CreateHostedZone", crash)
+    try:
+        with pytest.raises(Crash):
+            reconcile(lab, store)
+    finally:
+        lab.session.unregister("after-call.route53.CreateHostedZone", crash)
+    [zone] = zones(lab)
+    assert tags(lab, zone) == []
+    lab.proxy.clear()
+    assert reconcile(lab, store).ready
+    assert lab.proxy.writes() == {"ChangeTagsForResource": 1} and CAPA_OWNED in tags(lab, zone)

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 from .context import Context
 from .core import Core, State
 from .errors import CloudError, TaskError, TryAgainLater
-from .ownership import ATTEMPT_TAG, Owner, made_by_token, needs_marker
+from .ownership import ATTEMPT_TAG, Owner, made_by_token, marks_missing, needs_marker
 
 # ATTEMPT stays importable from here, where the status key was always defined
 from .reconciler_write import ATTEMPT as ATTEMPT
@@ -331,6 +331,9 @@ class Reconciler:
                 f"owned by cluster {self.cluster}; declare it shared to use it",
                 severity="Error",
             )
+        if marks_missing(self.spec, self.ownership, state):
+            # ours by its create token, its tag call never made: the marks the create would write
+            desired = self.to_create(spec, desired, "")
         return converge(self, core, state, desired)
 
     # -- delete ----------------------------------------------------------------------------------
