@@ -56,10 +56,10 @@ def create(
         # "already exists" for our token: an earlier try of this attempt made it
         if not token_taken(reconciler.spec, err):
             raise
-        found = made_with(core, reconciler.spec, wanted, str(spec.get("name", "")), token)
-        if found is None:
+        made = made_with(core, reconciler.spec, wanted, str(spec.get("name", "")), token)
+        if made is None:
             raise
-        identity = {p: found[p] for p in reconciler.spec.primary if p in found}
+        identity = {p: made[p] for p in reconciler.spec.primary if p in made}
     except OutcomeUnknownError as err:
         return reconciler._result(
             status,
