@@ -179,6 +179,10 @@ class Operation(CarriesCall):
     natural_filter: str | None = None  # member that selects by the natural key ("Names", "filter")
     id_member: str | None = None  # where the new resource's id is in a create's output item
     idempotency_token: str | None = None
+    # a create's token the reads return (HostedZone.CallerReference), and the create's errors
+    # that say a request with this token already committed (HostedZoneAlreadyExists)
+    token_read: str | None = None
+    token_taken: tuple[str, ...] = ()
     paginated: bool = False
     fields: tuple[str, ...] = ()  # for updates: the resource fields this call carries
     returned_once: tuple[str, ...] = ()  # a create's answer members no read returns again (a private key)

@@ -50,6 +50,20 @@ def test_hosted_zone_is_found_by_name_and_created_with_a_caller_reference(route5
     assert zone.operations.create is not None and zone.operations.create.idempotency_token == "CallerReference"
 
 
+def test_a_caller_reference_read_back_and_its_already_exists_error_are_facts_of_the_create(
+        route53: dict[str, Resource]) -> None:
+    """GetHostedZone returns the CallerReference; HostedZoneAlreadyExists is the error whose
+    documentation says a zone was already made with it. A delegation set's error speaks of a
+    "caller reference" without naming the member, so it makes no such fact."""
+    create = route53["HostedZone"].operations.create
+    assert create is not None and (create.token_read, create.token_taken) == (
+        "CallerReference", ("HostedZoneAlreadyExists",))
+    health = route53["HealthCheck"].operations.create
+    assert health is not None and health.token_taken == ("HealthCheckAlreadyExists",)
+    delegation = route53["ReusableDelegationSet"].operations.create
+    assert delegation is not None and (delegation.token_read, delegation.token_taken) == (None, ())
+
+
 def test_record_sets_are_a_change_batch_resource(route53: dict[str, Resource]) -> None:
     records = route53["ResourceRecordSet"]
     assert records.change_batch == ChangeBatch(

@@ -11,6 +11,7 @@ cluster-api is recognised as theirs: kOps' ``KubernetesCluster`` and
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -35,6 +36,21 @@ class Owner:
 
     def owns(self, tags: Any) -> bool:
         return isinstance(tags, Mapping) and tags.get(self.key) == self.value
+
+    def token(self, attempt: str) -> str:
+        """A create token that names its owner and its attempt, for creates whose token the
+        reads return (a hosted zone's CallerReference): the resource is recognisably ours from
+        the moment it exists, before a separate tag call marks it (or after a crash between)."""
+        return f"{self._token_prefix()}{attempt}"
+
+    def made(self, token: Any) -> bool:
+        """The token (as read back) is one :meth:`token` gave this owner."""
+        return isinstance(token, str) and token.startswith(self._token_prefix())
+
+    def _token_prefix(self) -> str:
+        # a digest, not the owner's name: tokens are short (CallerReference: 128 characters)
+        digest = hashlib.sha256(f"{self.key}={self.value}".encode()).hexdigest()[:20]
+        return f"tl{digest}-"
 
     @classmethod
     def kops_aws(cls, cluster: str) -> Owner:
@@ -76,3 +92,29 @@ def needs_marker(spec: ResourceSpec) -> bool:
         and tags.in_create
         and "tag:Name" in spec.natural
     )
+
+
+def made_by_token(spec: ResourceSpec, owner: Owner, state: Mapping[str, Any]) -> bool:
+    """The resource carries a create token of ``owner``'s (:meth:`Owner.token`), read back."""
+    create = spec.create
+    return (
+        create is not None
+        and bool(create.token_read)
+        and owner.made(state.get(create.token_read or ""))
+    )
+
+
+def marks_missing(spec: ResourceSpec, owner: Owner, state: Mapping[str, Any]) -> bool:
+    """Ours by its create token alone: made, and the owner's tags not on it yet."""
+    tags = spec.tags
+    return (
+        tags is not None
+        and not owner.owns(state.get(tags.field))
+        and made_by_token(spec, owner, state)
+    )
+
+
+def create_token(spec: ResourceSpec, owner: Owner, attempt: str) -> str:
+    """The token a create sends: the attempt's own, naming its owner where reads return it."""
+    create = spec.create
+    return owner.token(attempt) if create is not None and create.token_read else attempt

@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 from .context import Context
 from .core import Core, State
 from .errors import CloudError, TaskError, TryAgainLater
-from .ownership import ATTEMPT_TAG, Owner, needs_marker
+from .ownership import ATTEMPT_TAG, Owner, made_by_token, marks_missing, needs_marker
 
 # ATTEMPT stays importable from here, where the status key was always defined
 from .reconciler_write import ATTEMPT as ATTEMPT
@@ -203,8 +203,11 @@ class Reconciler:
         """Owned by this cluster: its ownership tag/label says so; a kind without tags is ours
         when the parent it lives in is (the same rule as the tasks'); a kind with neither is ours
         when our status records it, or records the create attempt that made it."""
-        if self.spec.tags is not None:
-            return self.ownership.owns(state.get(self.spec.tags.field))
+        if self.spec.tags is not None:  # or its create token names us (made, not yet tagged)
+            owner = self.ownership
+            return owner.owns(state.get(self.spec.tags.field)) or made_by_token(
+                self.spec, owner, state
+            )
         parent = self.spec.owner_parent
         if parent is None:
             return self._recorded(state, status)
@@ -379,6 +382,9 @@ class Reconciler:
                 f"owned by cluster {self.cluster}; declare it shared to use it",
                 severity="Error",
             )
+        if marks_missing(self.spec, self.ownership, state):
+            # ours by its create token, its tag call never made: the marks the create would write
+            desired = self.to_create(spec, desired, "")
         return converge(self, core, state, desired)
 
     # -- delete ----------------------------------------------------------------------------------

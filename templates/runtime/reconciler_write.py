@@ -18,8 +18,17 @@ from typing import TYPE_CHECKING, Any
 
 from .core import Core, State
 from .diff import compute_changes
-from .errors import CloudError, InUseError, OutcomeUnknownError, TaskError, TryAgainLater
+from .errors import (
+    CloudError,
+    ConflictError,
+    InUseError,
+    OutcomeUnknownError,
+    TaskError,
+    TryAgainLater,
+)
+from .ownership import create_token
 from .spec import Mutability
+from .token_adopt import made_with, token_taken
 
 if TYPE_CHECKING:
     from .reconciler import Reconciler, Result
@@ -40,8 +49,17 @@ def create(
     if reconciler.persist is not None:
         reconciler.persist(dict(status))  # the token outlives this pass: a retry resends it
     wanted = reconciler.to_create(spec, desired, attempt)
+    token = create_token(reconciler.spec, reconciler.ownership, attempt)
     try:
-        identity = core.create(wanted, token=attempt)
+        identity = core.create(wanted, token=token)
+    except ConflictError as err:
+        # "already exists" for our token: an earlier try of this attempt made it
+        if not token_taken(reconciler.spec, err):
+            raise
+        made = made_with(core, reconciler.spec, wanted, str(spec.get("name", "")), token)
+        if made is None:
+            raise
+        identity = {p: made[p] for p in reconciler.spec.primary if p in made}
     except OutcomeUnknownError as err:
         return reconciler._result(
             status,
@@ -60,6 +78,11 @@ def create(
     }
     if reconciler.persist is not None:
         reconciler.persist(dict(new_status))  # before anything else can fail
+    tags = reconciler.spec.tags
+    if tags is not None and not tags.in_create and tags.tag_operation:
+        # a create that takes no tags (CreateHostedZone): the owner's marks go on at once; if
+        # this answer is lost, the next pass knows the zone by its token and writes them then
+        core.update(identity, {tags.field: wanted[tags.field]})
     running = reconciler._running(core, new_status)
     if running is not None:
         return running

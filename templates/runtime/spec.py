@@ -98,6 +98,10 @@ class CreateSpec:
     ] = ()  # answer members the cloud hands out only here (a private key)
     # another create operation, used when an input only it takes is set: (member, operation)
     alternatives: tuple[tuple[str, str], ...] = ()
+    # the token as the reads return it (HostedZone.CallerReference), and the create's error
+    # codes that say a request with the token already committed (HostedZoneAlreadyExists)
+    token_read: str | None = None
+    token_taken: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from .errors import (
 from .field_info import FieldInfo, task_fields
 from .lifecycle import Lifecycle
 from .nested import resolved, tasks_in
-from .ownership import Owner
+from .ownership import Owner, made_by_token, marks_missing
 from .redact import printable, redacted
 from .required import check_one_form, missing_fields, require_create_fields
 from .spec import FieldSpec, Mutability, ResourceSpec
@@ -319,8 +319,8 @@ class Task:
         """Owned: it carries the owner's tag; a kind that carries no tags is owned when the
         parent it lives in is (and it matched our identity to be found at all)."""
         tags = self.spec.tags
-        if tags is not None:
-            return owner.owns(state.get(tags.field))
+        if tags is not None:  # or its create token names us: made, its tag call not yet made
+            return owner.owns(state.get(tags.field)) or made_by_token(self.spec, owner, state)
         parent = self.spec.owner_parent
         if parent is None:
             return True  # nothing but its identity can say: the identity matched
@@ -412,9 +412,16 @@ class Task:
         if actual is None and (self.lifecycle in must_exist or self.shared):
             what = "shared" if self.shared else "its lifecycle says it must exist"
             raise MissingResourceError(f"{self.key}: not found, and {what}")
+        # ours by its create token, its tag call never made (a run ended between): the owner's
+        # marks are still to be written, as the create would have
+        marks_due = (
+            state is not None
+            and not self.shared
+            and marks_missing(self.spec, self._owner(context), state)
+        )
         wanted = (
             self.to_create(context, target.dry_run)
-            if actual is None
+            if actual is None or marks_due
             else self.desired(target.dry_run)
         )
         changes = Changes(self, compute_changes(self.spec, state, wanted))

@@ -23,8 +23,9 @@ from .errors import (
     OutcomeUnknownError,
     TryAgainLater,
 )
-from .ownership import ATTEMPT_TAG, Owner, needs_marker
+from .ownership import ATTEMPT_TAG, Owner, create_token, needs_marker
 from .spec import Mutability
+from .token_adopt import made_with, token_taken
 
 if TYPE_CHECKING:
     from .targets import Target
@@ -64,7 +65,7 @@ def _create(task: Task, core: Core, target: Target) -> State:
         # our create returned and was not read back: sending it again would make a second one
         return _read_back(task, core, context)
     desired = task.to_create(context)
-    token = task.attempt_token()
+    token = create_token(task.spec, task._owner(context), task.attempt_token())
     tags = task.spec.tags
     marked = needs_marker(task.spec)
     if marked and tags is not None:
@@ -72,11 +73,17 @@ def _create(task: Task, core: Core, target: Target) -> State:
     try:
         identity = core.create(desired, token=token)
     except ConflictError as err:
-        if not task._unread:
+        if token_taken(task.spec, err):
+            # our earlier try (its reply lost) made it: the one that carries our token
+            identity = _made_with(task, core, context, desired, token, err)
+        elif not task._unread:
             raise
-        # the find said "none" without reading (a parent this pass made); the cloud has one
-        # (a new route table's local route): the next attempt, this create under way, reads
-        raise TryAgainLater(f"{task.key}: {err}; it was not read before: reading it now") from None
+        else:
+            # the find said "none" without reading (a parent this pass made); the cloud has one
+            # (a new route table's local route): the next attempt, this create under way, reads
+            raise TryAgainLater(
+                f"{task.key}: {err}; it was not read before: reading it now"
+            ) from None
     except OutcomeUnknownError as err:
         found = _find_attempt(task, core, context, desired, token if marked else None)
         if found is None:
@@ -120,6 +127,21 @@ def _answer_is_whole(task: Task, answer: State, identity: State, owner: Owner) -
         and task.spec.field(n).read_operation is None
         and n not in versioned
     )
+
+
+def _made_with(
+    task: Task, core: Core, context: Context, desired: State, token: str, err: ConflictError
+) -> State:
+    """The identity of what this attempt's token made, looked for patiently; none visible
+    keeps the conflict (it is not taken for ours)."""
+    for attempt in range(context.retry.attempts):
+        if context.snapshots is not None:  # each look is made afresh, not served from the last
+            context.snapshots.invalidate(task.spec.service, task.spec.listings_touched())
+        found = made_with(core, task.spec, desired, task.name, token)
+        if found is not None:
+            return {p: found[p] for p in task.spec.primary if p in found}
+        context.retry.sleep(context.retry.delay(attempt))
+    raise err
 
 
 def _find_attempt(

@@ -1,7 +1,8 @@
 """The fault campaign: one cell per (mutating call of a workload's apply or delete) x (fault).
 
 A *workload* is what a user runs: the kOps-style EC2 stack through ``Executor`` (one pass =
-one ``run`` or ``delete``, as a user re-running the tool), or the CAPA-like network reconcile
+one ``run`` or ``delete``, as a user re-running the tool), the same for a Route 53 hosted zone
+and its records (a create that takes no tags, tagged by a second call), or the CAPA-like network reconcile
 (one pass = one ``reconcile()`` or ``delete()``, as a controller's requeue; its status store
 survives between passes as a CR's status would). A clean run records, at the wire, the
 sequence of mutating calls; each occurrence (``CreateSubnet#2``) times each fault kind is a
@@ -27,6 +28,7 @@ import botocore.session
 from botocore.config import Config
 
 from examples.aws_network import NetworkReconciler, NetworkSpec
+from tasklayer_tasks.aws.route53 import HostedZone, ResourceRecordSet
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
 from tasklayer_tasks.runtime.retry import RetryPolicy
 from tests.behaviour.stack import Stack, network_stack
@@ -164,6 +166,9 @@ class Workload:
     name: ClassVar[str]
     declared: ClassVar[Counter[str]]  # what one clean apply must leave, per inventory kind
     max_passes: ClassVar[int]
+    # two clusters may give their resources the same names (false: a name is found, and a
+    # neighbour's of that name is refused as not ours, never made twice)
+    names_coexist: ClassVar[bool] = True
 
     def __init__(self, lab: Lab, cluster: str, names: str | None = None) -> None:
         self.lab, self.cluster, self.names = lab, cluster, names or cluster
@@ -191,22 +196,41 @@ class StackWorkload(Workload):
             stack.vpc.tags = {k: v for k, v in stack.vpc.tags.items() if k != inventory.KOPS_LEGACY_TAG}
         return stack
 
+    def task_list(self) -> list[Any]:
+        return self.tasks().tasks()
+
     def _executor(self) -> Executor:
         return Executor(CloudTarget(self.context), sleep=_no_sleep)
 
     def apply(self) -> Pass:
         try:
-            self._executor().run(self.tasks().tasks())
+            self._executor().run(self.task_list())
             return Pass(True)
         except Exception as err:  # noqa: BLE001 - any failure of a run is a failed pass
             return Pass(False, _described(err))
 
     def delete(self) -> Pass:
         try:
-            self._executor().delete(self.tasks().tasks())
+            self._executor().delete(self.task_list())
             return Pass(True)
         except Exception as err:  # noqa: BLE001
             return Pass(False, _described(err))
+
+
+class DnsWorkload(StackWorkload):
+    """A hosted zone and two record sets, as tests/behaviour/test_route53.py declares them; each
+    pass a fresh run. CreateHostedZone takes no tags: ChangeTagsForResource marks the zone."""
+
+    name = "dns"
+    declared = Counter({"hosted-zone": 1, "record-set": 2})
+    names_coexist = False
+
+    def task_list(self) -> list[Any]:
+        zone = HostedZone(name=f"{self.names}.example.com.")
+        records = [ResourceRecordSet(name=f"{host}.{zone.name}", hosted_zone=zone, type_="A", ttl=60,
+                                     resource_records=[{"Value": ip}])  # type: ignore[list-item]
+                   for host, ip in (("api", "203.0.113.10"), ("api.internal", "172.20.32.10"))]
+        return [zone, *records]
 
 
 class NetworkWorkload(Workload):
@@ -247,7 +271,7 @@ class NetworkWorkload(Workload):
         return Pass(done, "" if done else f"{condition.reason}: {condition.message}"[:300])
 
 
-WORKLOADS: dict[str, type[Workload]] = {w.name: w for w in (StackWorkload, NetworkWorkload)}
+WORKLOADS: dict[str, type[Workload]] = {w.name: w for w in (StackWorkload, DnsWorkload, NetworkWorkload)}
 
 
 @dataclass(frozen=True)

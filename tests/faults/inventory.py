@@ -6,7 +6,7 @@ a taggable resource is owned by a cluster when it carries one of the ownership t
 write; a kind without tags (route, attachment, association, rule) is owned by the owners of
 its parent. What AWS creates by itself is left out: the default VPC and everything in it, a
 VPC's main route table and local route, a VPC's ``default`` group, a new group's allow-all
-egress rule. Items in a terminal state (a NAT gateway ``deleted``/``deleting``/``failed``)
+egress rule, a hosted zone's own SOA and NS records. Items in a terminal state (a NAT gateway ``deleted``/``deleting``/``failed``)
 are not resources any more.
 """
 
@@ -26,6 +26,7 @@ NAT_GONE = frozenset({"deleted", "deleting", "failed"})
 
 KINDS = ("vpc", "subnet", "internet-gateway", "igw-attachment", "route-table", "route",
          "rt-association", "security-group", "sg-rule", "address", "nat-gateway")
+DNS_KINDS = ("hosted-zone", "record-set")  # a record set is owned by the owners of its zone
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,8 @@ def owners_of(tags: list[dict[str, str]] | None) -> frozenset[str]:
 
 
 @lru_cache(maxsize=8)
-def client(endpoint_url: str, region: str = "us-east-1") -> Any:
-    return boto3.client("ec2", endpoint_url=endpoint_url, region_name=region,
+def client(endpoint_url: str, region: str = "us-east-1", service: str = "ec2") -> Any:
+    return boto3.client(service, endpoint_url=endpoint_url, region_name=region,
                         aws_access_key_id="testing", aws_secret_access_key="testing")
 
 
@@ -78,6 +79,20 @@ def take(endpoint_url: str, region: str = "us-east-1") -> list[Item]:
     for n in ec2.describe_nat_gateways()["NatGateways"]:
         if n.get("State") not in NAT_GONE:
             items.append(Item("nat-gateway", n["NatGatewayId"], owners_of(n.get("Tags"))))
+    return items + _dns(client(endpoint_url, region, "route53"))
+
+
+def _dns(route53: Any) -> list[Item]:
+    items = []
+    for zone in route53.list_hosted_zones()["HostedZones"]:
+        zone_id = zone["Id"].split("/")[-1]
+        tags = route53.list_tags_for_resource(ResourceType="hostedzone", ResourceId=zone_id)
+        owners = owners_of(tags["ResourceTagSet"].get("Tags"))
+        items.append(Item("hosted-zone", zone_id, owners))
+        for record in route53.list_resource_record_sets(HostedZoneId=zone_id)["ResourceRecordSets"]:
+            if record["Name"] == zone["Name"] and record["Type"] in ("SOA", "NS"):
+                continue  # Route 53 makes these with the zone
+            items.append(Item("record-set", f"{zone_id}:{record['Name']}:{record['Type']}", owners))
     return items
 
 

@@ -19,7 +19,8 @@ same token with any parameter changed (other than the Region or Availability Zon
 ``IdempotentParameterMismatch``; the same token may be used again in another Region. The proxy
 keeps that ledger per (access key, Region, token) and answers replays itself, so a token-carrying
 create is judged as AWS would judge it. Which member is the token comes from the botocore model
-(``idempotencyToken``), not from a list of names.
+(``idempotencyToken``), not from a list of names. Route 53 (REST-XML) is named and judged by
+:mod:`tests.faults.rest`: its ``CallerReference`` rule, as the Route 53 API reference states it.
 """
 
 from __future__ import annotations
@@ -40,10 +41,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from tests.faults.rest import CALLER_REFERENCE_TAKEN, caller_reference_taken, rest_action, xml_params
+
 READ_PREFIXES = ("Describe", "Get", "List")
 _HOP_BY_HOP = frozenset({"connection", "keep-alive", "transfer-encoding", "content-length",
                          "proxy-connection", "te", "trailer", "upgrade"})
-_CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/]+)/")
+_CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/]+)/([^/]+)/")
 
 
 class FaultKind(str, Enum):
@@ -155,6 +158,7 @@ class FaultProxy:
     _plans: list[Fault] = field(default_factory=list)
     _seen: Counter[tuple[int, str]] = field(default_factory=Counter)
     _ledger: dict[tuple[str, str, str], _Committed] = field(default_factory=dict)
+    _references: set[tuple[str, str, str]] = field(default_factory=set)  # (access key, action, reference)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _token_lock: threading.Lock = field(default_factory=threading.Lock)
     _local: threading.local = field(default_factory=threading.local)  # per handler thread
@@ -207,6 +211,7 @@ class FaultProxy:
         self.clear()
         with self._lock:
             self._ledger.clear()
+            self._references.clear()
 
     def fired(self) -> list[WireRequest]:
         with self._lock:
@@ -240,6 +245,8 @@ class FaultProxy:
     def _answer(self, method: str, path: str, headers: list[tuple[str, str]], body: bytes,
                 action: str, params: dict[str, str], key: tuple[str, str]) -> tuple[_Answer, bool]:
         """moto's answer, or the ledger's for a replayed client token. Returns (answer, replayed)."""
+        if action in CALLER_REFERENCE_TAKEN and params.get("CallerReference"):
+            return self._answer_referenced(method, path, headers, body, action, params["CallerReference"], key)
         token_name = _token_member(self.service, action) if action else None
         token = params.get(token_name, "") if token_name else ""
         if not token:
@@ -256,6 +263,18 @@ class FaultProxy:
             answer = self._forward(method, path, headers, body)
             if 200 <= answer.status < 300:
                 self._ledger[ledger_key] = _Committed(action, comparable, answer)
+            return answer, False
+
+    def _answer_referenced(self, method: str, path: str, headers: list[tuple[str, str]], body: bytes,
+                           action: str, reference: str, key: tuple[str, str]) -> tuple[_Answer, bool]:
+        """A Route 53 create: a CallerReference that already made one is refused, as AWS does."""
+        used = (key[0], action, reference)  # caller references are per account, not per Region
+        with self._token_lock:
+            if used in self._references:
+                return _Answer(*caller_reference_taken(action, reference)), True
+            answer = self._forward(method, path, headers, body)
+            if 200 <= answer.status < 300:
+                self._references.add(used)
             return answer, False
 
     def _forward(self, method: str, path: str, headers: list[tuple[str, str]], body: bytes) -> _Answer:
@@ -309,6 +328,9 @@ def parse_call(method: str, path: str, headers: Any, body: bytes) -> tuple[str, 
         params = dict(parse_qsl(urlsplit(path).query, keep_blank_values=True))
     found = _CREDENTIAL.search(headers.get("Authorization", ""))
     key = (found.group(1), found.group(2)) if found else ("", "")
+    if "Action" not in params and found:  # a REST service: named by its route, read from its XML
+        action = rest_action(found.group(3), method, urlsplit(path).path)
+        return action, xml_params(body) if action else params, key
     return params.get("Action", ""), params, key
 
 

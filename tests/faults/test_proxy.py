@@ -143,3 +143,25 @@ def test_lost_reply_then_sdk_retry_with_its_token_creates_once(lab: Lab) -> None
     sent = [r for r in lab.proxy.requests if r.action == "CreateRouteTable"]
     assert [(r.fault, r.replayed) for r in sent] == [(FaultKind.LOST, False), (None, True)]
     assert sent[0].params["ClientToken"] == sent[1].params["ClientToken"] != ""
+
+
+def route53(lab: Lab) -> Any:
+    return boto3.client("route53", endpoint_url=lab.proxy.url, region_name="us-east-1", aws_access_key_id="testing",
+                        aws_secret_access_key="testing", config=Config(retries={"total_max_attempts": 1}))
+
+
+def test_a_repeated_caller_reference_is_refused_as_route53_does(lab: Lab) -> None:
+    """moto makes a second zone for a repeated CallerReference; the proxy answers as AWS:
+    409 HostedZoneAlreadyExists, nothing made. Another reference makes another zone."""
+    client = route53(lab)
+    client.create_hosted_zone(Name="demo.example.com.", CallerReference="ref-1")
+    with pytest.raises(ClientError) as caught:
+        client.create_hosted_zone(Name="demo.example.com.", CallerReference="ref-1")
+    assert caught.value.response["Error"]["Code"] == "HostedZoneAlreadyExists"
+    assert caught.value.response["ResponseMetadata"]["HTTPStatusCode"] == 409
+    client.create_hosted_zone(Name="demo.example.com.", CallerReference="ref-2")
+    made = boto3.client("route53", endpoint_url=lab.moto.url, region_name="us-east-1", aws_access_key_id="testing",
+                        aws_secret_access_key="testing").list_hosted_zones()["HostedZones"]
+    assert sorted(z["CallerReference"] for z in made) == ["ref-1", "ref-2"]
+    assert [r.action for r in lab.proxy.requests if r.mutating] == ["CreateHostedZone"] * 3  # named from its route
+    assert [r.replayed for r in lab.proxy.requests if r.mutating] == [False, True, False]

@@ -168,6 +168,8 @@ class AwsResourceView(ResourceView):
             ("id_member", op.id_member),
             ("idempotency_token", op.idempotency_token),
         ]
+        if op.token_read:
+            values += [("token_read", op.token_read), ("token_taken", op.token_taken)]
         if op.returned_once:
             values.append(("returned_once", op.returned_once))
         if op.alternatives:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from codegen.providers.aws.rules.context import AwsContext
 from codegen.annotate.rules import rule, source
@@ -81,3 +82,26 @@ def caller_reference_token(ctx: AwsContext) -> None:
             continue
         if "CallerReference" in ctx.required_inputs(create.name):
             resource.set("create", dataclasses.replace(create, idempotency_token="CallerReference"), rid)
+
+
+@rule("aws.token-read-back")
+def token_read_back(ctx: AwsContext) -> None:
+    """A create token the resource's reads return (HostedZone.CallerReference) names the
+    attempt that made it; the create's errors whose documentation names the token
+    (HostedZoneAlreadyExists: "a hosted zone has already been created with the specified
+    CallerReference") say a request with it already committed. After such an answer to a
+    retry whose first reply was lost, the resource carrying our token is the one we made."""
+    rid = source("aws.token-read-back")
+    for resource in ctx.resources():
+        create = resource.create
+        token = create.idempotency_token if create else None
+        field = resource.fields.get(token) if token else None
+        if create is None or field is None or not field.in_read or field.get("write_only"):
+            continue
+        mention = re.compile(rf"\b{re.escape(str(token))}\b")
+        taken = tuple(
+            e.name for e in ctx.op(create.name).error_shapes if mention.search(e.documentation or "")
+        )
+        if taken:
+            read = field.get("read_name") or field.name
+            resource.set("create", dataclasses.replace(create, token_read=read, token_taken=taken), rid)

@@ -87,6 +87,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         # what calls need
         extras.idempotency_token,
         extras.caller_reference_token,
+        extras.token_read_back,
         extras.waiters,
         extras.readiness,
         # what keeps the runtime safe

@@ -208,6 +208,8 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member="Id",
         idempotency_token="CallerReference",
+        token_read="CallerReference",
+        token_taken=("HealthCheckAlreadyExists",),
     ),
     read=ReadSpec(
         operation="GetHealthCheck",

@@ -116,6 +116,8 @@ SPEC = ResourceSpec(
         output_is_list=False,
         id_member="Id",
         idempotency_token="CallerReference",
+        token_read="CallerReference",
+        token_taken=("HostedZoneAlreadyExists",),
     ),
     read=ReadSpec(
         operation="GetHostedZone",
