@@ -195,6 +195,44 @@ def test_delete_leaves_nothing_in_any_service(cloud: tuple[Context, Calls], serv
     assert elb.describe_load_balancers()["LoadBalancers"] == [] and elb.describe_target_groups()["TargetGroups"] == []
 
 
+def answer_key_pairs_by_id(session: Any) -> None:
+    """moto 5's DescribeKeyPairs ignores KeyPairIds and lists every key pair; AWS answers with
+    those asked for. The runtime rightly refuses an answer naming another resource, so with two
+    clusters' keys in the account the answer is cut to what was asked, as AWS would send it."""
+    def remember(params: Any, context: Any, **_: Any) -> None:
+        context["asked_key_pair_ids"] = params.get("KeyPairIds")
+
+    def keep_asked(parsed: Any, context: Any, **_: Any) -> None:
+        asked = context.get("asked_key_pair_ids")
+        if asked:
+            parsed["KeyPairs"] = [k for k in parsed.get("KeyPairs", []) if k.get("KeyPairId") in asked]
+
+    session.register("provide-client-params.ec2.DescribeKeyPairs", remember)
+    session.register("after-call.ec2.DescribeKeyPairs", keep_asked)
+
+
+def test_clusters_that_differ_only_in_their_domain_apply_side_by_side(cloud: tuple[Context, Calls],
+                                                                        server: MotoServer) -> None:
+    """Account-unique names (the NLB's, its target group's) come from the whole cluster name:
+    ``demo.example.com`` and ``demo.example.net`` each get every one of their resources."""
+    context, calls = cloud
+    answer_key_pairs_by_id(context.session)
+    first = apply(context)
+    other = "demo.example.net"
+    second = kops_cluster(other)
+    beside = Context(region=context.region, cluster=other, endpoint_url=context.endpoint_url,
+                     session=context.session, retry=context.retry)
+    Executor(CloudTarget(beside), sleep=lambda _: None).run(second)
+    assert all(t.resource_id for t in (*first, *second) if hasattr(t, "id")), "a task left without its resource"
+    elb = boto(server.url, "elbv2")
+    assert len(elb.describe_load_balancers()["LoadBalancers"]) == len(elb.describe_target_groups()["TargetGroups"]) == 2
+    groups = boto(server.url, "autoscaling").describe_auto_scaling_groups()["AutoScalingGroups"]
+    masters = {g["AutoScalingGroupName"]: g["TargetGroupARNs"] for g in groups if g["AutoScalingGroupName"].startswith("masters.")}
+    assert len(masters) == 2 and len({arn for arns in masters.values() for arn in arns}) == 2, masters
+    creates = calls.writes()
+    assert creates["CreateLoadBalancer"] == creates["CreateTargetGroup"] == creates["CreateListener"] == 2
+
+
 def test_the_dry_run_reads_like_kops_update_cluster(cloud: tuple[Context, Calls]) -> None:
     context, calls = cloud
     plan = DryRunTarget(context)

@@ -29,6 +29,7 @@ from .errors import (
 )
 from .executor import Executor
 from .lifecycle import Lifecycle
+from .names import resource_name, truncate_name
 from .nested import Joined
 from .ownership import Owner
 from .targets import CloudTarget, DryRunTarget, Plan
@@ -65,4 +66,6 @@ __all__ = [
     "ThrottledError",
     "TryAgainLater",
     "UnavailableError",
+    "resource_name",
+    "truncate_name",
 ]
