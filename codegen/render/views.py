@@ -81,7 +81,7 @@ FIELD_SPEC_ORDER = (
     "name", "attr", "key", "in_create", "update_operation", "update_member", "update_param", "read_member",
     "read_operation", "read_attribute", "value_wrapper", "write_only", "sensitive", "server_default",
     "unordered", "references", "reference_member", "holds_arn", "is_tags", "filter_name", "after", "sensitive_paths",
-    "update_kind", "remove_operation",
+    "update_kind", "remove_operation", "emptied_before_delete",
 )
 
 
@@ -180,6 +180,7 @@ class FieldView:
             "sensitive_paths": f.sensitive_paths or None,
             "update_kind": f.update_kind,
             "remove_operation": f.remove_operation,
+            "emptied_before_delete": f.emptied_before_delete,
         }
         facts = self.call_facts()
         unknown = sorted(set(facts) - set(FIELD_SPEC_ORDER) | set(facts) & set(values))
@@ -187,7 +188,7 @@ class FieldView:
             raise ValueError(f"FieldSpec keywords {unknown} are not a provider's to give")
         values.update(facts)
         defaults = {"in_create": False, "write_only": False, "sensitive": False, "server_default": False,
-                    "unordered": False, "is_tags": False}
+                    "unordered": False, "is_tags": False, "emptied_before_delete": False}
         ordered = [(k, values[k]) for k in FIELD_SPEC_ORDER if k in values]
         args = arguments([(k, v) for k, v in ordered if v is not None and defaults.get(k, None) != v])
         # the runtime's own enum, by member name: no string stands for a class in generated code

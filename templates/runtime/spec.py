@@ -54,6 +54,9 @@ class FieldSpec:
     # member: a Role by its RoleName); None: the update call takes the new value
     update_kind: str | None = None
     remove_operation: str | None = None
+    # its items must be removed before the kind's delete, which is refused while it holds any
+    # (an instance profile's Roles)
+    emptied_before_delete: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mutability", Mutability(self.mutability))

@@ -233,6 +233,25 @@ def test_clusters_that_differ_only_in_their_domain_apply_side_by_side(cloud: tup
     assert creates["CreateLoadBalancer"] == creates["CreateTargetGroup"] == creates["CreateListener"] == 2
 
 
+def test_delete_sends_each_instance_profile_one_delete(cloud: tuple[Context, Calls]) -> None:
+    """IAM refuses to delete an instance profile that holds a role: the role is removed first,
+    so each profile gets one DeleteInstanceProfile (before: a refused one, then another)."""
+    context, calls = cloud
+    tasks = apply(context)
+    profiles = sum(type(t).__name__ == "InstanceProfile" for t in tasks)
+    calls.made.clear()
+    calls.params.clear()
+    Executor(CloudTarget(context), sleep=lambda _: None).delete(tasks)
+    per_profile: dict[str, list[str]] = {}
+    for op, params in calls.params:
+        if op in ("RemoveRoleFromInstanceProfile", "DeleteInstanceProfile"):
+            per_profile.setdefault(params["InstanceProfileName"], []).append(op)
+    assert calls.made["DeleteInstanceProfile"] == calls.made["RemoveRoleFromInstanceProfile"] == profiles == 2
+    assert per_profile == {f"{group}.{CLUSTER}": ["RemoveRoleFromInstanceProfile", "DeleteInstanceProfile"]
+                           for group in ("masters", "nodes")}, per_profile
+    assert calls.made["DeleteRole"] == calls.made["DeleteRolePolicy"] == 2
+
+
 def test_the_dry_run_reads_like_kops_update_cluster(cloud: tuple[Context, Calls]) -> None:
     context, calls = cloud
     plan = DryRunTarget(context)
