@@ -212,17 +212,13 @@ def run(endpoint_url: str, cluster: str, *, dry_run: bool, delete: bool) -> None
     tasks = kops_cluster(cluster)
     if dry_run:
         plan = DryRunTarget(context)
-        Executor(plan).run(tasks)
-        print(plan.plan.format())
+        planned = Executor(plan).run(tasks)
+        print(plan.plan.format())  # each change with its values, as kops update cluster shows it
+        print(planned.summary())
         return
-    if delete:
-        Executor(CloudTarget(context)).delete(tasks)
-        print(f"Deleted cluster {cluster}: {len(tasks)} tasks")
-        return
-    Executor(CloudTarget(context)).run(tasks)
-    print(f"Cluster {cluster} is up to date ({len(tasks)} tasks, {endpoint_url}):")
-    for task in tasks:
-        print(f"  {task.key:<48} {task.resource_id or '-'}")
+    executor = Executor(CloudTarget(context))
+    report = executor.delete(tasks) if delete else executor.run(tasks)
+    print(report.format(), end="")  # what was created, modified, deleted; the calls; the time
 
 
 def main(argv: list[str] | None = None) -> None:
