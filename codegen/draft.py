@@ -43,6 +43,7 @@ FIELD_DEFAULTS: dict[str, Any] = {
     "update_kind": None,
     "remove_operation": None,
     "remove_name": None,
+    "emptied_before_delete": False,
     "update_paths": (),
     "create_path": None,
 }

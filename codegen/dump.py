@@ -28,6 +28,7 @@ def field_document(f: Field, detail: bool = False) -> dict[str, Any]:
             read_operation=f.read_operation,
             update_kind=f.update_kind,
             remove_operation=f.remove_operation,
+            emptied_before_delete=f.emptied_before_delete,
             update_paths=[list(p) for p in f.update_paths],
             create_path=f.create_path,
             type=f.type.python(),

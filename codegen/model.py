@@ -143,6 +143,9 @@ class Field(CarriesCall):
     update_kind: str | None = None
     remove_operation: str | None = None  # the call that takes items away ("add_remove", "per_item")
     remove_name: str | None = None  # the member of that call carrying them, when renamed
+    # the kind's delete is refused while this membership list holds items (IAM: "The instance
+    # profile must not have an associated role"): its items are removed before the delete
+    emptied_before_delete: bool = False
     # (update input path, path inside the field) for "nested", "flattened", "keyed_item" and
     # "json_patch" updates: ("PrivateDnsHostnameTypeOnLaunch", "HostnameType")
     update_paths: tuple[tuple[str, str], ...] = ()

@@ -54,7 +54,7 @@ from tasklayer_tasks.aws.ec2 import (
 from tasklayer_tasks.aws.elbv2 import Listener, LoadBalancer, TargetGroup
 from tasklayer_tasks.aws.iam import InstanceProfile, Role, RolePolicy
 from tasklayer_tasks.aws.route53 import HostedZone, ResourceRecordSet
-from tasklayer_tasks.runtime import AwsTask, CloudTarget, Context, DryRunTarget, Executor, Joined
+from tasklayer_tasks.runtime import AwsTask, CloudTarget, Context, DryRunTarget, Executor, Joined, resource_name
 
 ZONES = ("us-east-1a", "us-east-1b", "us-east-1c")
 PLACEHOLDER_IP = "203.0.113.123"  # kOps' address for api records until dns-controller sets them
@@ -134,8 +134,10 @@ def kops_cluster(cluster: str = "demo.example.com", zones: tuple[str, ...] = ZON
                   public_key_material=public_key.encode() if public_key else None)
     tasks.append(key)
 
-    target_group = TargetGroup(name="tcp-api", protocol="TCP", port=443, vpc_id=vpc, target_type="instance")
-    nlb = LoadBalancer(name=f"api-{c.split('.')[0]}", type_="network", scheme="internet-facing", subnets=utility)
+    # the account holds each ELBv2 name once: made of the whole cluster name, as kOps makes them
+    target_group = TargetGroup(name=resource_name(c, "tcp"), protocol="TCP", port=443, vpc_id=vpc,
+                               target_type="instance")
+    nlb = LoadBalancer(name=resource_name(c, "api"), type_="network", scheme="internet-facing", subnets=utility)
     listener = Listener(name="443", load_balancer=nlb, port=443, protocol="TCP",
                         default_actions=[{"Type": "forward", "TargetGroupArn": target_group}])
     tasks += [target_group, nlb, listener]
@@ -208,17 +210,13 @@ def run(endpoint_url: str, cluster: str, *, dry_run: bool, delete: bool) -> None
     tasks = kops_cluster(cluster)
     if dry_run:
         plan = DryRunTarget(context)
-        Executor(plan).run(tasks)
-        print(plan.plan.format())
+        planned = Executor(plan).run(tasks)
+        print(plan.plan.format())  # each change with its values, as kops update cluster shows it
+        print(planned.summary())
         return
-    if delete:
-        Executor(CloudTarget(context)).delete(tasks)
-        print(f"Deleted cluster {cluster}: {len(tasks)} tasks")
-        return
-    Executor(CloudTarget(context)).run(tasks)
-    print(f"Cluster {cluster} is up to date ({len(tasks)} tasks, {endpoint_url}):")
-    for task in tasks:
-        print(f"  {task.key:<48} {task.resource_id or '-'}")
+    executor = Executor(CloudTarget(context))
+    report = executor.delete(tasks) if delete else executor.run(tasks)
+    print(report.format(), end="")  # what was created, modified, deleted; the calls; the time
 
 
 def main(argv: list[str] | None = None) -> None:

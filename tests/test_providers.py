@@ -169,6 +169,8 @@ NEUTRAL_FACTS: dict[tuple[str, str], str] = {
     "remove calls, per-item calls, JSON patches, nested members): kinds of API, listed in model.UPDATE_KINDS",
     ("Field", "remove_operation"): "the remove call of an add/remove or per-item update (update_kind)",
     ("Field", "remove_name"): "the member of that remove call carrying the items, when renamed (update_kind)",
+    ("Field", "emptied_before_delete"): "a membership list (update_kind) whose kind's delete is refused while "
+    "it holds items (an IAM instance profile's role): a shape of any API's memberships",
     ("Field", "update_paths"): "where nested, flattened, keyed and patched updates put the field (update_kind)",
     ("Field", "create_path"): "the create sets it only inside another member's structure; read by the "
     "shared safety rules, not by a provider's runtime",

@@ -278,6 +278,7 @@ FIELD_VALUES: dict[str, _Check] = {
     "update_kind": _Reader.update_kind,
     "remove_operation": _Reader.optional_name,
     "remove_name": _Reader.optional_name,
+    "emptied_before_delete": _Reader.boolean,
     "update_paths": _Reader.pairs,
     "create_path": _Reader.optional_name,
 }

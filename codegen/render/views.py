@@ -81,7 +81,7 @@ FIELD_SPEC_ORDER = (
     "name", "attr", "key", "in_create", "required", "from_task_name", "update_operation", "update_member", "update_param", "read_member",
     "read_operation", "read_attribute", "value_wrapper", "write_only", "sensitive", "server_default",
     "unordered", "references", "reference_member", "holds_arn", "is_tags", "filter_name", "after", "sensitive_paths",
-    "update_kind", "remove_operation", "other_form_of",
+    "update_kind", "remove_operation", "other_form_of", "emptied_before_delete",
 )
 
 
@@ -186,6 +186,7 @@ class FieldView:
             "update_kind": f.update_kind,
             "remove_operation": f.remove_operation,
             "other_form_of": self.other_form_of or None,
+            "emptied_before_delete": f.emptied_before_delete,
         }
         facts = self.call_facts()
         unknown = sorted(set(facts) - set(FIELD_SPEC_ORDER) | set(facts) & set(values))
@@ -193,7 +194,8 @@ class FieldView:
             raise ValueError(f"FieldSpec keywords {unknown} are not a provider's to give")
         values.update(facts)
         defaults = {"in_create": False, "required": False, "from_task_name": False, "write_only": False,
-                    "sensitive": False, "server_default": False, "unordered": False, "is_tags": False}
+                    "sensitive": False, "server_default": False, "unordered": False, "is_tags": False,
+                    "emptied_before_delete": False}
         ordered = [(k, values[k]) for k in FIELD_SPEC_ORDER if k in values]
         args = arguments([(k, v) for k, v in ordered if v is not None and defaults.get(k, None) != v])
         # the runtime's own enum, by member name: no string stands for a class in generated code

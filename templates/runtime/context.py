@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .report import CallCount
 from .retry import RetryPolicy
 from .snapshot import Snapshots
 
@@ -46,6 +47,8 @@ class Context:
     operation_timeout: float = 300.0  # seconds one call waits on a long-running operation
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     snapshots: Snapshots | None = field(default=None, repr=False, compare=False)
+    # every call sent on the context's clients (an executor's report takes its share)
+    calls: CallCount = field(default_factory=CallCount, repr=False, compare=False)
     _clients: dict[Any, Any] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -115,8 +118,15 @@ class Context:
                 # reads, one per thread, would each make that scan at once (40 ms of 16 threads
                 # at the head of every chain). Once here, under the lock, is all it costs.
                 client.can_paginate(next(iter(client.meta.method_to_api_mapping)))
+                client.meta.events.register("before-call.*.*", self._count_aws_call)
                 self._clients[key] = client
             return self._clients[key]
+
+    def _count_aws_call(self, model: Any, **_: Any) -> None:
+        """botocore's hook, once per call sent (each page of a listing is one)."""
+        from .aws_core import READ_PREFIXES  # botocore is only needed once a client is
+
+        self.calls.count(read=model.name.startswith(READ_PREFIXES))
 
 
 def _configured_retry_mode(session: Any) -> str:

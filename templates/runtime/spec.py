@@ -59,6 +59,9 @@ class FieldSpec:
     # the fields it repeats in another form (IpPermissions: FromPort, ToPort, IpProtocol):
     # never set together, since only those are read back and compared
     other_form_of: tuple[str, ...] = ()
+    # its items must be removed before the kind's delete, which is refused while it holds any
+    # (an instance profile's Roles)
+    emptied_before_delete: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mutability", Mutability(self.mutability))

@@ -233,6 +233,8 @@ class Task:
         core = self.core(context)
         if hasattr(core, "snapshots"):
             core.snapshots = context.snapshots
+        if hasattr(core, "calls"):  # a GCP core counts what it sends (AWS: the client's hook)
+            core.calls = context.calls
         return core
 
     def core_for(self, context: Context, spec: ResourceSpec) -> Core:

@@ -44,6 +44,18 @@ def test_second_apply_makes_no_mutating_call(cloud: tuple[Context, FakeGcp]) -> 
     assert writes(fake, since) == [] and len(fake.log) - since == 13  # one list per collection
 
 
+def test_the_report_counts_the_requests_the_fake_received(cloud: tuple[Context, FakeGcp]) -> None:
+    """Executor.run's report counts GCP calls as they are sent: what the fake logged, the
+    inserts as writes and the lists, gets and operation waits as reads."""
+    context, fake = cloud
+    made = Executor(CloudTarget(context), sleep=lambda _: None).run(gce_stack().tasks())
+    assert made.writes == len(writes(fake)) == len(INSERTS)
+    assert made.reads + made.writes == len(fake.log) and made.reads > 0
+    since = len(fake.log)
+    again = Executor(CloudTarget(context), sleep=lambda _: None).run(gce_stack().tasks())
+    assert (again.reads, again.writes) == (len(fake.log) - since, 0) and not again.changed
+
+
 def test_patch_sends_only_the_changed_field(cloud: tuple[Context, FakeGcp]) -> None:
     context, fake = cloud
     apply(context, gce_stack().tasks())

@@ -3,6 +3,7 @@ HTTP), every call counted at botocore's hooks (what the clients sent)."""
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from collections import Counter
@@ -15,7 +16,8 @@ import botocore.session
 import pytest
 
 from examples.kops_cluster import kops_cluster
-from tasklayer_tasks.runtime import CloudTarget, Context, DryRunTarget, Executor
+from examples.kops_cluster import run as example_run
+from tasklayer_tasks.runtime import Action, CloudTarget, Context, DryRunTarget, Executor
 from tasklayer_tasks.runtime.retry import RetryPolicy
 from tests.faults.moto import MotoServer
 
@@ -193,6 +195,112 @@ def test_delete_leaves_nothing_in_any_service(cloud: tuple[Context, Calls], serv
     assert boto(server.url, "autoscaling").describe_auto_scaling_groups()["AutoScalingGroups"] == []
     elb = boto(server.url, "elbv2")
     assert elb.describe_load_balancers()["LoadBalancers"] == [] and elb.describe_target_groups()["TargetGroups"] == []
+
+
+def answer_key_pairs_by_id(session: Any) -> None:
+    """moto 5's DescribeKeyPairs ignores KeyPairIds and lists every key pair; AWS answers with
+    those asked for. The runtime rightly refuses an answer naming another resource, so with two
+    clusters' keys in the account the answer is cut to what was asked, as AWS would send it."""
+    def remember(params: Any, context: Any, **_: Any) -> None:
+        context["asked_key_pair_ids"] = params.get("KeyPairIds")
+
+    def keep_asked(parsed: Any, context: Any, **_: Any) -> None:
+        asked = context.get("asked_key_pair_ids")
+        if asked:
+            parsed["KeyPairs"] = [k for k in parsed.get("KeyPairs", []) if k.get("KeyPairId") in asked]
+
+    session.register("provide-client-params.ec2.DescribeKeyPairs", remember)
+    session.register("after-call.ec2.DescribeKeyPairs", keep_asked)
+
+
+def test_clusters_that_differ_only_in_their_domain_apply_side_by_side(cloud: tuple[Context, Calls],
+                                                                        server: MotoServer) -> None:
+    """Account-unique names (the NLB's, its target group's) come from the whole cluster name:
+    ``demo.example.com`` and ``demo.example.net`` each get every one of their resources."""
+    context, calls = cloud
+    answer_key_pairs_by_id(context.session)
+    first = apply(context)
+    other = "demo.example.net"
+    second = kops_cluster(other)
+    beside = Context(region=context.region, cluster=other, endpoint_url=context.endpoint_url,
+                     session=context.session, retry=context.retry)
+    Executor(CloudTarget(beside), sleep=lambda _: None).run(second)
+    assert all(t.resource_id for t in (*first, *second) if hasattr(t, "id")), "a task left without its resource"
+    elb = boto(server.url, "elbv2")
+    assert len(elb.describe_load_balancers()["LoadBalancers"]) == len(elb.describe_target_groups()["TargetGroups"]) == 2
+    groups = boto(server.url, "autoscaling").describe_auto_scaling_groups()["AutoScalingGroups"]
+    masters = {g["AutoScalingGroupName"]: g["TargetGroupARNs"] for g in groups if g["AutoScalingGroupName"].startswith("masters.")}
+    assert len(masters) == 2 and len({arn for arns in masters.values() for arn in arns}) == 2, masters
+    creates = calls.writes()
+    assert creates["CreateLoadBalancer"] == creates["CreateTargetGroup"] == creates["CreateListener"] == 2
+
+
+def test_delete_sends_each_instance_profile_one_delete(cloud: tuple[Context, Calls]) -> None:
+    """IAM refuses to delete an instance profile that holds a role: the role is removed first,
+    so each profile gets one DeleteInstanceProfile (before: a refused one, then another)."""
+    context, calls = cloud
+    tasks = apply(context)
+    profiles = sum(type(t).__name__ == "InstanceProfile" for t in tasks)
+    calls.made.clear()
+    calls.params.clear()
+    Executor(CloudTarget(context), sleep=lambda _: None).delete(tasks)
+    per_profile: dict[str, list[str]] = {}
+    for op, params in calls.params:
+        if op in ("RemoveRoleFromInstanceProfile", "DeleteInstanceProfile"):
+            per_profile.setdefault(params["InstanceProfileName"], []).append(op)
+    assert calls.made["DeleteInstanceProfile"] == calls.made["RemoveRoleFromInstanceProfile"] == profiles == 2
+    assert per_profile == {f"{group}.{CLUSTER}": ["RemoveRoleFromInstanceProfile", "DeleteInstanceProfile"]
+                           for group in ("masters", "nodes")}, per_profile
+    assert calls.made["DeleteRole"] == calls.made["DeleteRolePolicy"] == 2
+
+
+def test_each_run_reports_what_it_did_and_the_calls_it_sent(cloud: tuple[Context, Calls],
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    """Executor.run / delete return a Report: per task what it found and did, the reads and
+    writes as botocore sent them (its before-call hook counts the same calls), the time; each
+    change is one INFO line on the tasklayer logger."""
+    context, calls = cloud
+    run = Executor(CloudTarget(context), sleep=lambda _: None)
+    tasks = kops_cluster(CLUSTER)
+    with caplog.at_level(logging.INFO, logger="tasklayer"):
+        made = run.run(tasks)
+    assert (made.reads, made.writes) == (calls.reads(), sum(calls.writes().values()))
+    assert len(made.of(Action.CREATED)) == len(made.tasks) == len(tasks) and not any(t.found for t in made.tasks)
+    assert [t.key for t in made.tasks] == [t.key for t in tasks]  # the caller's order
+    logged = [r.getMessage() for r in caplog.records if r.name == "tasklayer" and r.levelno == logging.INFO]
+    assert sorted(logged) == sorted(f"created {t.key}" for t in tasks)
+    assert made.format().startswith("Created resources:\n  AutoScalingGroup/masters.")
+    assert f"67 created, 0 updated, 0 deleted; {made.reads} reads, {made.writes} writes in" in made.format()
+
+    calls.made.clear()
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="tasklayer"):
+        again = run.run(kops_cluster(CLUSTER, master_type="m5.large"))
+    assert (again.reads, again.writes) == (calls.reads(), 2) and sum(calls.writes().values()) == 2
+    updated = again.of(Action.UPDATED)
+    assert [(t.key, t.fields, t.found) for t in updated] == [
+        (f"LaunchTemplate/masters.{CLUSTER}", ("launch_template_data",), True)]
+    assert len(again.of(Action.UNCHANGED)) == len(tasks) - 1
+    assert [r.getMessage() for r in caplog.records if r.name == "tasklayer"] == [
+        f"updated LaunchTemplate/masters.{CLUSTER}: launch_template_data"]
+    assert "Modified resources:\n  LaunchTemplate/masters.demo.example.com: launch_template_data\n" in again.format()
+
+    calls.made.clear()
+    gone = run.delete(tasks)
+    assert len(gone.of(Action.DELETED)) == len(tasks) and gone.writes == sum(calls.writes().values())
+    assert gone.reads == calls.reads()
+    assert Executor(CloudTarget(context), sleep=lambda _: None).delete(tasks).of(Action.ABSENT) != []
+
+
+def test_the_cli_example_prints_the_summary(cloud: tuple[Context, Calls], server: MotoServer,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    example_run(server.url, CLUSTER, dry_run=False, delete=False)
+    first = capsys.readouterr().out
+    assert first.startswith("Created resources:\n") and "Cluster changes have been applied to the cloud: 67 created" in first
+    example_run(server.url, CLUSTER, dry_run=False, delete=False)
+    assert capsys.readouterr().out.startswith("No changes: 0 created, 0 updated, 0 deleted, 67 unchanged; ")
+    example_run(server.url, CLUSTER, dry_run=False, delete=True)
+    assert "Deleted resources:\n" in capsys.readouterr().out
 
 
 def test_the_dry_run_reads_like_kops_update_cluster(cloud: tuple[Context, Calls]) -> None:

@@ -30,13 +30,16 @@ from .errors import (
 )
 from .executor import Executor
 from .lifecycle import Lifecycle
+from .names import resource_name, truncate_name
 from .nested import Joined
 from .ownership import Owner
+from .report import Action, Report, TaskReport
 from .targets import CloudTarget, DryRunTarget, Plan
 from .task import Changes, Task
 
 __all__ = [
     "AccessDeniedError",
+    "Action",
     "AwsTask",
     "CannotChangeFieldError",
     "Changes",
@@ -61,10 +64,14 @@ __all__ = [
     "OutcomeUnknownError",
     "Owner",
     "Plan",
+    "Report",
     "PreconditionFailedError",
     "Task",
     "TaskError",
+    "TaskReport",
     "ThrottledError",
     "TryAgainLater",
     "UnavailableError",
+    "resource_name",
+    "truncate_name",
 ]

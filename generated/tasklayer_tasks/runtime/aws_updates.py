@@ -112,10 +112,12 @@ def members(core: AwsCore, actual: Mapping[str, Any], f: FieldSpec, wanted: Any)
 
 def delete(core: AwsCore, actual: Mapping[str, Any]) -> None:
     """:meth:`AwsCore.delete`: gone already is fine; in use raises :class:`InUseError` for the
-    caller. A delete refused as in use while membership lists hold items is tried once more
-    after they are emptied: IAM refuses to delete an instance profile that holds a role. Only
-    then, so that a delete the API allows (an Auto Scaling group with target groups) costs no
-    detach calls, and a list that must keep one item is never emptied for nothing."""
+    caller. Membership lists the kind's delete is known to refuse while they hold items
+    (``emptied_before_delete``: an instance profile's roles) are emptied first, so the delete is
+    sent once. Any other list is emptied only when a delete is refused as in use while it holds
+    items, and the delete tried once more: a delete the API allows (an Auto Scaling group with
+    target groups) costs no detach calls, and a list that must keep one item is never emptied
+    for nothing."""
     call = core.spec.delete
     assert call is not None
     if core.spec.change_batch is not None:
@@ -125,6 +127,9 @@ def delete(core: AwsCore, actual: Mapping[str, Any]) -> None:
     if not params or not all(known(v) for v in params.values()):
         return  # nothing identifies it: there is nothing to delete
     held = [f for f in core.spec.fields if f.update_kind == ADD_REMOVE and actual.get(f.name)]
+    for f in [f for f in held if f.emptied_before_delete]:
+        _empty_before_delete(core, actual, f)
+    held = [f for f in held if not f.emptied_before_delete]
     try:
         try:
             core.call(call.operation, params, idempotent=False)
@@ -136,3 +141,12 @@ def delete(core: AwsCore, actual: Mapping[str, Any]) -> None:
             core.call(call.operation, params, idempotent=False)  # the first was refused
     except NotFoundError:
         return
+
+
+def _empty_before_delete(core: AwsCore, actual: Mapping[str, Any], f: FieldSpec) -> None:
+    """Remove the list's items ahead of the delete. An item (or the resource) already gone is
+    not the delete's answer: the delete is still sent, and says whether there is anything left."""
+    try:
+        members(core, actual, f, [])
+    except NotFoundError:
+        pass

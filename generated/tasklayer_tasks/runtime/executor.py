@@ -10,7 +10,10 @@ it fails at once, saying so.
 ``run(tasks, prune=True)`` also deletes what the cluster owns, of the kinds the tasks use, that
 no task declares (:mod:`.prune`); a dry run names them under "Will delete resources" (what
 ``prune=True`` would delete); without ``prune`` nothing is deleted. Each run reads every resource type once
-(:mod:`.snapshot`) unless ``batched_reads=False``."""
+(:mod:`.snapshot`) unless ``batched_reads=False``.
+
+Both return a :class:`~.report.Report`: what each task found and did, the reads and writes the
+run sent, its time; each change is logged at INFO on the ``tasklayer`` logger as it is made."""
 
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 from .errors import DependencyCycleError, InUseError, TaskError, TryAgainLater
 from .prune import orphans
+from .report import CallCount, Recording, Report
 from .targets import Target
 from .required import require_create_fields
 from .task import Task
@@ -84,24 +88,43 @@ class Executor:
     early_listings: bool = True
     pruned: list[str] = field(default_factory=list)  # what the last run found to prune
 
-    def run(self, tasks: Sequence[Task], prune: bool = False) -> None:
+    def run(self, tasks: Sequence[Task], prune: bool = False) -> Report:
         """Apply every task, each after the tasks it depends on; then what the cluster owns that
-        no task declares is deleted when ``prune`` (a dry run plans it; see the module)."""
+        no task declares is deleted when ``prune`` (a dry run plans it; see the module). The
+        report says what each task found and did (what was pruned too), and the calls made."""
         graph = _closure(tasks)
         _check_acyclic(graph)
         require_create_fields(graph)  # every task's missing create fields, before any call
         context = self.target.context
+        recording, started, calls = Recording(self.target), self.clock(), self._calls()
         with self._reads():
             early = (
                 self._early_listings(graph) if self.batched_reads and self.early_listings else {}
             )
-            self._waves(graph, lambda t: t.run(context, self.target), reverse=False, early=early)
-            if not (prune or self.target.dry_run):
-                return  # listing what to prune costs reads: only when it is asked, or planned
-            found = orphans(context, list(graph))
-            self.pruned = sorted(t.key for t in found)
+            self._waves(graph, lambda t: t.run(context, recording), reverse=False, early=early)
+            found: list[Task] = []
+            if prune or self.target.dry_run:  # listing what to prune costs reads: only then
+                found = orphans(context, list(graph))
+                self.pruned = sorted(t.key for t in found)
             if found:
-                self._delete(found)
+                self._delete(found, recording)
+        # the caller's tasks in the caller's order, then the dependencies it did not list
+        given = set(tasks)
+        listed = [*tasks, *(t for t in graph if t not in given)]
+        return self._report(recording, [*listed, *found], started, calls)
+
+    def _report(
+        self, recording: Recording, tasks: list[Task], started: float, before: tuple[int, int]
+    ) -> Report:
+        reads, writes = self._calls()
+        calls = (reads - before[0], writes - before[1])
+        return recording.report(tasks, calls, self.clock() - started)
+
+    def _calls(self) -> tuple[int, int]:
+        """Reads and writes sent so far on the target's context; none on a target whose
+        context counts nothing (a test's stand-in)."""
+        counted = getattr(getattr(self.target, "context", None), "calls", None)
+        return counted.now() if isinstance(counted, CallCount) else (0, 0)
 
     def _early_listings(self, graph: dict[Task, list[Task]]) -> dict[str, list[Task]]:
         """The tasks of each kind (and place) the pass lists by owner: their listing can be made
@@ -141,14 +164,16 @@ class Executor:
             return nullcontext()
         return context.batched_reads()  # type: ignore[no-any-return]
 
-    def delete(self, tasks: Sequence[Task]) -> None:
+    def delete(self, tasks: Sequence[Task]) -> Report:
         """Delete exactly these tasks' resources, each before the tasks (among them) it depends
         on. Dependencies not in ``tasks`` are located, so children can be found inside them, and
-        left alone."""
+        left alone. The report has a line for each of ``tasks``."""
+        recording, started, calls = Recording(self.target), self.clock(), self._calls()
         with self._reads():
-            self._delete(tasks)
+            self._delete(tasks, recording)
+        return self._report(recording, list(tasks), started, calls)
 
-    def _delete(self, tasks: Sequence[Task]) -> None:
+    def _delete(self, tasks: Sequence[Task], target: Target) -> None:
         graph = _closure(tasks)
         _check_acyclic(graph)
         context = self.target.context
@@ -160,7 +185,7 @@ class Executor:
 
         def delete(task: Task) -> None:
             try:
-                removed_one = task.delete(context, self.target, located=True)
+                removed_one = task.delete(context, target, located=True)
             except InUseError as err:
                 removed = [deleted_at[d] for d in dependents[task] if d in deleted_at]
                 if removed and self.clock() - max(removed) < self.in_use_grace:

@@ -27,6 +27,7 @@ from .gcp_operations import OperationWaiter, finished, is_operation, operation_p
 from .gcp_refs import as_wanted, canonical_state
 from .gcp_updates import request_id
 from .ownership import Owner
+from .report import CallCount
 from .retry import RetryPolicy
 from .snapshot import Snapshots
 from .spec import ResourceSpec
@@ -58,6 +59,7 @@ class GcpCore:
         self.operation_timeout = operation_timeout
         self.pending: dict[str, Any] | None = None  # an operation left running (wait=False)
         self.snapshots: Snapshots | None = None  # the pass's batched reads, when it has them
+        self.calls: CallCount | None = None  # where the calls it sends are counted
         # the client's own base URL: references are compared as full URLs on it
         self.base = str(getattr(client, "_baseUrl", "") or "")
 
@@ -80,6 +82,8 @@ class GcpCore:
         idempotent = read or bool(params.get("requestId"))
 
         def call(**kwargs: Any) -> dict[str, Any]:
+            if self.calls is not None:
+                self.calls.count(read)
             try:
                 result = self._method(method_id)(**kwargs).execute()
             except Exception as err:

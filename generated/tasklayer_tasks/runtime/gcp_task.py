@@ -49,13 +49,15 @@ class GcpTask(Task):
         return {k: getattr(self, k) for k in ("region", "zone") if hasattr(self, k)}
 
     def core_for(self, context: Context, spec: ResourceSpec) -> Core:
-        return GcpCore(
+        core = GcpCore(
             spec,
             context.gcp_client(str(self.document)),
             self.scope(context),
             context.retry,
             operation_timeout=context.operation_timeout,
         )
+        core.calls = context.calls
+        return core
 
     def desired(self, dry_run: bool = False) -> State:
         """References as full URLs on the document's base."""

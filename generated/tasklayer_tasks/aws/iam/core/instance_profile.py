@@ -75,6 +75,7 @@ SPEC = ResourceSpec(
             unordered=True,
             update_kind="add_remove",
             remove_operation="RemoveRoleFromInstanceProfile",
+            emptied_before_delete=True,
         ),
         FieldSpec(
             name="Tags",
