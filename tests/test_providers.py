@@ -174,6 +174,11 @@ NEUTRAL_FACTS: dict[tuple[str, str], str] = {
     ("Field", "update_paths"): "where nested, flattened, keyed and patched updates put the field (update_kind)",
     ("Field", "create_path"): "the create sets it only inside another member's structure; read by the "
     "shared safety rules, not by a provider's runtime",
+    ("Operation", "token_read"): "the read member that returns a create's idempotency token (Route 53's "
+    "CallerReference): the shared create-once machinery (runtime/token_adopt.py) finds our resource by it; "
+    "any cloud whose reads echo the token can set it",
+    ("Operation", "token_taken"): "the create's errors that say its token already committed "
+    "(HostedZoneAlreadyExists): read by the shared create-once machinery with token_read",
     ("Operation", "returned_once"): "a create's answer members no read returns again (a private key): the "
     "shared reconciler and task keep them",
     ("Operation", "alternatives"): "a create made by another operation when an input only it takes is set "

@@ -297,14 +297,20 @@ def _ancestors(node: Node) -> list[Node]:
 
 
 def delete_writes_ok(spec: Any, writes: Counter[str] | dict[str, int]) -> bool:
-    """One delete call; or the runtime's documented retry (aws_updates.delete): a delete refused
-    as in use while membership lists hold items (an instance profile's role) is sent again once
-    they are emptied through their remove calls."""
+    """One delete call; membership lists the kind's delete refuses while they hold items
+    (``emptied_before_delete``: an instance profile's role) are emptied first through their
+    remove calls, and the delete is still sent once; any other membership list is the runtime's
+    documented retry (aws_updates.delete): a delete refused as in use is sent again once they
+    are emptied."""
     operation = spec.delete.operation
     if dict(writes) == {operation: 1}:
         return True
-    removes = {f.remove_operation for f in spec.fields if f.update_kind == "add_remove"}
+    memberships = [f for f in spec.fields if f.update_kind == "add_remove"]
+    emptied_first = {f.remove_operation for f in memberships if f.emptied_before_delete}
+    removes = {f.remove_operation for f in memberships}
     rest = {op for op in writes if op != operation}
+    if rest and rest <= emptied_first and writes.get(operation) == 1:
+        return True
     return writes.get(operation) == 2 and bool(rest) and rest <= removes
 
 
