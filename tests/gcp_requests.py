@@ -103,6 +103,9 @@ class RequestValidator:
                 out.append(f"{where}: required parameter {name!r} is missing")
             if spec.get("location") == "path" and given and spec.get("pattern") and not re.fullmatch(spec["pattern"], given):
                 out.append(f"{where}: path parameter {name}={given!r} does not match {spec['pattern']}")
+            formats = _documented_formats(spec) if spec.get("location") == "path" and given else []
+            if formats and not any(f.fullmatch(given) for f in formats):  # type: ignore[arg-type]
+                out.append(f"{where}: path parameter {name}={given!r} is in none of the formats its text documents")
         if "requestId" in declared and found.http_method != "GET":
             rid = query.get("requestId")
             if rid is None:
@@ -131,6 +134,25 @@ class RequestValidator:
                 out += [f"{where}: sends {k!r}, but the method says only {said.group(1)} is modified"
                         for k in body if k not in allowed]
         return out
+
+
+# what a documented format's placeholder may stand for: the text says what it is
+# ("The email address of the service account", "The unique, stable numeric ID")
+_PLACEHOLDERS = {"EMAIL_ADDRESS": r"[^/@]+@[^/@]+", "UNIQUE_ID": r"[0-9]+"}
+
+
+def _documented_formats(spec: dict[str, Any]) -> list[re.Pattern[str]]:
+    """The relative-name formats a path parameter's text lists ("Use one of the following
+    formats: * `projects/{PROJECT_ID}/serviceAccounts/{EMAIL_ADDRESS}` ..."), as patterns;
+    [] when it lists none. A value the pattern already admits but no documented format does
+    (a service account named by its accountId) is a name the API never answered."""
+    listed = re.findall(r"`((?:projects|organizations|roles)/[^`\s]*\{[A-Z_]+\}[^`\s]*)`", str(spec.get("description", "")))
+    formats = []
+    for text in dict.fromkeys(listed):
+        regex = "".join(f"(?:{_PLACEHOLDERS.get(part[1:-1], '[^/]+')})" if part.startswith("{") else re.escape(part)
+                        for part in re.split(r"(\{[A-Z_]+\})", text) if part)
+        formats.append(re.compile(regex))
+    return formats
 
 
 def _named(path: str) -> re.Pattern[str]:

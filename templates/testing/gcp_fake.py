@@ -40,6 +40,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from .gcp_answers import TIMESTAMP, fill_defaults, link_base, links, output_only, page_size
+from .gcp_names import MadeName, aliases, made_name
 from .gcp_routes import Route, routes
 
 SCOPE_PARAMS = ("project", "region", "zone")
@@ -92,6 +93,7 @@ class FakeGcp:
         self._polls: dict[str, int] = {}
         self._targets: dict[str, str] = {}  # a longrunning operation's URL -> what it acts on
         self._replies: dict[str, tuple[int, Any]] = {}  # requestId -> the first answer
+        self._aliases: dict[str, str] = {}  # another URL a resource is named by -> its own
         self._failures: dict[str, tuple[str, str]] = {}
         self._ids: itertools.count[int] = itertools.count(1000)
         self._ips: itertools.count[int] = itertools.count(1)
@@ -109,7 +111,7 @@ class FakeGcp:
         self, uri: str, method: str = "GET", body: Any = None, headers: Any = None, **_: Any
     ) -> tuple[_Response, bytes]:
         parts = urlsplit(uri)
-        url = f"{parts.scheme}://{parts.netloc}{parts.path}"
+        url = self._resolve(f"{parts.scheme}://{parts.netloc}{parts.path}")
         query = dict(parse_qsl(parts.query))
         query.pop("alt", None)
         payload = json.loads(body) if body else None
@@ -132,6 +134,14 @@ class FakeGcp:
                 return _Response(err.status), json.dumps(error).encode()
             logged.status = status
         return _Response(status), json.dumps(result).encode()
+
+    def _resolve(self, url: str) -> str:
+        """The URL of the resource (or of something inside it) a request names by another of
+        its names (a service account by its unique id, or under ``projects/-``)."""
+        for alias, own in self._aliases.items():
+            if url == alias or url.startswith((alias + "/", alias + ":")):
+                return own + url[len(alias) :]
+        return url
 
     def _match(self, url: str, http_method: str) -> tuple[Route, dict[str, str]]:
         for route in self._routes:
@@ -187,6 +197,7 @@ class FakeGcp:
         if route.http_method == "DELETE":
             self._get(url)
             del self.store[url]
+            self._aliases = {a: own for a, own in self._aliases.items() if own != url}
             collection, name = url.rsplit("/", 1)
             for manager, group in COMPANIONS.items():  # the managed group goes with its manager
                 if collection.endswith("/" + manager):
@@ -248,12 +259,17 @@ class FakeGcp:
         self, route: Route, collection: str, query: dict[str, str], body: dict[str, Any]
     ) -> tuple[int, Any]:
         resource, name = self._new_resource(route, collection, query, body)
-        url = f"{collection}/{name}"
-        if url in self.store:
-            raise FakeError(409, "alreadyExists", f"The resource '{url}' already exists")
         schema = route.resource_schema()
         props = schema.get("properties") or {}
-        project = _project(url)
+        project = _project(collection)
+        made = made_name(
+            str(route.document.get("name")), str(schema.get("id")), project, name, next(self._ids)
+        )
+        url = f"{collection}/{made.segment if made else name}"
+        if url in self.store:
+            raise FakeError(409, "alreadyExists", f"The resource '{url}' already exists")
+        if made is not None:
+            self._name_made(collection, url, resource, made)
         resource = links(resource, route.document, project)
         stamps = {
             "id": str(next(self._ids)),
@@ -274,6 +290,15 @@ class FakeGcp:
         self.store[url] = resource
         self._companion_made(route, url, resource)
         return self._done(route, url)
+
+    def _name_made(
+        self, collection: str, url: str, resource: dict[str, Any], made: MadeName
+    ) -> None:
+        """A name Google makes (a service account's email, :mod:`.gcp_names`): the members it
+        comes with, in place of the id it was made from; its other names lead to it."""
+        resource.pop(made.given_member, None)
+        resource.update(made.members)
+        self._aliases.update({alias: url for alias in aliases(collection, made)})
 
     def _companion_made(self, route: Route, url: str, resource: dict[str, Any]) -> None:
         """A managed instance group's manager comes with the instance group it manages, under
