@@ -22,7 +22,7 @@ from . import gcp_updates
 from .core import State
 from .errors import NotFoundError, TryAgainLater
 from .gcp_errors import translate
-from .gcp_listing import find_by_natural_key, find_listed, owned_states
+from .gcp_listing import find_by_natural_key, find_listed, mark_written, owned_states
 from .gcp_operations import OperationWaiter, finished, is_operation, operation_params
 from .gcp_refs import as_wanted, canonical_state
 from .gcp_updates import request_id
@@ -73,13 +73,20 @@ class GcpCore:
         return getattr(target, _fix(parts[-1]))
 
     def execute(
-        self, method_id: str, retry_not_found: bool = False, **params: Any
+        self,
+        method_id: str,
+        retry_not_found: bool = False,
+        writes: tuple[Mapping[str, Any], ...] = (),
+        **params: Any,
     ) -> dict[str, Any]:
         """Call a method with the runtime's retries; errors come out translated. A read, or a
         call that carries a ``requestId`` (the same on every try), is idempotent; any other
-        mutating call is sent once and its unknown outcome left to the caller."""
+        mutating call is sent once and its unknown outcome left to the caller. ``writes``: the
+        states of the resource a mutating call writes, so that the pass's listings drop only
+        its items (:func:`.gcp_listing.mark_written`); without them, every listing it touches."""
         read = method_id.rsplit(".", 1)[-1] in READ_VERBS
         idempotent = read or bool(params.get("requestId"))
+        marked = not read and mark_written(self, *writes)
 
         def call(**kwargs: Any) -> dict[str, Any]:
             if self.calls is not None:
@@ -100,7 +107,7 @@ class GcpCore:
                 call, idempotent=idempotent, retry_if=retry_if, **params
             )
         finally:
-            if self.snapshots is not None and not read:
+            if self.snapshots is not None and not read and not marked:
                 # written, or perhaps written (an unknown outcome): what was listed is stale
                 self.snapshots.invalidate(self.spec.service, self.spec.listings_touched())
         return result
@@ -304,7 +311,7 @@ class GcpCore:
                 body[create.id_param] = given
         elif create.body_member:
             body = {create.body_member: body}
-        response = self.execute(create.operation, body=body, **params)
+        response = self.execute(create.operation, body=body, writes=(desired,), **params)
         ended = self._finish(response, create.operation)
         identity = {p: desired.get(p) for p in self.spec.primary}
         # the resource itself, with its name; or a finished longrunning operation's ``response``
@@ -326,6 +333,6 @@ class GcpCore:
         if call.idempotency_token:
             params[call.idempotency_token] = request_id()
         try:
-            self._finish(self.execute(call.operation, **params), call.operation)
+            self._finish(self.execute(call.operation, writes=(actual,), **params), call.operation)
         except NotFoundError:
             return

@@ -94,6 +94,7 @@ class FakeGcp:
         self._targets: dict[str, str] = {}  # a longrunning operation's URL -> what it acts on
         self._replies: dict[str, tuple[int, Any]] = {}  # requestId -> the first answer
         self._aliases: dict[str, str] = {}  # another URL a resource is named by -> its own
+        self._collections: dict[str, str] = {}  # a resource's URL -> the collection it is in
         self._failures: dict[str, tuple[str, str]] = {}
         self._ids: itertools.count[int] = itertools.count(1000)
         self._ips: itertools.count[int] = itertools.count(1)
@@ -243,7 +244,7 @@ class FakeGcp:
         items = [
             copy.deepcopy(r)
             for u, r in sorted(self.store.items())
-            if u.rsplit("/", 1)[0] == collection
+            if self._collections.get(u, u.rsplit("/", 1)[0]) == collection
         ]
         items = [r for r in items if _matches(query.get("filter", ""), r)]
         sized = page_size(route.method)
@@ -265,7 +266,7 @@ class FakeGcp:
         made = made_name(
             str(route.document.get("name")), str(schema.get("id")), project, name, next(self._ids)
         )
-        url = f"{collection}/{made.segment if made else name}"
+        url = self._item_url(collection, resource, made.segment if made else name)
         if url in self.store:
             raise FakeError(409, "alreadyExists", f"The resource '{url}' already exists")
         if made is not None:
@@ -288,8 +289,22 @@ class FakeGcp:
         self._addresses(route, resource, props, url)
         self._renew_fingerprints(resource, schema)
         self.store[url] = resource
+        self._collections[url] = collection
         self._companion_made(route, url, resource)
         return self._done(route, url)
+
+    def _item_url(self, collection: str, resource: dict[str, Any], name: str) -> str:
+        """Where ``get`` finds it: under its name, or under each member its ``get`` path ends
+        with (a record set's ``{name}/{type}``, so an A record and a TXT record of one name
+        are two resources)."""
+        try:
+            get, _ = self._match(f"{collection}/probe/probe", "GET")
+        except FakeError:
+            return f"{collection}/{name}"
+        trailing = get.params[-2:]
+        if len(trailing) == 2 and all(isinstance(resource.get(p), str) for p in trailing):
+            return f"{collection}/{resource[trailing[0]]}/{resource[trailing[1]]}"
+        return f"{collection}/{name}"
 
     def _name_made(
         self, collection: str, url: str, resource: dict[str, Any], made: MadeName

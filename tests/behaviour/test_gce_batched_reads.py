@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from tasklayer_tasks.gcp.compute import Disk, Firewall, Network
+from tasklayer_tasks.gcp.compute import Disk, Firewall, Network, Subnetwork
 from tasklayer_tasks.runtime import CloudTarget, Context, DryRunTarget, Executor, NotOwnedError, TaskError
 from tasklayer_tasks.testing import FakeGcp
 from tests.behaviour.gce import gce_cluster, gcp_context, writes
@@ -102,3 +102,57 @@ def test_prune_deletes_an_undeclared_labelled_disk_only_when_asked(cloud: tuple[
     assert writes(fake, since) == []
     run(context, fewer, prune=True)
     assert writes(fake, since) == ["compute.disks.delete"]
+
+
+def listings(fake: FakeGcp, since: int = 0) -> Counter[tuple[str, str]]:
+    """How often each collection was listed, by method and scope (its path)."""
+    return Counter((r.method_id, r.path) for r in fake.log[since:] if r.method_id.endswith(".list") and not
+                   r.query.get("pageToken"))
+
+
+def test_a_clean_apply_lists_each_collection_once_per_scope_however_the_tasks_interleave() -> None:
+    """Nine firewalls, six managed groups and six disks over three zones, created concurrently:
+    a create drops only its own item (and the items its references name) from the pass's
+    listings, so no create makes the next task of its kind list the collection again. The same
+    reads on every run: a listing per collection and scope, a get per resource made (its
+    read-back) and, for the labelled kinds, a get confirming each name not in the cluster's
+    listing (another owner's must still be seen)."""
+    totals = set()
+    for _ in range(5):
+        context, fake = gcp_context()
+        tasks = gce_cluster()
+        run(context, tasks)
+        counted = listings(fake)
+        assert set(counted.values()) == {1}, [k for k, n in counted.items() if n > 1]
+        assert len(counted) == 15  # 9 global or regional collections, disks and groups in 3 zones
+        assert len(tasks) == 32
+        totals.add(sum(reads(fake, 0).values()))
+    assert totals == {55}  # 15 listings, 32 read-backs (one per task), 8 misses confirmed (2 + 6 disks)
+
+
+def firewall(name: str) -> Firewall:
+    return Firewall(name=name, network="projects/proj/global/networks/demo", source_ranges=["0.0.0.0/0"],
+                    allowed=[{"IPProtocol": "tcp", "ports": ["22"]}])
+
+
+def test_an_item_written_in_the_pass_is_read_directly_the_rest_from_the_listing(cloud: tuple[Context, FakeGcp]) -> None:
+    """After the pass writes a firewall, a find for it never takes the listing's word (made before
+    the write) and reads it; a find for another firewall is still served from that listing. A
+    subnetwork's create names its network: the network's item is read directly too."""
+    context, fake = cloud
+    run(context, [Network(name="demo", auto_create_subnetworks=False), firewall("demo-a"), firewall("demo-b")])
+    with context.batched_reads():
+        core = firewall("demo-a").pass_core(context)
+        owner = firewall("demo-a").owner(context)
+        desired_a, desired_b = firewall("demo-a").desired(), firewall("demo-b").desired()
+        assert [s["name"] for s in core.find_listed(desired_a, "demo-a", owner=owner)] == ["demo-a"]
+        network = Network(name="demo", auto_create_subnetworks=False)
+        network_core = network.pass_core(context)
+        assert [s["name"] for s in network_core.find_listed(network.desired(), "demo", owner=owner)] == ["demo"]
+        core.update(core.find(desired_a, "demo-a")[0], {"sourceRanges": ["10.0.0.0/8"]})
+        since = len(fake.log)
+        assert core.find_listed(desired_a, "demo-a", owner=owner) is None  # written: read it directly
+        assert [s["name"] for s in core.find_listed(desired_b, "demo-b", owner=owner)] == ["demo-b"]
+        assert listings(fake, since) == Counter()  # from the listing made before the write
+        # the firewall's call carried its network: that item is read directly too
+        assert network_core.find_listed(network.desired(), "demo", owner=owner) is None

@@ -8,6 +8,10 @@ carries labels and the method takes a ``filter``; the whole collection where it 
 goes to the direct read (``None``): a name the label-filtered list does not hold (another
 owner's resource of that name must still be seen and refused), a scope not known yet.
 
+A write drops only the items it names (:func:`mark_written`, :meth:`.Snapshots.wrote`): a GCP
+name is unique in its collection and scope, so a firewall's create cannot change what the
+listing says of any other firewall. The find for a written item reads it directly.
+
 A resource named by a path the server makes (an IAM service account's email) is found the same
 way before its name is known: by listing its parent and matching its natural key.
 """
@@ -19,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from .core import State
 from .errors import MalformedResponseError
+from .spec import Mutability, ResourceSpec, known_specs
 
 if TYPE_CHECKING:
     from .gcp_core import GcpCore
@@ -35,9 +40,76 @@ def find_listed(core: GcpCore, desired: Mapping[str, Any], owner: Owner) -> list
     if items is None:
         return None
     hits = [i for i in items if _selects(core, i, desired)]
+    if _written(core, name, hits):
+        return None  # this pass wrote it: the listing may say what it was
     if not hits and _by_label(core, owner) is not None:
         return None  # perhaps another owner's: the direct read sees it
     return [core.state(i, _placed(core, desired)) for i in hits]
+
+
+def _written(core: GcpCore, name: str, hits: list[dict[str, Any]]) -> bool:
+    """The find's item is one a write of this pass named: by its name, or by the member a
+    reference to it holds (an Address's IP)."""
+    listing = core.spec.listing
+    if core.snapshots is None or listing is None:
+        return False
+    marks = core.snapshots.written(core.spec.service, listing.operation)
+    return ("name", name) in marks or any(item.get(m) == v for item in hits for m, v in marks)
+
+
+def mark_written(core: GcpCore, *states: Mapping[str, Any]) -> bool:
+    """Before a write of the resource these states describe (as wanted, as read, the changes):
+    the pass's listings hold its item, and the items its written references name, as stale.
+    False when its own name is not known (the caller drops every listing it touches)."""
+    spec, snapshots = core.spec, core.snapshots
+    name = next((s["name"] for s in states if isinstance(s.get("name"), str)), None)
+    if snapshots is None or name is None:
+        return False
+    marks: dict[str, set[tuple[str, Any]]] = {}
+    _mark(marks, spec, {("name", name)})
+    for kind, field, member in _written_references(spec):
+        values = [v for s in states for v in _as_list(s.get(field)) if isinstance(v, str)]
+        _mark(
+            marks, kind, {(member, v) if member != "name" else ("name", _last(v)) for v in values}
+        )
+    snapshots.wrote(spec.service, marks)
+    return True
+
+
+def _written_references(spec: ResourceSpec) -> list[tuple[ResourceSpec, str, str]]:
+    """(the kind referred to, the field, the member of it the field holds) for each reference
+    the kind's calls write, and its owning parent: what a write of it may change besides itself
+    (a subnetwork's network lists it)."""
+    refs = {
+        f.name: (f.references, f.reference_member or "name")
+        for f in spec.fields
+        if f.references and f.mutability is not Mutability.READ_ONLY
+    }
+    if spec.owner_parent is not None:
+        refs[spec.owner_parent.field] = (spec.owner_parent.spec.name, "name")
+    return [
+        (kind, field, member)
+        for field, (target, member) in refs.items()
+        for kind in known_specs()
+        if kind.service == spec.service and kind.name == target
+    ]
+
+
+def _mark(
+    marks: dict[str, set[tuple[str, Any]]], kind: ResourceSpec, items: set[tuple[str, Any]]
+) -> None:
+    for call in (kind.read, kind.listing):
+        if call is not None and items:
+            marks.setdefault(call.operation, set()).update(items)
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def _last(reference: str) -> str:
+    """A reference's resource name: the last segment of its URL or relative name."""
+    return reference.rstrip("/").rsplit("/", 1)[-1]
 
 
 def _selects(core: GcpCore, item: Mapping[str, Any], desired: Mapping[str, Any]) -> bool:
@@ -56,6 +128,11 @@ def owned_states(core: GcpCore, owner: Owner) -> list[State] | None:
     tags = core.spec.tags
     if tags is None or _by_label(core, owner) is None:
         return None
+    listing = core.spec.listing
+    if listing is not None and core.snapshots is not None:
+        if core.snapshots.written(core.spec.service, listing.operation):
+            # what this pass wrote of the kind, read as it now is
+            core.snapshots.invalidate(core.spec.service, {listing.operation})
     items = _listing(core, {}, owner)
     if items is None:
         return None

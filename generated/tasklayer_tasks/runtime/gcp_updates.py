@@ -119,7 +119,7 @@ def _update_call(
             params[call.mask_param] = mask
     if body:
         params["body"] = body
-    core._finish(core.execute(call.operation, **params), call.operation)
+    core._finish(core.execute(call.operation, writes=(actual, changes), **params), call.operation)
 
 
 def _items(call: CallSpec, member: str, value: Any) -> Any:
@@ -160,7 +160,6 @@ def _add_remove(
             sent = dict(params)
             if each.idempotency_token:
                 sent[each.idempotency_token] = request_id()
-            answer = core.execute(
-                each.operation, body={member: _items(each, member, items)}, **sent
-            )
+            body = {member: _items(each, member, items)}
+            answer = core.execute(each.operation, body=body, writes=(actual, changes), **sent)
             core._finish(answer, each.operation)

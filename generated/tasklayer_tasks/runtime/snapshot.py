@@ -18,6 +18,15 @@ A task that asks to try again drops its kind's listings too (a NAT gateway still
 must be read again). Writes to unrelated kinds leave a listing alone: creating a Subnet does
 not make the pass list its security groups again.
 
+Where a kind's items are told apart by a name the cloud keeps unique in its collection (GCP), a
+write drops less: only the items it names (:meth:`Snapshots.wrote`), the one it makes, changes or
+deletes and the ones its written references name (a subnetwork's network), by their name or the
+member a reference holds (a forwarding rule's Address, by its IP). A write of one firewall
+cannot change another firewall's item, so the rest of the listing still answers every other
+find exactly; a find for a written item reads directly, and so does prune's inventory of a kind
+with written items. Which finds a listing answers does not depend on when the writes went out:
+one listing per collection and scope a pass, however the tasks interleave.
+
 A find's own read (by id or natural key) is kept the same way, so one made early for a task
 serves its find (read-backs and the patient looks after a lost answer read afresh).
 
@@ -29,7 +38,7 @@ for its resource inside one needs no read (see :mod:`.aws_listing`).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, Hashable
+from collections.abc import Callable, Collection, Hashable, Mapping
 from typing import Any
 
 
@@ -46,6 +55,7 @@ class Snapshots:
         self._latest: dict[tuple[str, Hashable], tuple[int, list[Any]]] = {}
         self.users = 0  # runs sharing it (see Context.batched_reads)
         self._made: set[tuple[str, str, Hashable]] = set()
+        self._written: dict[tuple[str, str], set[tuple[str, Any]]] = {}
 
     def items(self, group: str, key: Hashable, load: Callable[[], list[Any]]) -> list[Any]:
         """The listing under ``key`` (of service ``group``): made by ``load`` the first time,
@@ -84,6 +94,19 @@ class Snapshots:
             for slot in [s for s in self._held if s[0] == group]:
                 if operations is None or _operation(slot[1]) in operations:
                     del self._held[slot]
+
+    def wrote(self, group: str, items: Mapping[str, Collection[tuple[str, Any]]]) -> None:
+        """A write of this pass (or one whose outcome is unknown) may have changed the items
+        that these ``(member, value)`` pairs name, in the listings made by each read operation:
+        those items are not to be answered from any listing of the pass; the rest stand."""
+        with self._lock:
+            for operation, marks in items.items():
+                self._written.setdefault((group, operation), set()).update(marks)
+
+    def written(self, group: str, operation: str) -> frozenset[tuple[str, Any]]:
+        """The ``(member, value)`` pairs naming items of these listings that this pass wrote."""
+        with self._lock:
+            return frozenset(self._written.get((group, operation), ()))
 
     def made(self, group: str, kind: str, ident: Hashable) -> None:
         """A create of this pass returned the resource ``kind`` ``ident`` (of ``group``)."""
