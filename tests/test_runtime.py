@@ -23,6 +23,7 @@ from tasklayer_tasks.runtime import (
 )
 from tasklayer_tasks.runtime.diff import compute_changes, shown
 from tasklayer_tasks.runtime.spec import FieldSpec, ResourceSpec
+from tasklayer_tasks.runtime.report import CallCount
 from tests.behaviour.stack import counted_context
 
 SPEC = ResourceSpec(
@@ -203,6 +204,7 @@ def test_a_run_ends_when_only_a_waiting_task_and_an_early_listing_are_left() -> 
 
     class _Context:
         cluster = "demo"
+        calls = CallCount()
 
         def batched_reads(self) -> Any:
             return nullcontext()

@@ -10,7 +10,6 @@ stays foreign."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import boto3
@@ -20,27 +19,12 @@ from tasklayer_tasks.aws.route53 import HostedZone, ResourceRecordSet
 from tasklayer_tasks.aws.route53.reconcilers.hosted_zone import HostedZoneReconciler
 from tasklayer_tasks.runtime import CloudTarget, Executor
 from tasklayer_tasks.runtime.errors import NotOwnedError
-from tests.faults.campaign import Lab, no_sdk_backoff
+from tests.faults.campaign import Lab
+from tests.faults.fixtures import lab, module_lab  # noqa: F401 (fixtures)
 from tests.faults.proxy import Fault, FaultKind
 
 ZONE = "demo.example.com."
 OWNED = {"Key": "kubernetes.io/cluster/a", "Value": "owned"}
-
-
-@pytest.fixture(scope="module")
-def module_lab() -> Iterator[Lab]:
-    lab = Lab().start()
-    try:
-        with no_sdk_backoff():
-            yield lab
-    finally:
-        lab.stop()
-
-
-@pytest.fixture
-def lab(module_lab: Lab) -> Lab:
-    module_lab.reset()
-    return module_lab
 
 
 def route53(lab: Lab) -> Any:  # straight to moto, past the proxy: what is really there

@@ -3,7 +3,6 @@ moto committed behind it; the client-token rule as the EC2 documentation states 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import boto3
@@ -12,24 +11,9 @@ from botocore.config import Config
 from botocore.exceptions import ClientError, ConnectionClosedError
 
 from tests.faults import inventory
-from tests.faults.campaign import Lab, no_sdk_backoff
+from tests.faults.campaign import Lab
+from tests.faults.fixtures import lab, module_lab  # noqa: F401 (fixtures)
 from tests.faults.proxy import Fault, FaultKind, _comparable
-
-
-@pytest.fixture(scope="module")
-def module_lab() -> Iterator[Lab]:
-    lab = Lab().start()
-    try:
-        with no_sdk_backoff():
-            yield lab
-    finally:
-        lab.stop()
-
-
-@pytest.fixture
-def lab(module_lab: Lab) -> Lab:
-    module_lab.reset()
-    return module_lab
 
 
 def ec2(lab: Lab, region: str = "us-east-1", attempts: int = 1) -> Any:

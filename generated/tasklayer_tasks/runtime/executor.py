@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 
 from .errors import DependencyCycleError, InUseError, TaskError, TryAgainLater
 from .prune import orphans
-from .report import CallCount, Recording, Report
+from .report import Recording, Report
 from .targets import Target
 from .required import require_create_fields
 from .task import Task
@@ -121,10 +121,9 @@ class Executor:
         return recording.report(tasks, calls, self.clock() - started)
 
     def _calls(self) -> tuple[int, int]:
-        """Reads and writes sent so far on the target's context; none on a target whose
-        context counts nothing (a test's stand-in)."""
-        counted = getattr(getattr(self.target, "context", None), "calls", None)
-        return counted.now() if isinstance(counted, CallCount) else (0, 0)
+        """Reads and writes sent so far on the target's context (none without one)."""
+        context = self.target.context
+        return (0, 0) if context is None else context.calls.now()
 
     def _early_listings(self, graph: dict[Task, list[Task]]) -> dict[str, list[Task]]:
         """The tasks of each kind (and place) the pass lists by owner: their listing can be made
