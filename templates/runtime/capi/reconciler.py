@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..contract.context import Context
-from ..contract.state import Core, State
+from ..contract.adapter import Core
+from ..contract.state import State
 from ..contract.errors import CloudError, TaskError, TryAgainLater
 from ..contract.ownership import ATTEMPT_TAG, Owner, made_by_token, marks_missing, needs_marker
 

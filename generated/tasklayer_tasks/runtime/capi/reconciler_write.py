@@ -16,7 +16,8 @@ import uuid
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..contract.state import Core, State
+from ..contract.adapter import Core
+from ..contract.state import State
 from ..contract.diff import compute_changes
 from ..contract.errors import (
     CloudError,

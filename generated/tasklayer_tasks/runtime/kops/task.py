@@ -26,7 +26,8 @@ from dataclasses import fields as dataclass_fields
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..contract.context import Context
-from ..contract.state import Core, State, Unread
+from ..contract.adapter import Core
+from ..contract.state import State, Unread
 from ..contract.diff import compute_changes, shown
 from ..contract.errors import (
     AccessDeniedError,

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..contract.context import Context
-from ..contract.state import Core, State
+from ..contract.adapter import Core
+from ..contract.state import State
 from ..contract.diff import compute_changes
 from ..contract.errors import (
     ConflictError,
