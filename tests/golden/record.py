@@ -66,6 +66,7 @@ CALLS = HERE / "calls"
 SUITES = ("conformance", "fault-matrix", "kops")
 READ_PREFIXES = ("Describe", "Get", "List", "Head")
 Scenarios = dict[str, list[dict[str, Any]]]
+Raw = dict[str, list[Callable[[], Any]]]
 
 
 def path_of(suite: str) -> Path:
@@ -244,7 +245,7 @@ def gcp_call(normaliser: Normaliser, request: Any) -> dict[str, Any]:
 
 
 @contextmanager
-def recording_clouds(out: dict[str, list[Callable[[], dict[str, Any]]]]) -> Iterator[None]:
+def recording_clouds(out: Raw) -> Iterator[None]:
     """The sweep's clouds, each remembering per resource (``begin``'s key) what it sent."""
     from tests.conformance import clouds
 
@@ -305,10 +306,18 @@ def _snapshot(request: dict[str, Any]) -> dict[str, Any]:
 def record_conformance(match: str = "", say: Callable[[str], None] = print) -> Scenarios:
     from tests.conformance.sweep import sweep
 
-    raw: dict[str, list[Callable[[], Any]]] = {}
+    raw: Raw = {}
     args = argparse.Namespace(provider=None, service=None, resource=None, verbose=False)
     with recording_clouds(raw):
         sweep(args, say=lambda _: None)
+    out = shaped(raw, match)
+    say(f"conformance: {len(out)} resources")
+    return out
+
+
+def shaped(raw: Raw, match: str = "") -> Scenarios:
+    """What ``recording_clouds`` kept, as entries (tests/conformance/test_sweep.py records its
+    own sweep this way, so the suite runs the sweep once)."""
     out: Scenarios = {}
     for key, thunks in raw.items():
         if match not in key:
@@ -319,7 +328,6 @@ def record_conformance(match: str = "", say: Callable[[str], None] = print) -> S
             made = thunk()
             calls.append(aws_call(normaliser, made[1], made[2]) if made[0] == "aws" else gcp_call(normaliser, made[1]))
         out[key] = sorted_reads(calls)
-    say(f"conformance: {len(out)} resources")
     return out
 
 

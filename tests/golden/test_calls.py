@@ -1,5 +1,6 @@
 """The golden call sequences of tests/golden/calls/ hold on every run for the cheap suites: the
-conformance sweep (every resource), the kOps example cluster (apply, converged re-apply,
+conformance sweep (every resource: checked in tests/conformance/test_sweep.py, on the sweep that
+module runs anyway, so the suite sweeps once), the kOps example cluster (apply, converged re-apply,
 delete), and a sample of fault-matrix cells (``SAMPLE``: every fault kind at the stack's
 CreateVpc, a lost reply at the Route 53 zone's create and at the network reconciler's first
 delete call; each cell takes seconds, so the suite's 252 are not all re-recorded here). The whole
@@ -43,12 +44,6 @@ def test_the_verdicts_tell_identical_shorter_and_different_apart() -> None:
     result, diff = record.verdict(calls, changed)
     assert result == "DIFFERENT" and any("10.1.0.0/16" in d for d in diff)
     assert record.verdict(None, calls)[0] == "DIFFERENT"  # a new scenario
-
-
-def test_the_conformance_sweep_makes_its_golden_calls() -> None:
-    fresh = record.record_conformance(say=lambda _: None)
-    assert set(fresh) >= set(record.load("conformance")), "a swept resource is no longer swept"
-    assert failures("conformance", fresh) == []
 
 
 def test_the_kops_example_cluster_makes_its_golden_calls() -> None:
