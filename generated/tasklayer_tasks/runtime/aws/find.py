@@ -114,10 +114,37 @@ def natural_params(
     spec = core.spec
     read = read or spec.read
     assert read is not None
+    taken = core.inputs(read.operation)
+    natural = _natural_selectors(core, desired, name, read, taken)
+    if natural is None:
+        return None
+    params, filters, unfiltered = natural
+    if not _parent_selectors(core, desired, read, params, filters):
+        return None
+    if unfiltered and not params:
+        return None
+    if filters and read.filters_member and spec.tags is not None:
+        filters += [
+            {"Name": f"tag:{k}", "Values": [v]} for k, v in sorted((match_tags or {}).items())
+        ]
+    if filters and not read.filters_member:
+        return None
+    if filters:
+        params[read.filters_member] = filters  # type: ignore[index]
+    if read.required and not all(m in params for m in read.required if not taken or m in taken):
+        return None
+    return params if params else None
+
+
+def _natural_selectors(
+    core: AwsCalls, desired: Mapping[str, Any], name: str, read: ReadSpec, taken: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]], bool] | None:
+    """(parameters, filters, unfiltered) selecting by the natural key; None when a member of it
+    is not known. ``unfiltered``: a member the read cannot select by, matched on the client."""
+    spec = core.spec
     filters: list[dict[str, Any]] = []
     params: dict[str, Any] = {}
     unfiltered = False
-    taken = core.inputs(read.operation)
     for member in spec.natural:
         if member == "tag:Name":
             if not name:
@@ -136,29 +163,30 @@ def natural_params(
             params[member] = value
         else:  # GetDNSSEC lists a zone's keys and takes no key Name
             unfiltered = True  # matched on the client (_in_scope), if the parent narrows it
+    return params, filters, unfiltered
+
+
+def _parent_selectors(
+    core: AwsCalls,
+    desired: Mapping[str, Any],
+    read: ReadSpec,
+    params: dict[str, Any],
+    filters: list[dict[str, Any]],
+) -> bool:
+    """Add to ``params`` / ``filters`` what selects the parent scope; False when a parent does
+    not exist yet (it has no children)."""
+    spec = core.spec
     for member in spec.parent:
         value, f = desired.get(member), spec.field(member)
         if value is not None and not known(value):
-            return None  # a parent that does not exist yet has no children
+            return False  # a parent that does not exist yet has no children
         if value is not None and member in core.required_inputs(read.operation):
             params[member] = value  # the read cannot be called without it (SubnetId)
         elif value is not None and read.filters_member and f.filter_name:
             filters.append({"Name": f.filter_name, "Values": [value]})
         elif value is not None and member in core.inputs(spec.read.operation):  # type: ignore[union-attr]
             params[member] = value  # the read lists the parent's (DescribeListeners)
-    if unfiltered and not params:
-        return None
-    if filters and read.filters_member and spec.tags is not None:
-        filters += [
-            {"Name": f"tag:{k}", "Values": [v]} for k, v in sorted((match_tags or {}).items())
-        ]
-    if filters and not read.filters_member:
-        return None
-    if filters:
-        params[read.filters_member] = filters  # type: ignore[index]
-    if read.required and not all(m in params for m in read.required if not taken or m in taken):
-        return None
-    return params if params else None
+    return True
 
 
 def _in_scope(core: AwsCalls, state: State, desired: Mapping[str, Any], name: str) -> bool:
