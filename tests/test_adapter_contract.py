@@ -112,3 +112,25 @@ def test_mypy_accepts_both_cores_as_an_adapter(tmp_path: Path) -> None:
     assert good.returncode == 0, good.stdout + good.stderr
     bad = subprocess.run([*command, str(wrong)], cwd=GENERATED, capture_output=True, text=True)
     assert bad.returncode == 1 and "Incompatible return value" in bad.stdout, bad.stdout + bad.stderr
+
+
+def test_what_differs_by_kind_is_data_on_its_spec() -> None:
+    """Each capability the engine must know of a kind reads from the kind's generated spec: no
+    adapter is asked whether it has it."""
+    from tasklayer_tasks.aws.ec2.core.launch_template import SPEC as LAUNCH_TEMPLATE
+    from tasklayer_tasks.aws.ec2.core.route import SPEC as ROUTE
+    from tasklayer_tasks.aws.ec2.core.vpc import SPEC as VPC
+    from tasklayer_tasks.aws.route53.core.resource_record_set import SPEC as RECORD_SET
+    from tasklayer_tasks.gcp.compute.core.backend_service import SPEC as BACKEND_SERVICE
+    from tasklayer_tasks.gcp.compute.core.network import SPEC as NETWORK
+
+    vpc = VPC.capabilities()
+    assert set(vpc.separate_reads) >= {"EnableDnsHostnames", "EnableDnsSupport"}
+    assert not (vpc.versioned or vpc.change_batch or vpc.long_running or vpc.owned_through_parent)
+    assert LAUNCH_TEMPLATE.capabilities().versioned
+    assert RECORD_SET.capabilities().change_batch
+    assert ROUTE.capabilities().owned_through_parent
+    assert NETWORK.capabilities().long_running and not VPC.capabilities().long_running
+    assert BACKEND_SERVICE.capabilities().fingerprints == ("fingerprint",)
+    # declared for Azure (a network's subnets), used by no AWS or GCP kind yet
+    assert all(not s.capabilities().child_collections for s in (VPC, NETWORK, RECORD_SET))

@@ -49,4 +49,4 @@ def test_tags_held_as_a_map_are_tags() -> None:
     core = AwsCore(SPEC, client=None)
     assert core.state({"name": "d", "tags": {"owner": "me"}})[SPEC.tags.field] == {"owner": "me"}  # type: ignore[union-attr]
     with pytest.raises(MalformedResponseError):
-        core._check_tags("GetDeliveryDestination", "/deliveryDestination", {"tags": {"owner": 1}})
+        core.check_tags("GetDeliveryDestination", "/deliveryDestination", {"tags": {"owner": 1}})

@@ -12,15 +12,14 @@ that listing; outside a pass, one list starting at the record's name and type.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..contract.state import State
+from .calls import AwsCalls
+from ..contract.errors import NotFoundError
+from ..contract.state import State, known
 
-if TYPE_CHECKING:
-    from .core import AwsCore
 
-
-def _item(core: AwsCore, state: Mapping[str, Any]) -> dict[str, Any]:
+def _item(core: AwsCalls, state: Mapping[str, Any]) -> dict[str, Any]:
     """The change's item: every field of the state but the parent's id."""
     batch = core.spec.change_batch
     assert batch is not None
@@ -32,7 +31,7 @@ def _item(core: AwsCore, state: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _send(
-    core: AwsCore, parent: Any, action: str, item: Mapping[str, Any], idempotent: bool
+    core: AwsCalls, parent: Any, action: str, item: Mapping[str, Any], idempotent: bool
 ) -> None:
     batch = core.spec.change_batch
     assert batch is not None
@@ -41,7 +40,7 @@ def _send(
     core.call(batch.operation, params, idempotent=idempotent)
 
 
-def create(core: AwsCore, desired: Mapping[str, Any]) -> State:
+def create(core: AwsCalls, desired: Mapping[str, Any]) -> State:
     """One CREATE; sent once (a lost answer is resolved by finding, never by resending)."""
     batch = core.spec.change_batch
     assert batch is not None
@@ -55,7 +54,7 @@ def create(core: AwsCore, desired: Mapping[str, Any]) -> State:
     return {p: desired[p] for p in core.spec.primary if desired.get(p) is not None}
 
 
-def upsert(core: AwsCore, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None:
+def upsert(core: AwsCalls, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None:
     """One UPSERT of the whole item with the changes applied; the same UPSERT twice leaves one
     record set as once, so it may be retried."""
     batch = core.spec.change_batch
@@ -64,10 +63,8 @@ def upsert(core: AwsCore, actual: Mapping[str, Any], changes: Mapping[str, Any])
     _send(core, actual[batch.parent_member], batch.upsert_action, item, idempotent=True)
 
 
-def delete(core: AwsCore, actual: Mapping[str, Any]) -> None:
+def delete(core: AwsCalls, actual: Mapping[str, Any]) -> None:
     """One DELETE naming the item as it was read; gone already is fine."""
-    from ..contract.errors import NotFoundError
-
     batch = core.spec.change_batch
     assert batch is not None
     if not actual.get(batch.parent_member):
@@ -84,10 +81,8 @@ def delete(core: AwsCore, actual: Mapping[str, Any]) -> None:
         return
 
 
-def find(core: AwsCore, desired: Mapping[str, Any], retry_not_found: bool) -> list[State]:
+def find(core: AwsCalls, desired: Mapping[str, Any], retry_not_found: bool) -> list[State]:
     """The parent's items whose start-key members are the desired ones."""
-    from .find import known  # it imports this module
-
     batch, read = core.spec.change_batch, core.spec.read
     assert batch is not None and read is not None
     parent = desired.get(batch.parent_member)
@@ -98,14 +93,14 @@ def find(core: AwsCore, desired: Mapping[str, Any], retry_not_found: bool) -> li
         items = core.snapshots.items(
             core.spec.service,
             (read.operation, parent),
-            lambda: core._read({batch.parent_member: parent}, retry_not_found=False),
+            lambda: core.read_items({batch.parent_member: parent}, retry_not_found=False),
         )
     else:
         start = {member: keys[f] for member, f in batch.start}
         response = core.call(
             read.operation, {batch.parent_member: parent, **start}, idempotent=True
         )
-        items = core._items(response)  # the first page holds them: it starts at their name
+        items = core.items(response)  # the first page holds them: it starts at their name
     found = []
     for item in items:
         state = core.state(item)

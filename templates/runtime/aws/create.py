@@ -10,26 +10,25 @@ it is cannot be told.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import change_batch as aws_change_batch
+from .calls import AwsCalls
 from .listing import answer_state
 from .tags import create_tags
-from ..contract.state import State
 from ..contract.errors import OutcomeUnknownError
-
-if TYPE_CHECKING:
-    from .core import AwsCore
+from ..contract.state import State
 
 
-def create(core: AwsCore, desired: Mapping[str, Any], token: str | None) -> State:
-    """:meth:`AwsCore.create`: the identity the create gave, plus what its answer holds only
-    once (a private key); ``core.answer`` is the answer as a state when it is the resource."""
+def create(
+    core: AwsCalls, desired: Mapping[str, Any], token: str | None
+) -> tuple[State, State | None]:
+    """:meth:`.core.AwsCore.create`: the identity the create gave, plus what its answer holds
+    only once (a private key); and the answer as a state when it is the resource, else None."""
     spec, create = core.spec, core.spec.create
     assert create is not None
-    core.answer = None
     if spec.change_batch is not None:
-        return aws_change_batch.create(core, desired)
+        return aws_change_batch.create(core, desired), None
     operation = next(
         (op for member, op in create.alternatives if desired.get(member) is not None),
         create.operation,
@@ -46,15 +45,15 @@ def create(core: AwsCore, desired: Mapping[str, Any], token: str | None) -> Stat
     if tokened:
         params[create.idempotency_token] = token  # type: ignore[index]
     response = core.call(operation, params, idempotent=tokened)
-    core.answer = answer_state(core, response)
+    answer = answer_state(core, response)
     identity = _identity(core, desired, response)
     made = identity.get(spec.primary[0]) if len(spec.primary) == 1 else None
     if core.snapshots is not None and made is not None:
         core.snapshots.made(spec.service, spec.name, made)
-    return identity
+    return identity, answer
 
 
-def _identity(core: AwsCore, desired: Mapping[str, Any], response: Any) -> State:
+def _identity(core: AwsCalls, desired: Mapping[str, Any], response: Any) -> State:
     """The new resource's identity from the create's answer (and what only it holds)."""
     spec, create = core.spec, core.spec.create
     assert create is not None

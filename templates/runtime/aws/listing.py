@@ -3,7 +3,7 @@ create's answer used as the read-back when it is the resource itself.
 
 One ``Describe…`` per resource type (its read operation), filtered by the owner's tag
 (``tag:kubernetes.io/cluster/<cluster>=owned``) and followed through every page, checked as
-every read is checked (:meth:`AwsCore._items`), then matched client side exactly as a direct
+every read is checked (:meth:`.calls.AwsCalls.items`), then matched client side exactly as a direct
 find matches: primary id; or natural key and parent, carrying ``match_tags``. Kinds listed
 inside their parent (a Route in its RouteTable) are served from the parent's listing. Whatever
 the listing cannot answer exactly is left to the direct read (``None``).
@@ -12,19 +12,18 @@ the listing cannot answer exactly is left to the direct read (``None``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .find import carries, known, natural_params
-from ..contract.state import State, Unread
+from . import model
+from .calls import AwsCalls
+from .find import carries, find, natural_params, nested_states
 from ..contract.errors import MalformedResponseError
-
-if TYPE_CHECKING:
-    from .core import AwsCore
-    from ..contract.ownership import Owner
+from ..contract.ownership import Owner
+from ..contract.state import State, Unread, known
 
 
 def find_listed(
-    core: AwsCore,
+    core: AwsCalls,
     desired: Mapping[str, Any],
     name: str,
     owner: Owner,
@@ -72,7 +71,25 @@ def find_listed(
     return [s for s in hits if carries(core, s, match_tags)]
 
 
-def _inside_made_parent(core: AwsCore, desired: Mapping[str, Any]) -> bool:
+def read_ahead(
+    core: AwsCalls,
+    desired: Mapping[str, Any],
+    name: str,
+    owner: Owner,
+    match_tags: Mapping[str, str] | None,
+    first_look: bool,
+) -> None:
+    """The read a task's find will make when the pass's listing cannot answer it, made early
+    (see :meth:`Task.look_early`); finds that are not kept (a record set's, a route's inside
+    its table) are left for the task."""
+    spec, read = core.spec, core.spec.read
+    if read is None or spec.change_batch is not None or read.nested_member:
+        return
+    if find_listed(core, desired, name, owner, match_tags, first_look) is None:
+        find(core, desired, name, match_tags, retry_not_found=False)
+
+
+def _inside_made_parent(core: AwsCalls, desired: Mapping[str, Any]) -> bool:
     """Every parent member names a resource this pass created: nothing an earlier pass or
     another owner made can be inside it, only what this pass writes, which drops the listing
     (or the cloud's own defaults, which no declared name may take: the create is refused)."""
@@ -88,7 +105,7 @@ def _inside_made_parent(core: AwsCore, desired: Mapping[str, Any]) -> bool:
     return True
 
 
-def owned_states(core: AwsCore, owner: Owner) -> list[State] | None:
+def owned_states(core: AwsCalls, owner: Owner) -> list[State] | None:
     """The kind's items in the listing that carry the owner's tag (checked here too, in case a
     server ignored the filter), terminal ones left out; None when it cannot be listed by tag."""
     spec, read = core.spec, core.spec.read
@@ -101,7 +118,7 @@ def owned_states(core: AwsCore, owner: Owner) -> list[State] | None:
     return [s for s in states if owner.owns(s.get(tags.field)) and not spec.terminal(s)]
 
 
-def listable(core: AwsCore) -> bool:
+def listable(core: AwsCalls) -> bool:
     """The kind can be listed by its owner: its read filters by tag (EC2 ``Filters``), or it
     lists every one of the kind and their tags come from the tag read in bulk (ELBv2 load
     balancers and target groups; not listeners, which are read only inside a load balancer)."""
@@ -117,7 +134,7 @@ def listable(core: AwsCore) -> bool:
     return bool(tags and tags.read_operation and not core.spec.parent and whole)
 
 
-def _same_identity(core: AwsCore, state: State, desired: Mapping[str, Any], name: str) -> bool:
+def _same_identity(core: AwsCalls, state: State, desired: Mapping[str, Any], name: str) -> bool:
     """The checks a filtered read makes, on the client: every natural-key and parent member the
     desired state sets is the item's (a member the item lacks does not match)."""
     spec = core.spec
@@ -130,7 +147,7 @@ def _same_identity(core: AwsCore, state: State, desired: Mapping[str, Any], name
     return True
 
 
-def _lacks_identity(core: AwsCore, state: State, desired: Mapping[str, Any]) -> bool:
+def _lacks_identity(core: AwsCalls, state: State, desired: Mapping[str, Any]) -> bool:
     """The item holds no value for a natural-key or parent member the desired state sets."""
     spec = core.spec
     return any(
@@ -139,7 +156,7 @@ def _lacks_identity(core: AwsCore, state: State, desired: Mapping[str, Any]) -> 
     )
 
 
-def _listing(core: AwsCore, owner: Owner) -> list[dict[str, Any]]:
+def _listing(core: AwsCalls, owner: Owner) -> list[dict[str, Any]]:
     """Every item of the read operation carrying the owner's tag: one paginated call a pass
     (plus the bulk tag reads of a kind whose read returns no tags)."""
     read = core.spec.read
@@ -148,14 +165,14 @@ def _listing(core: AwsCore, owner: Owner) -> list[dict[str, Any]]:
     if read.filters_member:
         params = {read.filters_member: [{"Name": f"tag:{owner.key}", "Values": [owner.value]}]}
     if core.snapshots is None:  # no pass to share it with (a prune outside a run)
-        return core._read(params, retry_not_found=False)
+        return core.read_items(params, retry_not_found=False)
     key = (read.operation, owner.key, owner.value)
     return core.snapshots.items(
-        core.spec.service, key, lambda: core._read(params, retry_not_found=False)
+        core.spec.service, key, lambda: core.read_items(params, retry_not_found=False)
     )
 
 
-def _nested(core: AwsCore, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:
+def _nested(core: AwsCalls, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:
     """A sub-resource from its parent's item in the parent's listing; None when the parent is
     not there (not owned, or not listed yet: the direct read decides)."""
     parent = core.spec.owner_parent
@@ -166,23 +183,22 @@ def _nested(core: AwsCore, desired: Mapping[str, Any], owner: Owner) -> list[Sta
     items = [i for i in _listing(core, owner) if i.get(id_member) == parent_id]
     if not items or not owner.owns(core.state_of(parent.spec, items[0])):
         return None
-    return core.nested_states(items, desired)
+    return nested_states(core, items, desired)
 
 
-def answer_state(core: AwsCore, response: Any) -> State | None:
+def answer_state(core: AwsCalls, response: Any) -> State | None:
     """The create's answer as a read would give it, when its item is the read's shape (CreateVpc
     answers a ``Vpc``, as DescribeVpcs lists them): then it needs no read-back. None otherwise,
     or when the answer fails the checks a read's items pass."""
     create, read = core.spec.create, core.spec.read
     if create is None or read is None or not create.output_member or not read.output_member:
         return None
-    model = core.client.meta.service_model
-    try:
-        made = model.operation_model(create.operation).output_shape.members[create.output_member]
-        listed = model.operation_model(read.operation).output_shape.members[read.output_member]
-    except (KeyError, AttributeError):
+    made = model.item_shape(
+        model.output_member(core.client, create.operation, create.output_member)
+    )
+    listed = model.item_shape(model.output_member(core.client, read.operation, read.output_member))
+    if made is None or listed is None:
         return None
-    made, listed = getattr(made, "member", made), getattr(listed, "member", listed)
     if made.name != listed.name or not isinstance(response, Mapping):
         return None
     item = response.get(create.output_member)
@@ -190,7 +206,7 @@ def answer_state(core: AwsCore, response: Any) -> State | None:
     if not isinstance(item, Mapping):
         return None
     try:
-        core._check_tags(create.operation, f"/{create.output_member}", item)
+        core.check_tags(create.operation, f"/{create.output_member}", item)
         return core.state(item)
     except MalformedResponseError:
         return None  # read it back instead

@@ -5,25 +5,35 @@ call for DescribeTags)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from .tags import tag_selector
 from ..contract.errors import MalformedResponseError
+from ..contract.spec import ResourceSpec
 
-if TYPE_CHECKING:
-    from .core import AwsCore
+Read = Callable[[str, Mapping[str, Any]], Any]  # one read call: operation, parameters -> answer
 
 BATCH = 10  # the smallest limit of the list-taking tag reads (ListTagsForResources; DescribeTags takes 20)
 
 
-def with_tags(core: AwsCore, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``items`` with their tags set from the tag read, when the kind's read lacks them."""
-    tags = core.spec.tags
+def tag_selector(service: str, value: Any) -> Any:
+    """A resource's id as tag calls take it. Route 53 reads ids as paths (``/hostedzone/Z1``)
+    and its tag calls take the last part, as botocore's ``fix_route53_ids`` already does for the
+    service's other id members; every other service's id is sent as it is (an SSM parameter's
+    name ``/app/db`` is its tag-call id whole)."""
+    if service == "route53" and isinstance(value, str) and "/" in value:
+        return value.rsplit("/", 1)[-1]
+    return value
+
+
+def with_tags(spec: ResourceSpec, read: Read, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``items`` of ``spec``'s kind with their tags set from the tag read (sent through
+    ``read``), when the kind's read lacks them."""
+    tags = spec.tags
     if tags is None or tags.read_operation is None or tags.selector_member is None or not items:
         return items
-    key = core.spec.arn if tags.selector_is_arn and core.spec.arn else core.spec.primary[0]
-    wanted = [str(tag_selector(core.spec.service, i[key])) for i in items if i.get(key)]
+    key = spec.arn if tags.selector_is_arn and spec.arn else spec.primary[0]
+    wanted = [str(tag_selector(spec.service, i[key])) for i in items if i.get(key)]
     found: dict[str, list[Any]] = {}
     listed = bool(tags.read_selector) or tags.selector_is_list  # the read takes many at once
     step = BATCH if listed else 1
@@ -32,13 +42,13 @@ def with_tags(core: AwsCore, items: list[dict[str, Any]]) -> list[dict[str, Any]
         chunk = wanted[start : start + step]
         selector = chunk if listed else chunk[0]
         params = {tags.read_selector or tags.selector_member: selector, **fixed}
-        response = core.call(tags.read_operation, params, idempotent=True)
+        response = read(tags.read_operation, params)
         found.update(_tag_sets(tags.read_operation, response, set(chunk)))
         if not listed and chunk[0] not in found:
             found.update(_own_tag_set(response, chunk[0]))
     for item in items:
-        if item.get(key) and tag_selector(core.spec.service, item[key]) in found:
-            item[tags.field] = found[tag_selector(core.spec.service, item[key])]
+        if item.get(key) and tag_selector(spec.service, item[key]) in found:
+            item[tags.field] = found[tag_selector(spec.service, item[key])]
     return items
 
 

@@ -10,6 +10,33 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
+from .capabilities import (
+    Capabilities,
+    ChangeBatchSpec,
+    ChildCollectionSpec,
+    ReadinessSpec,
+    VersionSpec,
+)
+
+__all__ = [
+    "CallSpec",
+    "Capabilities",
+    "ChangeBatchSpec",
+    "ChildCollectionSpec",
+    "CreateSpec",
+    "FieldSpec",
+    "Mutability",
+    "ParentSpec",
+    "ReadSpec",
+    "ReadinessSpec",
+    "ResourceSpec",
+    "TagsSpec",
+    "VersionSpec",
+    "known_specs",
+    "lower_camel",
+    "update_order",
+]
+
 
 class Mutability(str, Enum):
     """How a field may change: the one place this fact is spelled (generated specs name the
@@ -176,55 +203,6 @@ class TagsSpec:
         return {self.payload_wrapper: items} if self.payload_wrapper else items
 
 
-@dataclass(frozen=True)
-class ReadinessSpec:
-    """A created resource is ready when ``field`` reads ``ready``; ``failed`` values never will,
-    and a resource in one of them (``deleted``, ``failed``) is not a resource any more: find and
-    delete skip it. ``ready`` None: nothing to wait for, only those states are known."""
-
-    field: str
-    ready: str | None
-    failed: tuple[str, ...] = ()
-    gone_if_set: bool = False  # any value of ``field`` means deleted (a secret's DeletedDate)
-
-
-@dataclass(frozen=True)
-class VersionSpec:
-    """A resource changed by a new version made its default (a launch template): the fields a
-    version holds are sent to ``create_operation`` and read from the default version
-    (``read_operation``, selecting ``[default_number]`` by ``versions_member``); the number the
-    answer gives (``answer_member``.``number_member``) goes to ``default_operation`` as
-    ``default_member``. See :mod:`..aws.versions`."""
-
-    create_operation: str
-    answer_member: str
-    number_member: str
-    read_operation: str
-    read_output: str
-    versions_member: str
-    default_number: str
-    default_operation: str | None
-    default_member: str | None
-    fields: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ChangeBatchSpec:
-    """A resource written as one change in its parent's batch (a Route 53 record set): see
-    :mod:`..aws.change_batch`. ``start`` pairs the list's start members with the fields."""
-
-    operation: str
-    batch_member: str
-    changes_member: str
-    action_member: str
-    item_member: str
-    create_action: str
-    upsert_action: str
-    delete_action: str
-    parent_member: str
-    start: tuple[tuple[str, str], ...] = ()
-
-
 _KNOWN: list[ResourceSpec] = []
 
 
@@ -267,9 +245,24 @@ class ResourceSpec:
     change_batch: ChangeBatchSpec | None = (
         None  # written in its parent's change batch (a record set)
     )
+    # children its own representation holds, which a write of it must send back (Azure)
+    child_collections: tuple[ChildCollectionSpec, ...] = ()
 
     def __post_init__(self) -> None:
         _KNOWN.append(self)  # each generated core module's SPEC, as it is imported
+
+    def capabilities(self) -> Capabilities:
+        """What differs for this kind, from its data (:mod:`.capabilities`)."""
+        calls = (*self.updates, *((self.delete,) if self.delete is not None else ()))
+        return Capabilities(
+            separate_reads=tuple(f.name for f in self.fields if f.read_operation),
+            versioned=self.versioning is not None,
+            change_batch=self.change_batch is not None,
+            long_running=self.operation_waiter is not None,
+            fingerprints=tuple(sorted({p for call in calls for p in call.fingerprints})),
+            owned_through_parent=self.owner_parent is not None,
+            child_collections=self.child_collections,
+        )
 
     def dependents(self) -> list[tuple[ResourceSpec, FieldSpec]]:
         """Kinds of the same service (among those imported) with a field that refers to this

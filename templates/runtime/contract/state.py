@@ -18,3 +18,14 @@ class Unread(list[State]):
     this pass made, and its task has neither seen nor made it and has no create under way
     (:mod:`..aws.listing`). A create the cloud refuses as existing sends the task to read it
     properly (:mod:`..kops.task_write`)."""
+
+
+class Placeholder(str):
+    """The id of a resource a dry run has not created: printed, never sent."""
+
+    placeholder = True
+
+
+def known(value: Any) -> bool:
+    """A value that can be sent: not missing, not empty, not a dry run's placeholder."""
+    return value is not None and value != "" and not isinstance(value, Placeholder)

@@ -28,10 +28,22 @@ RATE_REASONS = frozenset(
 IN_USE_REASONS = frozenset({"resourceInUseByAnotherResource", "resourceInUse", "resourceNotReady"})
 
 
+def http_error_type() -> type[Exception] | None:
+    """googleapiclient's ``HttpError``; None when googleapiclient is not installed (then no
+    call can have raised one: the ``gcp`` extra is optional)."""
+    try:
+        from googleapiclient.errors import HttpError  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    found: type[Exception] = HttpError
+    return found
+
+
 def details(err: Any) -> tuple[int, str, str]:
-    """(status, reason, message) of an HttpError, whatever shape its body has."""
-    status = int(getattr(getattr(err, "resp", None), "status", 0) or 0)
-    content = getattr(err, "content", b"")
+    """(status, reason, message) of an ``HttpError`` (its ``resp.status`` and ``content``),
+    whatever shape its body has."""
+    status = int(err.resp.status or 0)
+    content = err.content
     try:
         body = json.loads(content.decode("utf-8") if isinstance(content, bytes) else str(content))
     except (ValueError, UnicodeDecodeError):
@@ -47,7 +59,8 @@ def details(err: Any) -> tuple[int, str, str]:
 
 def translate(err: Exception, operation: str) -> Exception:
     """The taxonomy error for a googleapiclient / transport error (others come back unchanged)."""
-    if type(err).__name__ == "HttpError" and hasattr(err, "resp"):
+    http_error = http_error_type()
+    if http_error is not None and isinstance(err, http_error):
         status, reason, message = details(err)
         return _kind(status, reason)(operation, reason or str(status), message, status)
     if isinstance(err, (ConnectionRefusedError, socket.gaierror)):

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .calls import GcpCalls
+from .refs import as_wanted
 from ..contract.diff import differs
 from ..contract.errors import OutcomeUnknownError, PreconditionFailedError
-from .refs import as_wanted
 from ..contract.spec import CallSpec, FieldSpec, Mutability
-
-if TYPE_CHECKING:
-    from .core import GcpCore
 
 
 def request_id() -> str:
@@ -26,7 +24,7 @@ def request_id() -> str:
     return str(uuid.uuid4())
 
 
-def update(core: GcpCore, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None:
+def update(core: GcpCalls, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None:
     by_call: dict[str, list[FieldSpec]] = {}
     for name in changes:
         f = core.spec.field(name)
@@ -41,7 +39,7 @@ def update(core: GcpCore, actual: Mapping[str, Any], changes: Mapping[str, Any])
 
 
 def _converge_call(
-    core: GcpCore,
+    core: GcpCalls,
     call: CallSpec,
     fields: list[FieldSpec],
     actual: dict[str, Any],
@@ -75,7 +73,7 @@ def _have(f: FieldSpec, current: Mapping[str, Any], changes: Mapping[str, Any]) 
 
 
 def _update_call(
-    core: GcpCore,
+    core: GcpCalls,
     call: CallSpec,
     fields: list[FieldSpec],
     actual: Mapping[str, Any],
@@ -119,7 +117,7 @@ def _update_call(
             params[call.mask_param] = mask
     if body:
         params["body"] = body
-    core._finish(core.execute(call.operation, writes=(actual, changes), **params), call.operation)
+    core.finish(core.execute(call.operation, writes=(actual, changes), **params), call.operation)
 
 
 def _items(call: CallSpec, member: str, value: Any) -> Any:
@@ -131,7 +129,7 @@ def _items(call: CallSpec, member: str, value: Any) -> Any:
 
 
 def _add_remove(
-    core: GcpCore,
+    core: GcpCalls,
     call: CallSpec,
     fields: list[FieldSpec],
     actual: Mapping[str, Any],
@@ -162,4 +160,4 @@ def _add_remove(
                 sent[each.idempotency_token] = request_id()
             body = {member: _items(each, member, items)}
             answer = core.execute(each.operation, body=body, writes=(actual, changes), **sent)
-            core._finish(answer, each.operation)
+            core.finish(answer, each.operation)

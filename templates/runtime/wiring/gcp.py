@@ -56,6 +56,7 @@ class GcpTask(Task):
             self.scope(context),
             context.retry,
             operation_timeout=context.operation_timeout,
+            document=str(self.document),
         )
         core.calls = context.calls
         return core
@@ -114,6 +115,7 @@ class GcpReconciler(Reconciler):
             self.context.retry,
             wait=False,
             operation_timeout=self.context.operation_timeout,
+            document=str(self.document),
         )
 
     def desired(self, spec: Mapping[str, Any], status: Mapping[str, Any]) -> State:

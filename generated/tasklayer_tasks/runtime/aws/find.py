@@ -7,32 +7,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import change_batch as aws_change_batch
-from ..contract.state import State
+from .calls import AwsCalls
 from ..contract.diff import same_name
 from ..contract.errors import MalformedResponseError
 from ..contract.spec import Mutability, ReadSpec
+from ..contract.state import State, known
 
-if TYPE_CHECKING:
-    from .core import AwsCore
-    from ..contract.ownership import Owner
-
-
-def known(value: Any) -> bool:
-    """A value that can be sent: not missing, not empty, not a dry run's placeholder."""
-    return value is not None and value != "" and not getattr(value, "placeholder", False)
+__all__ = ["carries", "find", "known", "natural_params", "nested_states"]
 
 
 def find(
-    core: AwsCore,
+    core: AwsCalls,
     desired: Mapping[str, Any],
     name: str,
     match_tags: Mapping[str, str] | None,
     retry_not_found: bool,
 ) -> list[State]:
-    """:meth:`AwsCore.find`: every resource matching the desired identity."""
+    """:meth:`.core.AwsCore.find`: every resource matching the desired identity."""
     spec, read = core.spec, core.spec.read
     if read is None:
         return []
@@ -54,7 +48,7 @@ def find(
     if params is None:
         return []
     if retry_not_found or core.snapshots is None:
-        items = core._read(params, retry_not_found, read)
+        items = core.read_items(params, retry_not_found, read)
     else:
         items = _shared_read(core, params, read)
     states = [core.state(item) for item in items]
@@ -71,37 +65,19 @@ def find(
     return [s for s in states if _in_scope(core, s, desired, name) and carries(core, s, match_tags)]
 
 
-def _shared_read(core: AwsCore, params: dict[str, Any], read: ReadSpec) -> list[dict[str, Any]]:
+def _shared_read(core: AwsCalls, params: dict[str, Any], read: ReadSpec) -> list[dict[str, Any]]:
     """A find's read (by id or natural key), kept in the pass's snapshots as a listing is and
     dropped by the same writes: the executor makes it before the task runs (:func:`read_ahead`)
     and the task's find uses it. Read-backs, which must see a write just made, never come
     here."""
     assert core.snapshots is not None
     key = (read.operation, "find", json.dumps(params, sort_keys=True, default=str))
-    return core.snapshots.items(core.spec.service, key, lambda: core._read(params, False, read))
+    return core.snapshots.items(
+        core.spec.service, key, lambda: core.read_items(params, False, read)
+    )
 
 
-def read_ahead(
-    core: AwsCore,
-    desired: Mapping[str, Any],
-    name: str,
-    owner: Owner,
-    match_tags: Mapping[str, str] | None,
-    first_look: bool,
-) -> None:
-    """The read a task's find will make when the pass's listing cannot answer it, made early
-    (see :meth:`Task.look_early`); finds that are not kept (a record set's, a route's inside
-    its table) are left for the task."""
-    from .listing import find_listed
-
-    spec, read = core.spec, core.spec.read
-    if read is None or spec.change_batch is not None or read.nested_member:
-        return
-    if find_listed(core, desired, name, owner, match_tags, first_look) is None:
-        find(core, desired, name, match_tags, retry_not_found=False)
-
-
-def carries(core: AwsCore, state: State, tags: Mapping[str, str] | None) -> bool:
+def carries(core: AwsCalls, state: State, tags: Mapping[str, str] | None) -> bool:
     """The state holds every one of ``tags`` (ownership and the cluster's markers)."""
     if not tags or core.spec.tags is None:
         return True
@@ -110,7 +86,7 @@ def carries(core: AwsCore, state: State, tags: Mapping[str, str] | None) -> bool
 
 
 def _id_params(
-    core: AwsCore, primary: Mapping[str, Any], desired: Mapping[str, Any]
+    core: AwsCalls, primary: Mapping[str, Any], desired: Mapping[str, Any]
 ) -> dict[str, Any] | None:
     read = core.spec.read
     assert read is not None
@@ -128,7 +104,7 @@ def _id_params(
 
 
 def natural_params(
-    core: AwsCore,
+    core: AwsCalls,
     desired: Mapping[str, Any],
     name: str,
     match_tags: Mapping[str, str] | None,
@@ -138,10 +114,37 @@ def natural_params(
     spec = core.spec
     read = read or spec.read
     assert read is not None
+    taken = core.inputs(read.operation)
+    natural = _natural_selectors(core, desired, name, read, taken)
+    if natural is None:
+        return None
+    params, filters, unfiltered = natural
+    if not _parent_selectors(core, desired, read, params, filters):
+        return None
+    if unfiltered and not params:
+        return None
+    if filters and read.filters_member and spec.tags is not None:
+        filters += [
+            {"Name": f"tag:{k}", "Values": [v]} for k, v in sorted((match_tags or {}).items())
+        ]
+    if filters and not read.filters_member:
+        return None
+    if filters:
+        params[read.filters_member] = filters  # type: ignore[index]
+    if read.required and not all(m in params for m in read.required if not taken or m in taken):
+        return None
+    return params if params else None
+
+
+def _natural_selectors(
+    core: AwsCalls, desired: Mapping[str, Any], name: str, read: ReadSpec, taken: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]], bool] | None:
+    """(parameters, filters, unfiltered) selecting by the natural key; None when a member of it
+    is not known. ``unfiltered``: a member the read cannot select by, matched on the client."""
+    spec = core.spec
     filters: list[dict[str, Any]] = []
     params: dict[str, Any] = {}
     unfiltered = False
-    taken = core.inputs(read.operation)
     for member in spec.natural:
         if member == "tag:Name":
             if not name:
@@ -160,32 +163,33 @@ def natural_params(
             params[member] = value
         else:  # GetDNSSEC lists a zone's keys and takes no key Name
             unfiltered = True  # matched on the client (_in_scope), if the parent narrows it
+    return params, filters, unfiltered
+
+
+def _parent_selectors(
+    core: AwsCalls,
+    desired: Mapping[str, Any],
+    read: ReadSpec,
+    params: dict[str, Any],
+    filters: list[dict[str, Any]],
+) -> bool:
+    """Add to ``params`` / ``filters`` what selects the parent scope; False when a parent does
+    not exist yet (it has no children)."""
+    spec = core.spec
     for member in spec.parent:
         value, f = desired.get(member), spec.field(member)
         if value is not None and not known(value):
-            return None  # a parent that does not exist yet has no children
+            return False  # a parent that does not exist yet has no children
         if value is not None and member in core.required_inputs(read.operation):
             params[member] = value  # the read cannot be called without it (SubnetId)
         elif value is not None and read.filters_member and f.filter_name:
             filters.append({"Name": f.filter_name, "Values": [value]})
         elif value is not None and member in core.inputs(spec.read.operation):  # type: ignore[union-attr]
             params[member] = value  # the read lists the parent's (DescribeListeners)
-    if unfiltered and not params:
-        return None
-    if filters and read.filters_member and spec.tags is not None:
-        filters += [
-            {"Name": f"tag:{k}", "Values": [v]} for k, v in sorted((match_tags or {}).items())
-        ]
-    if filters and not read.filters_member:
-        return None
-    if filters:
-        params[read.filters_member] = filters  # type: ignore[index]
-    if read.required and not all(m in params for m in read.required if not taken or m in taken):
-        return None
-    return params if params else None
+    return True
 
 
-def _in_scope(core: AwsCore, state: State, desired: Mapping[str, Any], name: str) -> bool:
+def _in_scope(core: AwsCalls, state: State, desired: Mapping[str, Any], name: str) -> bool:
     """Check what the filters asked, in case a server ignored one."""
     spec = core.spec
     for member in (*spec.natural, *spec.parent):
@@ -201,7 +205,7 @@ def _in_scope(core: AwsCore, state: State, desired: Mapping[str, Any], name: str
     return True
 
 
-def _find_nested(core: AwsCore, desired: Mapping[str, Any], retry_not_found: bool) -> list[State]:
+def _find_nested(core: AwsCalls, desired: Mapping[str, Any], retry_not_found: bool) -> list[State]:
     """Sub-resources listed inside their parent (a Route in its RouteTable)."""
     read = core.spec.read
     assert read is not None and read.nested_member and read.id_filter
@@ -209,11 +213,11 @@ def _find_nested(core: AwsCore, desired: Mapping[str, Any], retry_not_found: boo
     if not known(parent_id):
         return []
     params = {read.id_filter: [parent_id] if read.id_filter_is_list else parent_id}
-    return nested_states(core, core._read(params, retry_not_found), desired)
+    return nested_states(core, core.read_items(params, retry_not_found), desired)
 
 
 def nested_states(
-    core: AwsCore, parents: list[dict[str, Any]], desired: Mapping[str, Any]
+    core: AwsCalls, parents: list[dict[str, Any]], desired: Mapping[str, Any]
 ) -> list[State]:
     """The sub-resources inside parents' items that match the desired identity."""
     spec, read = core.spec, core.spec.read

@@ -6,24 +6,17 @@ S3 PutBucketTagging's Tagging.TagSet, Route 53's AddTags beside ResourceType).""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlencode
 
-if TYPE_CHECKING:
-    from .core import AwsCore
+from . import model
+from .calls import AwsCalls
+from .tag_reads import tag_selector
+
+__all__ = ["create_tags", "tag", "tag_selector"]
 
 
-def tag_selector(service: str, value: Any) -> Any:
-    """A resource's id as tag calls take it. Route 53 reads ids as paths (``/hostedzone/Z1``)
-    and its tag calls take the last part, as botocore's ``fix_route53_ids`` already does for the
-    service's other id members; every other service's id is sent as it is (an SSM parameter's
-    name ``/app/db`` is its tag-call id whole)."""
-    if service == "route53" and isinstance(value, str) and "/" in value:
-        return value.rsplit("/", 1)[-1]
-    return value
-
-
-def create_tags(core: AwsCore, desired: Mapping[str, Any]) -> dict[str, Any]:
+def create_tags(core: AwsCalls, desired: Mapping[str, Any]) -> dict[str, Any]:
     """The create's members carrying the desired tags ({} when the create takes none)."""
     tags = core.spec.tags
     wanted = desired.get(tags.field) if tags else None
@@ -33,7 +26,7 @@ def create_tags(core: AwsCore, desired: Mapping[str, Any]) -> dict[str, Any]:
         return {tags.create_member: dict(wanted)}
     create = core.spec.create.operation if core.spec.create else None
     member = core.inputs(create).get(tags.create_member) if create else None
-    if getattr(member, "type_name", None) == "string":
+    if model.is_string(member):
         # a string of URL-encoded pairs (S3 PutObject's Tagging: "Key1=Value1&Key2=Value2")
         return {tags.create_member: urlencode(list(wanted.items()))}
     tag_list = [{"Key": k, "Value": v} for k, v in wanted.items()]
@@ -42,7 +35,7 @@ def create_tags(core: AwsCore, desired: Mapping[str, Any]) -> dict[str, Any]:
     return {tags.create_member: tag_list}
 
 
-def tag(core: AwsCore, actual: Mapping[str, Any], tags: Mapping[str, str]) -> None:
+def tag(core: AwsCalls, actual: Mapping[str, Any], tags: Mapping[str, str]) -> None:
     """Set the managed tags that differ, through the kind's tag call."""
     spec = core.spec.tags
     if spec is None or spec.tag_operation is None or spec.selector_member is None:

@@ -11,23 +11,21 @@ calls, item by item (:func:`members`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import change_batch as aws_change_batch
-from .find import known
+from .calls import AwsCalls
 from .tags import tag
+from .versions import new_default_version
 from ..contract.errors import InUseError, NotFoundError
 from ..contract.spec import FieldSpec, update_order
-from .versions import new_default_version
-
-if TYPE_CHECKING:
-    from .core import AwsCore
+from ..contract.state import known
 
 ADD_REMOVE = "add_remove"
 
 
-def update(core: AwsCore, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None:
-    """:meth:`AwsCore.update`: send each changed field through the call that carries it."""
+def update(core: AwsCalls, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None:
+    """:meth:`.core.AwsCore.update`: send each changed field through the call that carries it."""
     spec = core.spec
     if spec.change_batch is not None:
         aws_change_batch.upsert(core, actual, changes)
@@ -57,22 +55,20 @@ def update(core: AwsCore, actual: Mapping[str, Any], changes: Mapping[str, Any])
         call = spec.update_call(operation)
         params = call.identity_params(dict(actual))
         for f in fields:
-            params[f.update_member or f.name] = core._to_api(f, changes[f.name])
+            params[f.update_member or f.name] = core.to_api(f, changes[f.name])
         params.update(call.fixed)
         params.update(_required_as_read(core, operation, params, actual))
         core.call(operation, params, idempotent=False)
 
 
 def _required_as_read(
-    core: AwsCore, operation: str, params: Mapping[str, Any], actual: Mapping[str, Any]
+    core: AwsCalls, operation: str, params: Mapping[str, Any], actual: Mapping[str, Any]
 ) -> dict[str, Any]:
     """Members the call requires whatever changes, sent as the state reads them: a call that
     replaces a whole entry (ReplaceNetworkAclEntry needs Protocol to change RuleAction) restates
     what stays. Never a sensitive field (what a read shows of a secret may be its ciphertext) nor
     one the read does not return: then the call goes without, and the API says what it lacks."""
-    model = getattr(getattr(core.client, "meta", None), "service_model", None)
-    shape = model.operation_model(operation).input_shape if model is not None else None
-    wanted = [m for m in getattr(shape, "required_members", ()) if m not in params]
+    wanted = [m for m in core.required_inputs(operation) if m not in params]
     out: dict[str, Any] = {}
     for f in core.spec.fields:
         member = f.update_member or f.name
@@ -82,11 +78,11 @@ def _required_as_read(
             and not f.write_only
             and actual.get(f.name) is not None
         ):
-            out[member] = core._to_api(f, actual[f.name])
+            out[member] = core.to_api(f, actual[f.name])
     return out
 
 
-def members(core: AwsCore, actual: Mapping[str, Any], f: FieldSpec, wanted: Any) -> None:
+def members(core: AwsCalls, actual: Mapping[str, Any], f: FieldSpec, wanted: Any) -> None:
     """A membership list made what is wanted, by set difference: the extra items go to the
     removing call, then the missing ones to the adding call (AddRoleToInstanceProfile /
     RemoveRoleFromInstanceProfile, AttachLoadBalancerTargetGroups / Detach...). Removals come
@@ -110,8 +106,8 @@ def members(core: AwsCore, actual: Mapping[str, Any], f: FieldSpec, wanted: Any)
             core.call(operation, {**selector, member: item}, idempotent=False)
 
 
-def delete(core: AwsCore, actual: Mapping[str, Any]) -> None:
-    """:meth:`AwsCore.delete`: gone already is fine; in use raises :class:`InUseError` for the
+def delete(core: AwsCalls, actual: Mapping[str, Any]) -> None:
+    """:meth:`.core.AwsCore.delete`: gone already is fine; in use raises :class:`InUseError` for the
     caller. Membership lists the kind's delete is known to refuse while they hold items
     (``emptied_before_delete``: an instance profile's roles) are emptied first, so the delete is
     sent once. Any other list is emptied only when a delete is refused as in use while it holds
@@ -143,7 +139,7 @@ def delete(core: AwsCore, actual: Mapping[str, Any]) -> None:
         return
 
 
-def _empty_before_delete(core: AwsCore, actual: Mapping[str, Any], f: FieldSpec) -> None:
+def _empty_before_delete(core: AwsCalls, actual: Mapping[str, Any], f: FieldSpec) -> None:
     """Remove the list's items ahead of the delete. An item (or the resource) already gone is
     not the delete's answer: the delete is still sent, and says whether there is anything left."""
     try:

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from . import model
+from .calls import AwsCalls
 from ..contract.errors import MalformedResponseError, OutcomeUnknownError
-
-if TYPE_CHECKING:
-    from .core import AwsCore
-    from ..contract.state import State
+from ..contract.state import State
 
 
-def read_default_version(core: AwsCore, state: State, wanted: Mapping[str, Any]) -> None:
+def read_default_version(core: AwsCalls, state: State, wanted: Mapping[str, Any]) -> None:
     """Fill ``state`` with the default version's fields, when the task sets any of them."""
     v = core.spec.versioning
     if v is None or not any(wanted.get(f) is not None for f in v.fields):
@@ -42,11 +41,11 @@ def read_default_version(core: AwsCore, state: State, wanted: Mapping[str, Any])
         return  # the default version is not visible (yet): nothing to compare, no change made
     for name in v.fields:
         if name in item:
-            state[name] = core._from_api(core.spec.field(name), item[name])
+            state[name] = core.from_api(core.spec.field(name), item[name])
 
 
 def new_default_version(
-    core: AwsCore, actual: Mapping[str, Any], changes: Mapping[str, Any]
+    core: AwsCalls, actual: Mapping[str, Any], changes: Mapping[str, Any]
 ) -> int:
     """One new version with the versioned fields (changed ones as desired), then the default
     moved to it; the new version's number."""
@@ -58,9 +57,8 @@ def new_default_version(
         value = changes.get(name, actual.get(name))
         if value is not None:
             f = core.spec.field(name)
-            params[f.update_member or name] = core._to_api(f, value)
-    model = core.client.meta.service_model.operation_model(v.create_operation)
-    tokens = list(getattr(model, "idempotent_members", []) or [])
+            params[f.update_member or name] = core.to_api(f, value)
+    tokens = model.idempotency_members(core.client, v.create_operation)
     if tokens:  # one token for this version: botocore's retries of it make no second version
         params[tokens[0]] = uuid.uuid4().hex
     response = core.call(v.create_operation, params, idempotent=bool(tokens))

@@ -8,7 +8,7 @@ carries labels and the method takes a ``filter``; the whole collection where it 
 goes to the direct read (``None``): a name the label-filtered list does not hold (another
 owner's resource of that name must still be seen and refused), a scope not known yet.
 
-A write drops only the items it names (:func:`mark_written`, :meth:`.Snapshots.wrote`): a GCP
+A write drops only the items it names (:func:`.written.mark_written`, :meth:`..contract.snapshot.Snapshots.wrote`): a GCP
 name is unique in its collection and scope, so a firewall's create cannot change what the
 listing says of any other firewall. The find for a written item reads it directly.
 
@@ -19,18 +19,15 @@ way before its name is known: by listing its parent and matching its natural key
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..contract.state import State
+from .calls import GcpCalls
 from ..contract.errors import MalformedResponseError
-from ..contract.spec import Mutability, ResourceSpec, known_specs
-
-if TYPE_CHECKING:
-    from .core import GcpCore
-    from ..contract.ownership import Owner
+from ..contract.ownership import Owner
+from ..contract.state import State
 
 
-def find_listed(core: GcpCore, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:
+def find_listed(core: GcpCalls, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:
     """What ``core.find(desired, name)`` would return, from the pass's listing; None when the
     listing cannot say (the caller reads directly)."""
     name = desired.get("name")
@@ -47,7 +44,7 @@ def find_listed(core: GcpCore, desired: Mapping[str, Any], owner: Owner) -> list
     return [core.state(i, _placed(core, desired)) for i in hits]
 
 
-def _written(core: GcpCore, name: str, hits: list[dict[str, Any]]) -> bool:
+def _written(core: GcpCalls, name: str, hits: list[dict[str, Any]]) -> bool:
     """The find's item is one a write of this pass named: by its name, or by the member a
     reference to it holds (an Address's IP)."""
     listing = core.spec.listing
@@ -57,62 +54,7 @@ def _written(core: GcpCore, name: str, hits: list[dict[str, Any]]) -> bool:
     return ("name", name) in marks or any(item.get(m) == v for item in hits for m, v in marks)
 
 
-def mark_written(core: GcpCore, *states: Mapping[str, Any]) -> bool:
-    """Before a write of the resource these states describe (as wanted, as read, the changes):
-    the pass's listings hold its item, and the items its written references name, as stale.
-    False when its own name is not known (the caller drops every listing it touches)."""
-    spec, snapshots = core.spec, core.snapshots
-    name = next((s["name"] for s in states if isinstance(s.get("name"), str)), None)
-    if snapshots is None or name is None:
-        return False
-    marks: dict[str, set[tuple[str, Any]]] = {}
-    _mark(marks, spec, {("name", name)})
-    for kind, field, member in _written_references(spec):
-        values = [v for s in states for v in _as_list(s.get(field)) if isinstance(v, str)]
-        _mark(
-            marks, kind, {(member, v) if member != "name" else ("name", _last(v)) for v in values}
-        )
-    snapshots.wrote(spec.service, marks)
-    return True
-
-
-def _written_references(spec: ResourceSpec) -> list[tuple[ResourceSpec, str, str]]:
-    """(the kind referred to, the field, the member of it the field holds) for each reference
-    the kind's calls write, and its owning parent: what a write of it may change besides itself
-    (a subnetwork's network lists it)."""
-    refs = {
-        f.name: (f.references, f.reference_member or "name")
-        for f in spec.fields
-        if f.references and f.mutability is not Mutability.READ_ONLY
-    }
-    if spec.owner_parent is not None:
-        refs[spec.owner_parent.field] = (spec.owner_parent.spec.name, "name")
-    return [
-        (kind, field, member)
-        for field, (target, member) in refs.items()
-        for kind in known_specs()
-        if kind.service == spec.service and kind.name == target
-    ]
-
-
-def _mark(
-    marks: dict[str, set[tuple[str, Any]]], kind: ResourceSpec, items: set[tuple[str, Any]]
-) -> None:
-    for call in (kind.read, kind.listing):
-        if call is not None and items:
-            marks.setdefault(call.operation, set()).update(items)
-
-
-def _as_list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else [value]
-
-
-def _last(reference: str) -> str:
-    """A reference's resource name: the last segment of its URL or relative name."""
-    return reference.rstrip("/").rsplit("/", 1)[-1]
-
-
-def _selects(core: GcpCore, item: Mapping[str, Any], desired: Mapping[str, Any]) -> bool:
+def _selects(core: GcpCalls, item: Mapping[str, Any], desired: Mapping[str, Any]) -> bool:
     """The item is the one ``get`` would answer: every member naming the resource within its
     scope matches (``name``; dns's ``responsePolicyName``; a record set's ``name`` and
     ``type``, so an A record is never taken for the TXT record of the same name)."""
@@ -122,7 +64,7 @@ def _selects(core: GcpCore, item: Mapping[str, Any], desired: Mapping[str, Any])
     return all(item.get(p) == v for p, v in wanted.items())
 
 
-def owned_states(core: GcpCore, owner: Owner) -> list[State] | None:
+def owned_states(core: GcpCalls, owner: Owner) -> list[State] | None:
     """Every resource of this kind in the core's scope carrying the owner's label (prune's
     inventory); None when the kind carries no labels or cannot be listed."""
     tags = core.spec.tags
@@ -140,7 +82,7 @@ def owned_states(core: GcpCore, owner: Owner) -> list[State] | None:
     return [s for s in states if owner.owns(s.get(tags.field))]
 
 
-def find_by_natural_key(core: GcpCore, desired: Mapping[str, Any]) -> list[State]:
+def find_by_natural_key(core: GcpCalls, desired: Mapping[str, Any]) -> list[State]:
     """A resource named by a server-made path, before its name is known: its parent listed,
     every page, matched by the natural key (the item's own field, or the id its name ends
     with, the part before any ``@``)."""
@@ -159,7 +101,7 @@ def find_by_natural_key(core: GcpCore, desired: Mapping[str, Any]) -> list[State
     return [core.state(item, core.placed(listing.identity, params)) for item in found]
 
 
-def _placed(core: GcpCore, desired: Mapping[str, Any]) -> dict[str, Any]:
+def _placed(core: GcpCalls, desired: Mapping[str, Any]) -> dict[str, Any]:
     """The parents the listing was asked in (a record set's managed zone)."""
     listing = core.spec.listing
     params = core.params(listing.identity, desired) if listing is not None else None
@@ -167,7 +109,7 @@ def _placed(core: GcpCore, desired: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def pages(
-    core: GcpCore, operation: str, member: str | None, params: Mapping[str, Any]
+    core: GcpCalls, operation: str, member: str | None, params: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
     """Every item of a list, following ``nextPageToken``; items that are not objects are an
     error naming the operation and the place, never "not found"."""
@@ -195,7 +137,7 @@ def pages(
         seen.add(token)
 
 
-def _by_label(core: GcpCore, owner: Owner) -> str | None:
+def _by_label(core: GcpCalls, owner: Owner) -> str | None:
     """The ``filter`` expression selecting the owner's resources, when the kind has labels and
     its list takes a filter."""
     listing = core.spec.listing
@@ -205,7 +147,7 @@ def _by_label(core: GcpCore, owner: Owner) -> str | None:
 
 
 def _listing(
-    core: GcpCore, desired: Mapping[str, Any], owner: Owner
+    core: GcpCalls, desired: Mapping[str, Any], owner: Owner
 ) -> list[dict[str, Any]] | None:
     """The collection's items in the core's scope: one paginated list a pass."""
     listing = core.spec.listing

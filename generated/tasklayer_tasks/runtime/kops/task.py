@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..contract.context import Context
 from ..contract.adapter import Core
-from ..contract.state import State, Unread
+from ..contract.state import Placeholder, State, Unread
 from ..contract.diff import compute_changes, shown
 from ..contract.errors import (
     AccessDeniedError,
@@ -54,12 +54,6 @@ if TYPE_CHECKING:
 __all__ = ["Changes", "Context", "Placeholder", "Task"]
 
 T = TypeVar("T", bound="Task")
-
-
-class Placeholder(str):
-    """The id of a resource a dry run has not created: printed, never sent."""
-
-    placeholder = True
 
 
 @dataclass

@@ -355,4 +355,4 @@ class ImageCore(GcpCore):
         wait: bool = True,
         operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout, str(DOCUMENT))

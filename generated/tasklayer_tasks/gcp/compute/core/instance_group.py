@@ -183,4 +183,4 @@ class InstanceGroupCore(GcpCore):
         wait: bool = True,
         operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout, str(DOCUMENT))

@@ -140,4 +140,4 @@ class WorkforcePoolProviderScimTokenCore(GcpCore):
         wait: bool = True,
         operation_timeout: float = 300.0,
     ) -> None:
-        super().__init__(SPEC, client, scope, retry, wait, operation_timeout)
+        super().__init__(SPEC, client, scope, retry, wait, operation_timeout, str(DOCUMENT))
