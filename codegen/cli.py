@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, Sequence
+from typing import Any, NoReturn
 
 from codegen.errors import TasklayerError
 from codegen.providers import NAMES
@@ -37,18 +38,34 @@ class _Parser(argparse.ArgumentParser):
             typed = message.split("invalid choice: ", 1)[1].split("'")[1]
             choices = [c for a in self._actions if a.choices for c in a.choices]
             started = [c for c in choices if typed and c.startswith(typed)]  # `gen` for generate
-            nested = [path for name, path in subcommands(self) if name == typed]  # `pin` for schemas pin
+            nested = [
+                path for name, path in subcommands(self) if name == typed
+            ]  # `pin` for schemas pin
             return list(dict.fromkeys([*started, *suggestions(typed, choices), *nested]))[:3]
         if message.startswith("unrecognized arguments: "):
-            options = [o for parser in _all_parsers(self) for a in parser._actions for o in a.option_strings]
-            words = [word.split("=", 1)[0] for word in message.split(": ", 1)[1].split() if word.startswith("--")]
+            options = [
+                o
+                for parser in _all_parsers(self)
+                for a in parser._actions
+                for o in a.option_strings
+            ]
+            words = [
+                word.split("=", 1)[0]
+                for word in message.split(": ", 1)[1].split()
+                if word.startswith("--")
+            ]
             return list(dict.fromkeys(o for word in words for o in suggestions(word, options, n=1)))
         return []
 
 
 def _all_parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
     """``parser`` and every subcommand's parser below it."""
-    below = [p for a in parser._actions if isinstance(a, argparse._SubParsersAction) for p in a.choices.values()]
+    below = [
+        p
+        for a in parser._actions
+        if isinstance(a, argparse._SubParsersAction)
+        for p in a.choices.values()
+    ]
     return [parser, *(q for p in below for q in _all_parsers(p))]
 
 
@@ -67,10 +84,26 @@ def _global_flags(top: bool) -> argparse.ArgumentParser:
     flag given before the subcommand is not overwritten by the subcommand's default."""
     parent = argparse.ArgumentParser(add_help=False)
     default = (lambda value: value) if top else (lambda value: argparse.SUPPRESS)
-    parent.add_argument("--schemas", type=Path, default=default(None),
-                        help="pinned schemas folder (default: schemas/ of the checkout around the current directory)")
-    parent.add_argument("-v", "--verbose", action="count", default=default(0), help="say more (names of files, services)")
-    parent.add_argument("-q", "--quiet", action="store_true", default=default(False), help="print only errors and results")
+    parent.add_argument(
+        "--schemas",
+        type=Path,
+        default=default(None),
+        help="pinned schemas folder (default: schemas/ of the checkout around the current directory)",
+    )
+    parent.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        default=default(0),
+        help="say more (names of files, services)",
+    )
+    parent.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        default=default(False),
+        help="print only errors and results",
+    )
     return parent
 
 
@@ -82,53 +115,145 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tasklayer {codegen.__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    schemas = _command(sub, "schemas", "manage pinned schemas (schemas/manifest.json records each file's sha256)", flags)
-    schemas_sub = schemas.add_subparsers(dest="schemas_command", required=True, parser_class=_Parser)
-    pin = _command(schemas_sub, "pin", "copy the newest API version of services from the SDK into schemas/", flags)
+    schemas = _command(
+        sub,
+        "schemas",
+        "manage pinned schemas (schemas/manifest.json records each file's sha256)",
+        flags,
+    )
+    schemas_sub = schemas.add_subparsers(
+        dest="schemas_command", required=True, parser_class=_Parser
+    )
+    pin = _command(
+        schemas_sub,
+        "pin",
+        "copy the newest API version of services from the SDK into schemas/",
+        flags,
+    )
     pin.add_argument("provider", choices=list(NAMES), help="whose SDK to copy from")
-    pin.add_argument("services", nargs="*", help="botocore service names; GCP API names, optionally with a version "
-                     "(dns.v1); default with --check: every pinned one")
-    pin.add_argument("--check", action="store_true", help="write nothing; say which pins the SDK has newer versions of")
-    pin.add_argument("--from", dest="sdk_data", type=Path,
-                     help="aws: a botocore data folder (or an unpacked botocore wheel) instead of the installed one")
-    _command(schemas_sub, "list", "pinned services and versions vs what the installed SDKs have", flags)
+    pin.add_argument(
+        "services",
+        nargs="*",
+        help="botocore service names; GCP API names, optionally with a version "
+        "(dns.v1); default with --check: every pinned one",
+    )
+    pin.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; say which pins the SDK has newer versions of",
+    )
+    pin.add_argument(
+        "--from",
+        dest="sdk_data",
+        type=Path,
+        help="aws: a botocore data folder (or an unpacked botocore wheel) instead of the installed one",
+    )
+    _command(
+        schemas_sub, "list", "pinned services and versions vs what the installed SDKs have", flags
+    )
 
-    ann = _command(sub, "annotations", "print what the annotator decided: each resource's identity, "
-                   "operations and field classes", flags)
-    ann.add_argument("--provider", choices=list(NAMES), default="aws", help="whose pinned schemas (default: aws)")
-    ann.add_argument("--service", action="append", help="service to annotate (repeatable; default: every pinned one)")
-    ann.add_argument("--json", action="store_true",
-                     help="JSON: one object for one --service, else one array of per-service objects")
-    ann.add_argument("--all", action="store_true", help="every service of the installed SDK (every discovery document for gcp)")
-    ann.add_argument("--detail", action="store_true", help="add references, names, types and provenance to the JSON")
-    ann.add_argument("--resource", action="append", metavar="NAME",
-                     help="only this resource of the services (repeatable: Vpc, Subnet)")
+    ann = _command(
+        sub,
+        "annotations",
+        "print what the annotator decided: each resource's identity, "
+        "operations and field classes",
+        flags,
+    )
+    ann.add_argument(
+        "--provider", choices=list(NAMES), default="aws", help="whose pinned schemas (default: aws)"
+    )
+    ann.add_argument(
+        "--service",
+        action="append",
+        help="service to annotate (repeatable; default: every pinned one)",
+    )
+    ann.add_argument(
+        "--json",
+        action="store_true",
+        help="JSON: one object for one --service, else one array of per-service objects",
+    )
+    ann.add_argument(
+        "--all",
+        action="store_true",
+        help="every service of the installed SDK (every discovery document for gcp)",
+    )
+    ann.add_argument(
+        "--detail",
+        action="store_true",
+        help="add references, names, types and provenance to the JSON",
+    )
+    ann.add_argument(
+        "--resource",
+        action="append",
+        metavar="NAME",
+        help="only this resource of the services (repeatable: Vpc, Subnet)",
+    )
 
     gen = _command(sub, "generate", "render the pinned services' tasks into generated/", flags)
-    gen.add_argument("--check", action="store_true", help="write nothing; exit 1 when generated/ is stale")
-    gen.add_argument("--diff", action="store_true",
-                     help="write nothing; print a unified diff of what would change (exit 1 as --check)")
-    gen.add_argument("--service", action="append", help="write only this service's files (repeatable: ec2, gcp/compute)")
-    gen.add_argument("--force", action="store_true", help="remove files in the output that no generate wrote")
-    gen.add_argument("--allow-drop", action="store_true", help="allow a run to remove a service or the runtime")
-    gen.add_argument("--output", type=Path, help="where to write (default: generated/ of the checkout)")
-    gen.add_argument("--templates", type=Path, help="templates folder (default: templates/ of the checkout)")
-    gen.add_argument("--cache-dir", type=Path, help="cache folder (default: $TASKLAYER_CACHE_DIR or .tasklayer-cache/)")
-    gen.add_argument("--no-cache", action="store_true", help="render everything; read and write no cache")
+    gen.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 when generated/ is stale"
+    )
+    gen.add_argument(
+        "--diff",
+        action="store_true",
+        help="write nothing; print a unified diff of what would change (exit 1 as --check)",
+    )
+    gen.add_argument(
+        "--service",
+        action="append",
+        help="write only this service's files (repeatable: ec2, gcp/compute)",
+    )
+    gen.add_argument(
+        "--force", action="store_true", help="remove files in the output that no generate wrote"
+    )
+    gen.add_argument(
+        "--allow-drop", action="store_true", help="allow a run to remove a service or the runtime"
+    )
+    gen.add_argument(
+        "--output", type=Path, help="where to write (default: generated/ of the checkout)"
+    )
+    gen.add_argument(
+        "--templates", type=Path, help="templates folder (default: templates/ of the checkout)"
+    )
+    gen.add_argument(
+        "--cache-dir",
+        type=Path,
+        help="cache folder (default: $TASKLAYER_CACHE_DIR or .tasklayer-cache/)",
+    )
+    gen.add_argument(
+        "--no-cache", action="store_true", help="render everything; read and write no cache"
+    )
 
-    drift = _command(sub, "drift", "what changed for consumers between two sets of pins (a CHANGELOG entry)", flags)
-    drift.add_argument("--base", default="HEAD",
-                       help="the previous pins: a git revision of this checkout (default HEAD) or a schemas folder")
+    drift = _command(
+        sub,
+        "drift",
+        "what changed for consumers between two sets of pins (a CHANGELOG entry)",
+        flags,
+    )
+    drift.add_argument(
+        "--base",
+        default="HEAD",
+        help="the previous pins: a git revision of this checkout (default HEAD) or a schemas folder",
+    )
     drift.add_argument("--json", action="store_true", help="the report as one JSON object")
-    drift.add_argument("--service", action="append", help="only these services (default: every pinned one)")
-    drift.add_argument("--bump", action="store_true",
-                       help="record the suggested version in schemas/manifest.json; the next generate writes it")
+    drift.add_argument(
+        "--service", action="append", help="only these services (default: every pinned one)"
+    )
+    drift.add_argument(
+        "--bump",
+        action="store_true",
+        help="record the suggested version in schemas/manifest.json; the next generate writes it",
+    )
     return parser
 
 
-def _command(sub: Any, name: str, summary: str, flags: argparse.ArgumentParser) -> argparse.ArgumentParser:
+def _command(
+    sub: Any, name: str, summary: str, flags: argparse.ArgumentParser
+) -> argparse.ArgumentParser:
     """A subcommand whose own --help opens with the line the list of subcommands shows."""
-    parser: argparse.ArgumentParser = sub.add_parser(name, help=summary, description=summary, parents=[flags])
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=summary, description=summary, parents=[flags]
+    )
     return parser
 
 

@@ -44,7 +44,9 @@ class Console:
         width = max(10, min(40, shutil.get_terminal_size((80, 20)).columns - 40))
         filled = width * done // max(total, 1)
         line = f"{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {item}"
-        self.stream.write("\r" + line[: shutil.get_terminal_size((80, 20)).columns - 1].ljust(self._width()))
+        self.stream.write(
+            "\r" + line[: shutil.get_terminal_size((80, 20)).columns - 1].ljust(self._width())
+        )
         self.stream.flush()
         self._bar_drawn = True
         if done >= total:

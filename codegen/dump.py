@@ -53,9 +53,14 @@ def resource_document(r: Resource, detail: bool = False) -> dict[str, Any]:
         doc["api_name"] = r.api_name
         doc["shape"] = r.shape
         doc["waiters"] = list(r.waiters)
-        doc["idempotency_token"] = r.operations.create.idempotency_token if r.operations.create else None
+        doc["idempotency_token"] = (
+            r.operations.create.idempotency_token if r.operations.create else None
+        )
         doc["tags"] = None if r.tags is None else _tags_document(r.tags)
-        doc["provenance"] = {**r.provenance, **{f"identity.{k}": v for k, v in r.identity.provenance.items()}}
+        doc["provenance"] = {
+            **r.provenance,
+            **{f"identity.{k}": v for k, v in r.identity.provenance.items()},
+        }
     return doc
 
 
@@ -96,19 +101,31 @@ def service_document(service: Service, detail: bool = False) -> dict[str, Any]:
 
 def service_table(service: Service) -> str:
     """A human view: one table per resource."""
-    out = [f"{service.provider}/{service.name} {service.api_version}: {len(service.resources)} resources"]
+    out = [
+        f"{service.provider}/{service.name} {service.api_version}: {len(service.resources)} resources"
+    ]
     for r in service.resources:
         ops = r.operations.names()
         ident = r.identity
         out.append("")
-        out.append(f"{r.name}  (primary {', '.join(ident.primary) or '-'}; natural {', '.join(ident.natural) or '-'};"
-                   f" parent {', '.join(ident.parent) or '-'}; arn {ident.arn or '-'})")
+        out.append(
+            f"{r.name}  (primary {', '.join(ident.primary) or '-'}; natural {', '.join(ident.natural) or '-'};"
+            f" parent {', '.join(ident.parent) or '-'}; arn {ident.arn or '-'})"
+        )
         out.append("  " + "  ".join(f"{k}={v}" for k, v in ops.items() if v))
         rows = [("field", "class", "update via", "flags", "source")]
         for f in r.fields:
-            flags = [n for n, on in (("required", f.required), ("write-only", f.write_only),
-                                     ("sensitive", f.sensitive), ("server-default", f.server_default),
-                                     ("unordered", f.unordered)) if on]
+            flags = [
+                n
+                for n, on in (
+                    ("required", f.required),
+                    ("write-only", f.write_only),
+                    ("sensitive", f.sensitive),
+                    ("server-default", f.server_default),
+                    ("unordered", f.unordered),
+                )
+                if on
+            ]
             if f.references:
                 flags.append(f"-> {f.references}")
             if f.update_kind:  # add/remove pairs, patches, nested or flattened members, keyed items

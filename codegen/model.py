@@ -8,9 +8,10 @@ or the overlay file and key that corrected it (``overlay:schemas/overlays/aws/ec
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any, ClassVar, Mapping, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 
 class Mutability(str, Enum):
@@ -130,7 +131,9 @@ class Field(CarriesCall):
     references: str | None = None  # name of the resource this field refers to (by id)
     read_name: str | None = None  # the member that carries it in reads, when named differently
     update_name: str | None = None  # the member that carries it in its update input, when renamed
-    read_operation: str | None = None  # a separate read (DescribeVpcAttribute) when not in the main read
+    read_operation: str | None = (
+        None  # a separate read (DescribeVpcAttribute) when not in the main read
+    )
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
     sensitive_paths: tuple[str, ...] = ()  # secret parts inside it ("LaunchTemplateData.UserData")
     # how its update call changes it, when not by sending the new value (None): "add_remove"
@@ -176,7 +179,9 @@ class Operation(CarriesCall):
     name: str  # AWS operation name or discovery method id
     role: str  # create | read | list | update | delete | tag | untag
     identity_members: tuple[str, ...] = ()  # input members that select the resource
-    output_member: str | None = None  # where the resource sits in the output ("Vpc", "Vpcs", "items")
+    output_member: str | None = (
+        None  # where the resource sits in the output ("Vpc", "Vpcs", "items")
+    )
     output_is_list: bool = False
     id_filter: str | None = None  # member that selects by id in a read ("VpcIds", "network")
     natural_filter: str | None = None  # member that selects by the natural key ("Names", "filter")
@@ -188,7 +193,9 @@ class Operation(CarriesCall):
     token_taken: tuple[str, ...] = ()
     paginated: bool = False
     fields: tuple[str, ...] = ()  # for updates: the resource fields this call carries
-    returned_once: tuple[str, ...] = ()  # a create's answer members no read returns again (a private key)
+    returned_once: tuple[
+        str, ...
+    ] = ()  # a create's answer members no read returns again (a private key)
     # a create made by another operation when an input only it takes is set: (member, operation),
     # ("PublicKeyMaterial", "ImportKeyPair") beside CreateKeyPair
     alternatives: tuple[tuple[str, str], ...] = ()
@@ -262,7 +269,8 @@ class Readiness:
     """When a created resource is ready: a state field's value, from the cloud's own waiter
     (NatGatewayAvailable: ``NatGateways[].State == "available"``; "failed" ends the wait).
     ``ready`` is None where only the states a resource never leaves are known (a state enum's
-    ``deleting`` / ``deleted``, with no waiter to say which state is ready): nothing is waited for."""
+    ``deleting`` / ``deleted``, with no waiter to say which state is ready): nothing is waited for.
+    """
 
     field: str
     ready: str | None

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 def run(args: argparse.Namespace, console: Console) -> int:
     from codegen.dump import corpus_summary, service_document, service_table
 
-    services = _corpus(args, console) if args.all else _pinned(args.provider, args.schemas, args.service)
+    services = (
+        _corpus(args, console) if args.all else _pinned(args.provider, args.schemas, args.service)
+    )
     if args.resource:
         services = only_resources(services, args.resource)
     if args.json:
@@ -35,7 +37,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
         from codegen.cli import find_root
         from codegen.coverage import coverage, coverage_line
 
-        root = Path(args.schemas).resolve().parent if args.schemas is not None else find_root(Path.cwd())
+        root = (
+            Path(args.schemas).resolve().parent
+            if args.schemas is not None
+            else find_root(Path.cwd())
+        )
         print(coverage_line(coverage(args.provider, services, root)))
     return 0
 
@@ -62,7 +68,9 @@ def only_resources(services: list[Service], names: list[str]) -> list[Service]:
         if name not in known:
             where = ", ".join(f"{s.provider}/{s.name}" for s in services)
             raise unknown_name_error("resource", name, known, notes=[f"in {where}"])
-    kept = [replace(s, resources=tuple(r for r in s.resources if r.name in names)) for s in services]
+    kept = [
+        replace(s, resources=tuple(r for r in s.resources if r.name in names)) for s in services
+    ]
     return [s for s in kept if s.resources]
 
 

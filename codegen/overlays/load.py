@@ -8,8 +8,9 @@ draft or the service model (resource, field and operation names) happen in ``che
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable, NoReturn, cast
+from typing import Any, NoReturn, cast
 
 import yaml
 
@@ -56,7 +57,10 @@ def find_overlay(schemas_dir: Path, provider: str, service: str) -> Overlay | No
     stray = path.with_suffix(".yml")
     if stray.exists():  # would otherwise be ignored without a word
         raise overlay_error(
-            _relative(stray, schemas_dir.parent), {}, "", "overlay files are named <service>.yaml, not .yml"
+            _relative(stray, schemas_dir.parent),
+            {},
+            "",
+            "overlay files are named <service>.yaml, not .yml",
         )
     if not path.is_file():
         return None
@@ -75,7 +79,9 @@ def load_overlay(path: Path, repo_root: Path) -> Overlay:
     except yaml.YAMLError as exc:
         raise overlay_error(file, {}, "", yaml_reason(exc))
     except RecursionError:
-        raise overlay_error(file, {}, "", f"nested too deeply to read, at line {_too_deep_at(text)}") from None
+        raise overlay_error(
+            file, {}, "", f"nested too deeply to read, at line {_too_deep_at(text)}"
+        ) from None
     return _Reader(file).overlay({} if data is None else data)
 
 
@@ -152,12 +158,17 @@ class _Reader:
             return {"generate": self.names(value, "generate")}
         entry = self.mapping(value, "generate", ("all", "except"))
         if entry.get("all") is not True:
-            self.fail("generate.all", "a mapping under generate takes all: true (and except:); a list names resources")
+            self.fail(
+                "generate.all",
+                "a mapping under generate takes all: true (and except:); a list names resources",
+            )
         excepted = entry.get("except", {})
         reasons = self.mapping(excepted, "generate.except", None) if excepted != {} else {}
         for name, why in reasons.items():
             if not isinstance(why, str) or not why.strip():
-                self.fail(f"generate.except.{name}", f"say why {name} is not generated, got {_shown(why)}")
+                self.fail(
+                    f"generate.except.{name}", f"say why {name} is not generated, got {_shown(why)}"
+                )
         return {"generate_all": True, "generate_except": dict(reasons)}
 
     def resource(self, name: str, value: Any) -> ResourceOverlay:
@@ -196,8 +207,12 @@ class _Reader:
             )
         if not add and "type" in entry:
             self.fail(f"{key}.type", "type is only for a field added with add: true")
-        values = {k: FIELD_VALUES[k](self, v, f"{key}.{k}") for k, v in entry.items() if k in FIELD_VALUES}
-        return FieldOverlay(name=name, key=key, settings=values, add=add, type=kind if add else None)
+        values = {
+            k: FIELD_VALUES[k](self, v, f"{key}.{k}") for k, v in entry.items() if k in FIELD_VALUES
+        }
+        return FieldOverlay(
+            name=name, key=key, settings=values, add=add, type=kind if add else None
+        )
 
     # value checks: each returns the value in the form the draft takes
 
@@ -232,21 +247,28 @@ class _Reader:
 
     def pairs(self, value: Any, key: str) -> tuple[tuple[str, str], ...]:
         """A list of [name, name] pairs: (update path, field path), (member, fixed value)."""
-        if not isinstance(value, list) or not all(isinstance(v, list) and len(v) == 2 for v in value):
+        if not isinstance(value, list) or not all(
+            isinstance(v, list) and len(v) == 2 for v in value
+        ):
             self.fail(key, f"expected a list of [name, name] pairs, got {_shown(value)}")
         return tuple((self.name(a, key), self.name(b, key)) for a, b in value)
 
     def update_kind(self, value: Any, key: str) -> str | None:
         if value is not None and value not in UPDATE_KINDS:
             hint = suggest(value, list(UPDATE_KINDS)) if isinstance(value, str) else ""
-            self.fail(key, f"update_kind must be null or one of {', '.join(UPDATE_KINDS)}, got {_shown(value)}{hint}")
+            self.fail(
+                key,
+                f"update_kind must be null or one of {', '.join(UPDATE_KINDS)}, got {_shown(value)}{hint}",
+            )
         return value  # type: ignore[no-any-return]
 
     def mutability(self, value: Any, key: str) -> Mutability:
         allowed = [m.value for m in Mutability]
         if value not in allowed:
             hint = suggest(value, allowed) if isinstance(value, str) else ""
-            self.fail(key, f"mutability must be one of {', '.join(allowed)}, got {_shown(value)}{hint}")
+            self.fail(
+                key, f"mutability must be one of {', '.join(allowed)}, got {_shown(value)}{hint}"
+            )
         return Mutability(value)
 
 
@@ -294,8 +316,11 @@ TAGS_VALUES: dict[str, _Check] = {
     k: (
         _Reader.name
         if k in ("field", "payload_member", "key_member", "value_member")
-        else _Reader.boolean if k in _TAGS_BOOLEANS
-        else _Reader.pairs if k == "selector_extra" else _Reader.optional_name
+        else (
+            _Reader.boolean
+            if k in _TAGS_BOOLEANS
+            else _Reader.pairs if k == "selector_extra" else _Reader.optional_name
+        )
     )
     for k in TAGS_KEYS
 }

@@ -40,8 +40,14 @@ def as_performed(f: Field) -> Field:
         return f
     fallback = Mutability.CREATE_ONLY if f.in_create else Mutability.READ_ONLY
     return dataclasses.replace(
-        f, mutability=fallback, update_operation=None, update_name=None, update_kind=None,
-        remove_operation=None, remove_name=None, update_paths=(),
+        f,
+        mutability=fallback,
+        update_operation=None,
+        update_name=None,
+        update_kind=None,
+        remove_operation=None,
+        remove_name=None,
+        update_paths=(),
     )
 
 
@@ -51,17 +57,25 @@ def runtime_resource(r: Resource) -> Resource:
         return r
     used = {f.update_operation for f in fields if f.update_operation}
     dropped = {
-        name for before, after in zip(r.fields, fields) if after is not before
-        for name in (before.update_operation, before.remove_operation) if name and name not in used
+        name
+        for before, after in zip(r.fields, fields)
+        if after is not before
+        for name in (before.update_operation, before.remove_operation)
+        if name and name not in used
     }
     degraded = {after.name for before, after in zip(r.fields, fields) if after is not before}
     updates = tuple(
         dataclasses.replace(op, fields=tuple(n for n in op.fields if n not in degraded))
-        for op in r.operations.update if op.name not in dropped
+        for op in r.operations.update
+        if op.name not in dropped
     )
-    return dataclasses.replace(r, fields=fields, operations=dataclasses.replace(r.operations, update=updates))
+    return dataclasses.replace(
+        r, fields=fields, operations=dataclasses.replace(r.operations, update=updates)
+    )
 
 
 def runtime_service(service: Service) -> Service:
     """The service as the runtime can act on it (see the module docstring)."""
-    return dataclasses.replace(service, resources=tuple(runtime_resource(r) for r in service.resources))
+    return dataclasses.replace(
+        service, resources=tuple(runtime_resource(r) for r in service.resources)
+    )

@@ -67,7 +67,10 @@ def openapi(t: FieldType, unwrap: Unwrap, depth: int = 0) -> dict[str, Any]:
     if t.kind == "map" and t.item is not None:
         return {"type": "object", "additionalProperties": openapi(t.item, unwrap, depth + 1)}
     if t.kind == "structure" and t.members and depth < 6:
-        return {"type": "object", "properties": {n: openapi(m, unwrap, depth + 1) for n, m in t.members}}
+        return {
+            "type": "object",
+            "properties": {n: openapi(m, unwrap, depth + 1) for n, m in t.members},
+        }
     # recursive or very deep structures: kept, not described
     return {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
 
@@ -80,9 +83,31 @@ def _described(schema: dict[str, Any], text: str) -> dict[str, Any]:
 
 
 # words CEL reserves: the apiserver exposes a property named like one as ``__word__``
-CEL_RESERVED = frozenset({"true", "false", "null", "in", "as", "break", "const", "continue", "else", "for",
-                          "function", "if", "import", "let", "loop", "package", "namespace", "return", "var",
-                          "void", "while"})
+CEL_RESERVED = frozenset(
+    {
+        "true",
+        "false",
+        "null",
+        "in",
+        "as",
+        "break",
+        "const",
+        "continue",
+        "else",
+        "for",
+        "function",
+        "if",
+        "import",
+        "let",
+        "loop",
+        "package",
+        "namespace",
+        "return",
+        "var",
+        "void",
+        "while",
+    }
+)
 
 
 def cel_member(key: str, where: str, file: str | None = None) -> str:
@@ -92,9 +117,14 @@ def cel_member(key: str, where: str, file: str | None = None) -> str:
     if key in CEL_RESERVED:
         return f"__{key}__"
     if not (key.isascii() and key.isidentifier() and "_" not in key):
-        raise TasklayerError(f"spec key {key!r} is not a plain identifier, so no CEL rule can guard it",
-                             file=file, pointer=where,
-                             notes=["rename the field with an overlay (schemas/overlays/...), or exclude the resource"])
+        raise TasklayerError(
+            f"spec key {key!r} is not a plain identifier, so no CEL rule can guard it",
+            file=file,
+            pointer=where,
+            notes=[
+                "rename the field with an overlay (schemas/overlays/...), or exclude the resource"
+            ],
+        )
     return key
 
 
@@ -109,12 +139,16 @@ def _key_origin(view: ResourceView, key: str) -> tuple[str, str | None]:
         file, _, entry = named.removeprefix("overlay:").partition("#")
         return _printable(entry), file
     files = view.service.source_files
-    return _printable(json_pointer("resources", view.name, "fields", field.name)), files[0] if files else None
+    return _printable(json_pointer("resources", view.name, "fields", field.name)), (
+        files[0] if files else None
+    )
 
 
 def _printable(text: str) -> str:
     """``text`` with control characters and line breaks escaped, so an error stays one line."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
 
 
 def fixed_message(key: str, why: str) -> str:
@@ -128,8 +162,11 @@ def _unchanged(key: str) -> list[dict[str, Any]]:
 
 def _present_as_before(key: str, member: str) -> dict[str, Any]:
     """On the spec: the field is there after an update exactly when it was there before."""
-    return {"rule": f"has(self.{member}) == has(oldSelf.{member})",
-            "message": fixed_message(key, "it cannot be added or removed later"), "fieldPath": f".{key}"}
+    return {
+        "rule": f"has(self.{member}) == has(oldSelf.{member})",
+        "message": fixed_message(key, "it cannot be added or removed later"),
+        "fieldPath": f".{key}",
+    }
 
 
 def _is_fixed(f: FieldView) -> bool:
@@ -139,8 +176,10 @@ def _is_fixed(f: FieldView) -> bool:
 
 def _name_is_fixed(view: ResourceView) -> bool:
     """The spec's ``name`` is the resource's own create-only name (GCP), not a Name tag (AWS)."""
-    return any(f.attr == "name" and f.field.mutability in (Mutability.CREATE_ONLY, Mutability.UNKNOWN)
-               for f in view.fields)
+    return any(
+        f.attr == "name" and f.field.mutability in (Mutability.CREATE_ONLY, Mutability.UNKNOWN)
+        for f in view.fields
+    )
 
 
 def _spec_property(f: FieldView) -> dict[str, Any]:
@@ -164,8 +203,14 @@ def _conditions() -> dict[str, Any]:
 
 def spec_schema(view: ResourceView) -> dict[str, Any]:
     props: dict[str, Any] = {
-        "name": {"type": "string", "description": "Names the resource (its Name tag where it has one)."},
-        "shared": {"type": "boolean", "description": "Use an existing resource; never change or delete it."},
+        "name": {
+            "type": "string",
+            "description": "Names the resource (its Name tag where it has one).",
+        },
+        "shared": {
+            "type": "boolean",
+            "description": "Use an existing resource; never change or delete it.",
+        },
     }
     fixed: list[str] = []
     if _name_is_fixed(view):
@@ -174,16 +219,20 @@ def spec_schema(view: ResourceView) -> dict[str, Any]:
     if view.resource.tags is not None:
         props["additionalTags"] = {"type": "object", "additionalProperties": {"type": "string"}}
     for scope in view.scopes:  # GCP: the region or zone it lives in, fixed once created
-        props[str(scope)] = {"type": "string", "description": f"The {scope}; the operator's default when unset.",
-                             "x-kubernetes-validations": _unchanged(str(scope))}
+        props[str(scope)] = {
+            "type": "string",
+            "description": f"The {scope}; the operator's default when unset.",
+            "x-kubernetes-validations": _unchanged(str(scope)),
+        }
         fixed.append(str(scope))
     props.update({f.crd_key: _spec_property(f) for f in view.spec_fields})
     fixed += [f.crd_key for f in view.spec_fields if _is_fixed(f)]
     # defaulted to {} so that an old object always has a spec for the rules below to compare
     schema: dict[str, Any] = {"type": "object", "default": {}}
     if fixed:
-        schema["x-kubernetes-validations"] = [_present_as_before(key, cel_member(key, *_key_origin(view, key)))
-                                              for key in fixed]
+        schema["x-kubernetes-validations"] = [
+            _present_as_before(key, cel_member(key, *_key_origin(view, key))) for key in fixed
+        ]
     return {**schema, "properties": props}
 
 
@@ -192,16 +241,34 @@ def status_schema(view: ResourceView) -> dict[str, Any]:
     props["conditions"] = _conditions()
     if view.resource.tags is not None:
         props["tags"] = {"type": "object", "additionalProperties": {"type": "string"}}
-    props.update({f.crd_key: _described(openapi(f.field.type, f.unwrap), f.field.documentation) for f in view.status_fields})
+    props.update(
+        {
+            f.crd_key: _described(openapi(f.field.type, f.unwrap), f.field.documentation)
+            for f in view.status_fields
+        }
+    )
     return {"type": "object", "properties": props}
 
 
 def crd(view: ResourceView) -> dict[str, Any]:
     kind = str(view.class_name)
-    names = {"kind": kind, "listKind": f"{kind}List", "plural": plural(kind), "singular": kind.lower()}
+    names = {
+        "kind": kind,
+        "listKind": f"{kind}List",
+        "plural": plural(kind),
+        "singular": kind.lower(),
+    }
     columns = [
-        {"name": "Ready", "type": "string", "jsonPath": '.status.conditions[?(@.type=="Ready")].status'},
-        {"name": "Reason", "type": "string", "jsonPath": '.status.conditions[?(@.type=="Ready")].reason'},
+        {
+            "name": "Ready",
+            "type": "string",
+            "jsonPath": '.status.conditions[?(@.type=="Ready")].status',
+        },
+        {
+            "name": "Reason",
+            "type": "string",
+            "jsonPath": '.status.conditions[?(@.type=="Ready")].reason',
+        },
     ]
     if view.has_id:
         columns.insert(0, {"name": "ID", "type": "string", "jsonPath": ".status.id"})
@@ -224,7 +291,10 @@ def crd(view: ResourceView) -> dict[str, Any]:
                         "openAPIV3Schema": {
                             "type": "object",
                             "description": view.documentation[:DESCRIPTION_LIMIT],
-                            "properties": {"spec": spec_schema(view), "status": status_schema(view)},
+                            "properties": {
+                                "spec": spec_schema(view),
+                                "status": status_schema(view),
+                            },
                         }
                     },
                 }
@@ -255,7 +325,9 @@ def dump_yaml(document: object) -> str:
     if node is None:  # outside the shapes above: PyYAML's own representer
         return yaml.dump(document, Dumper=yaml.SafeDumper, **_DUMP_OPTIONS)
     stream = io.StringIO()
-    dumper = (_FastDumper if _FastDumper is not None and nodes.printable else _PureDumper)(stream, **_DUMP_OPTIONS)
+    dumper = (_FastDumper if _FastDumper is not None and nodes.printable else _PureDumper)(
+        stream, **_DUMP_OPTIONS
+    )
     dumper.open()
     dumper.serialize(node)
     dumper.close()
@@ -320,4 +392,8 @@ class _PureDumper(_ResolveOnce, yaml.SafeDumper):
     pass
 
 
-_FastDumper = type("_FastDumper", (_ResolveOnce, yaml.CSafeDumper), {}) if hasattr(yaml, "CSafeDumper") else None
+_FastDumper = (
+    type("_FastDumper", (_ResolveOnce, yaml.CSafeDumper), {})
+    if hasattr(yaml, "CSafeDumper")
+    else None
+)

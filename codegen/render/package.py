@@ -3,23 +3,32 @@ task per selected resource, and the package files. Returns file path -> source t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import jinja2
 
 from codegen.errors import TasklayerError
 from codegen.inputs import Inputs
 from codegen.model import Service
-from codegen.naming import Code, Docstring, PythonIdentifier, PythonLiteral, class_name, python_literal, safe_docstring
-from codegen.render import crd, layout
-from codegen.render.names import check_resources, check_service_name
-from codegen.render.verify import check_modules
-from codegen.render.env import make_environment, render_template
-from codegen.render.capability import runtime_service
+from codegen.naming import (
+    Code,
+    Docstring,
+    PythonIdentifier,
+    PythonLiteral,
+    class_name,
+    python_literal,
+    safe_docstring,
+)
 from codegen.providers.base import Provider
 from codegen.providers.registry import PROVIDERS
+from codegen.render import crd, layout
+from codegen.render.capability import runtime_service
+from codegen.render.env import make_environment, render_template
+from codegen.render.names import check_resources, check_service_name
+from codegen.render.verify import check_modules
 from codegen.render.views import ResourceView
 
 PACKAGE = "tasklayer_tasks"
@@ -42,7 +51,10 @@ class PackageInfo:
 
     @classmethod
     def of(cls, inputs: Inputs) -> PackageInfo:
-        return cls(version=inputs.package_version, botocore_floor=inputs.sdk_versions.get("botocore", "unknown"))
+        return cls(
+            version=inputs.package_version,
+            botocore_floor=inputs.sdk_versions.get("botocore", "unknown"),
+        )
 
 
 @dataclass(frozen=True)
@@ -53,8 +65,12 @@ class Selection:
     service: Service
     resources: tuple[str, ...]
     pinned_from: str = ""
-    shipped: Mapping[str, Any] | None = None  # what the provider ships beside the code (GCP: its document)
-    not_generated: Mapping[str, str] = field(default_factory=dict)  # resource -> why (generate: all)
+    shipped: Mapping[str, Any] | None = (
+        None  # what the provider ships beside the code (GCP: its document)
+    )
+    not_generated: Mapping[str, str] = field(
+        default_factory=dict
+    )  # resource -> why (generate: all)
     whole_service: bool = False  # selected by `generate: all`: an unrenderable resource is left out
 
     @property
@@ -65,7 +81,10 @@ class Selection:
 
 
 def render_package(
-    selections: list[Selection], templates_dir: Path, package: PackageInfo, sources: list[str] | None = None,
+    selections: list[Selection],
+    templates_dir: Path,
+    package: PackageInfo,
+    sources: list[str] | None = None,
     not_rendered: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, str]:
     """``sources``: the services the whole package is made of, when only some of them are
@@ -75,10 +94,15 @@ def render_package(
     env = make_environment(templates_dir)
     files = dict(_runtime(templates_dir))
     # service labels carry schema text (names, versions): escaped once, as prose
-    listed = safe_docstring(", ".join(sources if sources is not None else [s.label for s in selections]))
+    listed = safe_docstring(
+        ", ".join(sources if sources is not None else [s.label for s in selections])
+    )
     files["pyproject.toml"] = render_template(
-        env, "package/pyproject.toml.jinja", botocore_floor=safe_docstring(package.botocore_floor),
-        googleapiclient_floor=safe_docstring(GOOGLEAPICLIENT_FLOOR), version=safe_docstring(package.version),
+        env,
+        "package/pyproject.toml.jinja",
+        botocore_floor=safe_docstring(package.botocore_floor),
+        googleapiclient_floor=safe_docstring(GOOGLEAPICLIENT_FLOOR),
+        version=safe_docstring(package.version),
         metadata_file=safe_docstring(METADATA_FILE),
     )
     files["README.md"] = render_template(env, "package/README.md.jinja", sources=listed)
@@ -87,7 +111,9 @@ def render_package(
     files[f"{PACKAGE}/py.typed"] = ""
     providers = sorted({s.service.provider for s in selections})
     for provider in providers:
-        files[f"{PACKAGE}/{provider}/__init__.py"] = f'"""Generated {provider} services; do not edit."""\n'
+        files[f"{PACKAGE}/{provider}/__init__.py"] = (
+            f'"""Generated {provider} services; do not edit."""\n'
+        )
     for selection in selections:
         rendered, dropped = _service_dropping_failures(env, selection)
         files.update(rendered)
@@ -102,7 +128,9 @@ class _ResourceFailed(Exception):
         self.resource, self.error = resource, error
 
 
-def _service_dropping_failures(env: jinja2.Environment, selection: Selection) -> tuple[dict[str, str], dict[str, str]]:
+def _service_dropping_failures(
+    env: jinja2.Environment, selection: Selection
+) -> tuple[dict[str, str], dict[str, str]]:
     """The service's files; under ``generate: all`` a resource that cannot be rendered (a name
     collision, an unrepresentable shape) is left out with the reason, and the rest rendered
     again without it (its neighbours' references to it change)."""
@@ -124,7 +152,10 @@ def _runtime(templates_dir: Path) -> dict[str, str]:
     both copied verbatim."""
     runtime = templates_dir / "runtime"
     if not any(runtime.glob("*.py")):
-        raise TasklayerError("the runtime sources are missing: the package would ship without its runtime", file=runtime)
+        raise TasklayerError(
+            "the runtime sources are missing: the package would ship without its runtime",
+            file=runtime,
+        )
     return {
         f"{PACKAGE}/{folder}/{path.name}": path.read_text(encoding="utf-8")
         for folder in ("runtime", "testing")
@@ -145,49 +176,94 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
     files: dict[str, str] = {}
     for view in views:  # each resource first: a problem is then blamed on the resource that has it
         try:
-            files.update(check_modules(_resource_files(env, selection, view, cloud, modules, base, pinned_from)))
+            files.update(
+                check_modules(
+                    _resource_files(env, selection, view, cloud, modules, base, pinned_from)
+                )
+            )
         except TasklayerError as err:
             raise _ResourceFailed(view.name, err) from None
     service_files = {
         f"{base}/__init__.py": render_template(
-            env, "service_init.py.jinja", service=service,
-            type_imports=_type_imports(views, ("",)), exported=_exported(views, ("",)), lazy=_lazy(views, ("",)),
+            env,
+            "service_init.py.jinja",
+            service=service,
+            type_imports=_type_imports(views, ("",)),
+            exported=_exported(views, ("",)),
+            lazy=_lazy(views, ("",)),
         ),
         f"{base}/core/__init__.py": f'"""Cores of the {service.name} resources; generated, do not edit."""\n',
         f"{base}/reconcilers/__init__.py": render_template(
-            env, "reconcilers_init.py.jinja", service=service, type_imports=_type_imports(views, _RECONCILER_NAMES),
-            exported=_exported(views, _RECONCILER_NAMES), lazy=_lazy(views, _RECONCILER_NAMES),
+            env,
+            "reconcilers_init.py.jinja",
+            service=service,
+            type_imports=_type_imports(views, _RECONCILER_NAMES),
+            exported=_exported(views, _RECONCILER_NAMES),
+            lazy=_lazy(views, _RECONCILER_NAMES),
         ),
     }
-    service_files.update({f"{base}/{name}": text for name, text in cloud.shipped_files(selection.shipped, views).items()})
+    service_files.update(
+        {
+            f"{base}/{name}": text
+            for name, text in cloud.shipped_files(selection.shipped, views).items()
+        }
+    )
     if views:
         service_files[f"{base}/operator.py"] = render_template(
-            env, "operator.py.jinja", service=service, views=views, package=PythonIdentifier(PACKAGE),
-            group=crd.group(views[0]), version=crd.VERSION,
+            env,
+            "operator.py.jinja",
+            service=service,
+            views=views,
+            package=PythonIdentifier(PACKAGE),
+            group=crd.group(views[0]),
+            version=crd.VERSION,
             plurals=[(crd.plural(str(v.class_name)), v) for v in views],
         )
     return {**check_modules(service_files), **files}
 
 
 def _resource_files(
-    env: jinja2.Environment, selection: Selection, view: ResourceView, cloud: Provider,
-    modules: dict[str, PythonIdentifier], base: str, pinned_from: Docstring,
+    env: jinja2.Environment,
+    selection: Selection,
+    view: ResourceView,
+    cloud: Provider,
+    modules: dict[str, PythonIdentifier],
+    base: str,
+    pinned_from: Docstring,
 ) -> dict[str, str]:
     """One resource's core, reconciler and task modules, and its custom resource definition."""
     service = selection.service
     return {
-        f"{PACKAGE}/{CRDS}/{service.provider}/{service.name}/{crd.plural(str(view.class_name))}.yaml": crd.crd_yaml(view),
+        f"{PACKAGE}/{CRDS}/{service.provider}/{service.name}/{crd.plural(str(view.class_name))}.yaml": crd.crd_yaml(
+            view
+        ),
         f"{base}/core/{view.module}.py": render_template(
-            env, cloud.core_template, service=service, view=view, core_imports=_core_imports(view, cloud, modules),
-            owner_parent=_owner_parent(view, modules), pinned_from=pinned_from,
+            env,
+            cloud.core_template,
+            service=service,
+            view=view,
+            core_imports=_core_imports(view, cloud, modules),
+            owner_parent=_owner_parent(view, modules),
+            pinned_from=pinned_from,
         ),
         f"{base}/reconcilers/{view.module}.py": render_template(
-            env, "reconciler.py.jinja", service=service, view=view, cloud=cloud,
-            reconciler_imports=_reconciler_imports(view, cloud), pinned_from=pinned_from,
+            env,
+            "reconciler.py.jinja",
+            service=service,
+            view=view,
+            cloud=cloud,
+            reconciler_imports=_reconciler_imports(view, cloud),
+            pinned_from=pinned_from,
         ),
         f"{base}/{view.module}.py": render_template(
-            env, "kops_task.py.jinja", service=service, view=view, cloud=cloud,
-            task_imports=_task_imports(view, modules, cloud), find_how=_find_how(view), pinned_from=pinned_from,
+            env,
+            "kops_task.py.jinja",
+            service=service,
+            view=view,
+            cloud=cloud,
+            task_imports=_task_imports(view, modules, cloud),
+            find_how=_find_how(view),
+            pinned_from=pinned_from,
             core_call=_core_call(view, cloud),
         ),
     }
@@ -196,17 +272,26 @@ def _resource_files(
 _RECONCILER_NAMES = ("Reconciler", "Spec", "Status")
 
 
-def _lazy(views: list[ResourceView], suffixes: tuple[str, ...]) -> list[tuple[PythonLiteral, PythonLiteral]]:
+def _lazy(
+    views: list[ResourceView], suffixes: tuple[str, ...]
+) -> list[tuple[PythonLiteral, PythonLiteral]]:
     """(exported name, module) literals for a package ``__getattr__`` that imports on first use."""
     return sorted(
-        (python_literal(f"{v.class_name}{suffix}"), python_literal(str(v.module))) for v in views for suffix in suffixes
+        (python_literal(f"{v.class_name}{suffix}"), python_literal(str(v.module)))
+        for v in views
+        for suffix in suffixes
     )
 
 
 def _type_imports(views: list[ResourceView], suffixes: tuple[str, ...]) -> list[Code]:
     """A package's imports for type checkers (inside ``if TYPE_CHECKING:``), one per module."""
-    return [line for v in views
-            for line in layout.from_import(Code(".{}", v.module), [f"{v.class_name}{s}" for s in suffixes], indent=4)]
+    return [
+        line
+        for v in views
+        for line in layout.from_import(
+            Code(".{}", v.module), [f"{v.class_name}{s}" for s in suffixes], indent=4
+        )
+    ]
 
 
 def _exported(views: list[ResourceView], suffixes: tuple[str, ...]) -> list[Code]:
@@ -225,7 +310,9 @@ def _parent_spec(module: PythonIdentifier) -> PythonIdentifier:
     return PythonIdentifier(f"{module.upper()}_SPEC")
 
 
-def _owner_parent(view: ResourceView, modules: dict[str, PythonIdentifier]) -> tuple[PythonLiteral, PythonIdentifier] | None:
+def _owner_parent(
+    view: ResourceView, modules: dict[str, PythonIdentifier]
+) -> tuple[PythonLiteral, PythonIdentifier] | None:
     """(field literal, spec constant) of the parent spec an untagged kind is owned through."""
     if view.owner_parent is None:
         return None
@@ -233,7 +320,9 @@ def _owner_parent(view: ResourceView, modules: dict[str, PythonIdentifier]) -> t
     return python_literal(member), _parent_spec(modules[resource])
 
 
-def _core_imports(view: ResourceView, cloud: Provider, modules: dict[str, PythonIdentifier]) -> list[Code]:
+def _core_imports(
+    view: ResourceView, cloud: Provider, modules: dict[str, PythonIdentifier]
+) -> list[Code]:
     specs = ["CallSpec", "FieldSpec", "Mutability", "ResourceSpec"]
     if view.owner_parent is not None:
         specs.append("ParentSpec")
@@ -261,7 +350,9 @@ def _core_imports(view: ResourceView, cloud: Provider, modules: dict[str, Python
     return lines
 
 
-def _task_imports(view: ResourceView, modules: dict[str, PythonIdentifier], cloud: Provider) -> list[Code]:
+def _task_imports(
+    view: ResourceView, modules: dict[str, PythonIdentifier], cloud: Provider
+) -> list[Code]:
     annotations = " ".join(f.annotation for f in view.task_fields)
     typing = ["TYPE_CHECKING", "ClassVar"] + (["Any"] if "Any" in annotations else [])
     standard, runtime, own = cloud.task_imports(view)

@@ -10,7 +10,7 @@ error naming the module, the line and both bindings, never output that fails on 
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from collections.abc import Iterator
 
 from codegen.errors import TasklayerError
 
@@ -42,7 +42,9 @@ def _check_module(path: str, source: str) -> None:
                 "one would shadow the other",
                 file=path,
                 pointer=f"line {line}",
-                notes=["a resource or class name collides with a name the module imports; rename it with an overlay"],
+                notes=[
+                    "a resource or class name collides with a name the module imports; rename it with an overlay"
+                ],
             )
         seen[name] = line
 
@@ -52,7 +54,11 @@ def _bindings(body: list[ast.stmt]) -> Iterator[tuple[str, int]]:
     for node in body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
-                if alias.name != "annotations" or not isinstance(node, ast.ImportFrom) or node.module != "__future__":
+                if (
+                    alias.name != "annotations"
+                    or not isinstance(node, ast.ImportFrom)
+                    or node.module != "__future__"
+                ):
                     yield (alias.asname or alias.name).split(".")[0], node.lineno
         elif isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             yield node.name, node.lineno

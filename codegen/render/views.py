@@ -14,10 +14,20 @@ from functools import cached_property
 from typing import ClassVar
 
 from codegen.model import Field, FieldType, Mutability, Operation, Resource, Service
-from codegen.naming import Code, Docstring, PythonIdentifier, PythonLiteral, class_name, module_name, python_literal, safe_docstring
+from codegen.naming import (
+    Code,
+    Docstring,
+    PythonIdentifier,
+    PythonLiteral,
+    class_name,
+    module_name,
+    python_literal,
+    safe_docstring,
+)
 from codegen.render.names import check_fields, custom_resource_key, task_attr
 
 Argument = tuple[PythonIdentifier, PythonLiteral]
+
 
 def camel(name: str) -> str:
     """API member name to a custom resource key, as the runtime's ``reconciler.camel`` does:
@@ -78,10 +88,34 @@ def _first_sentence(text: str, limit: int = 600) -> str:
 # FieldSpec's keywords in the order a spec literal gives them; a provider's view fills in
 # those it has facts for (update_param, read_attribute, value_wrapper, reference_member, ...)
 FIELD_SPEC_ORDER = (
-    "name", "attr", "key", "in_create", "required", "from_task_name", "update_operation", "update_member", "update_param", "read_member",
-    "read_operation", "read_attribute", "value_wrapper", "write_only", "sensitive", "server_default",
-    "unordered", "references", "reference_member", "holds_arn", "is_tags", "filter_name", "after", "sensitive_paths",
-    "update_kind", "remove_operation", "other_form_of", "emptied_before_delete",
+    "name",
+    "attr",
+    "key",
+    "in_create",
+    "required",
+    "from_task_name",
+    "update_operation",
+    "update_member",
+    "update_param",
+    "read_member",
+    "read_operation",
+    "read_attribute",
+    "value_wrapper",
+    "write_only",
+    "sensitive",
+    "server_default",
+    "unordered",
+    "references",
+    "reference_member",
+    "holds_arn",
+    "is_tags",
+    "filter_name",
+    "after",
+    "sensitive_paths",
+    "update_kind",
+    "remove_operation",
+    "other_form_of",
+    "emptied_before_delete",
 )
 
 
@@ -147,15 +181,21 @@ class FieldView:
         doc = _first_sentence(self.field.documentation) or f"The {self.field.name} of the resource."
         notes = {
             Mutability.CREATE_ONLY: "Can only be set when the resource is created.",
-            Mutability.MUTABLE: f"Changed with {self.field.update_operation}." if self.field.update_operation else "",
+            Mutability.MUTABLE: (
+                f"Changed with {self.field.update_operation}."
+                if self.field.update_operation
+                else ""
+            ),
             Mutability.UNKNOWN: "Whether it can be changed later is not known.",
         }.get(self.field.mutability, "")
         flags = [notes] if notes else []
         if self.field.write_only:
             flags.append("Never returned by reads, so never compared.")
         if self.other_form_of:
-            flags.append(f"Another form of {', '.join(self.other_form_of)}: give one form, not both"
-                         " (those are read back and compared, this one is not).")
+            flags.append(
+                f"Another form of {', '.join(self.other_form_of)}: give one form, not both"
+                " (those are read back and compared, this one is not)."
+            )
         if self.field.sensitive:
             flags.append("Sensitive: never printed.")
         return " ".join([doc, *flags])
@@ -193,11 +233,21 @@ class FieldView:
         if unknown:
             raise ValueError(f"FieldSpec keywords {unknown} are not a provider's to give")
         values.update(facts)
-        defaults = {"in_create": False, "required": False, "from_task_name": False, "write_only": False,
-                    "sensitive": False, "server_default": False, "unordered": False, "is_tags": False,
-                    "emptied_before_delete": False}
+        defaults = {
+            "in_create": False,
+            "required": False,
+            "from_task_name": False,
+            "write_only": False,
+            "sensitive": False,
+            "server_default": False,
+            "unordered": False,
+            "is_tags": False,
+            "emptied_before_delete": False,
+        }
         ordered = [(k, values[k]) for k in FIELD_SPEC_ORDER if k in values]
-        args = arguments([(k, v) for k, v in ordered if v is not None and defaults.get(k, None) != v])
+        args = arguments(
+            [(k, v) for k, v in ordered if v is not None and defaults.get(k, None) != v]
+        )
         # the runtime's own enum, by member name: no string stands for a class in generated code
         mutability = Code("Mutability.{}", PythonIdentifier(f.mutability.name))
         return [*args[:2], (PythonIdentifier("mutability"), mutability), *args[2:]]  # type: ignore[list-item]
@@ -210,11 +260,18 @@ class FieldView:
         sharing one member name with the resource (a secret's replica regions' ``KmsKeyId``) are
         something else that happens to have it: two or more make the other form."""
         t, f = self.field.type, self.field
-        if not (f.write_only and self.in_create and t.kind == "list" and t.item and t.item.kind == "structure"):
+        if not (
+            f.write_only
+            and self.in_create
+            and t.kind == "list"
+            and t.item
+            and t.item.kind == "structure"
+        ):
             return ()
         inside = {name for name, _ in t.item.members}
         repeated = tuple(
-            o.name for o in self.resource.fields
+            o.name
+            for o in self.resource.fields
             if o is not f and o.name in inside and o.in_create and not o.write_only
         )
         return repeated if len(repeated) >= 2 else ()
@@ -232,7 +289,11 @@ class FieldView:
         """The resource's own name (``Identity.named_by``, while the natural key still holds it):
         the task's name when not given."""
         ident = self.resource.identity
-        return ident.named_by == self.field.name and self.field.name in ident.natural and self.in_create
+        return (
+            ident.named_by == self.field.name
+            and self.field.name in ident.natural
+            and self.in_create
+        )
 
     @property
     def crd_key(self) -> str:
@@ -240,7 +301,9 @@ class FieldView:
         status already has for itself (``id``, ``name``, ``tags``, ``conditions``) is prefixed
         with the kind (a HostedZone's ``Id`` is ``hostedZoneId``)."""
         in_status = bool(self.field.in_read or self.field.read_operation) and not self.is_tags
-        return custom_resource_key(camel(self.field.name), self.resource, self.on_task and not self.is_tags, in_status)
+        return custom_resource_key(
+            camel(self.field.name), self.resource, self.on_task and not self.is_tags, in_status
+        )
 
     @property
     def crd_key_name(self) -> PythonIdentifier | None:
@@ -270,12 +333,20 @@ class FieldView:
     @property
     def in_create(self) -> bool:
         """Sent in the create call (tags go through the tags spec instead)."""
-        return self.field.in_create and not self.is_tags and self.field.mutability is not Mutability.READ_ONLY
+        return (
+            self.field.in_create
+            and not self.is_tags
+            and self.field.mutability is not Mutability.READ_ONLY
+        )
 
 
 # the runtime's TagsSpec takes these without defaults: how a tag call names the resource, as
 # a cloud with no such facts says it (no TagSpecifications type, one id, not an ARN)
-TAGS_SPEC_REQUIRED: Mapping[str, object] = {"resource_type": None, "selector_is_list": False, "selector_is_arn": False}
+TAGS_SPEC_REQUIRED: Mapping[str, object] = {
+    "resource_type": None,
+    "selector_is_list": False,
+    "selector_is_arn": False,
+}
 
 
 @dataclass(frozen=True)
@@ -324,8 +395,10 @@ class ResourceView:
         status's own ``id`` (a hosted zone's ``Id``) is reported there, once."""
         own_id = self.id_member if self.has_id else None
         return [
-            f for f in self.fields
-            if (f.field.in_read or f.field.read_operation) and not f.is_tags
+            f
+            for f in self.fields
+            if (f.field.in_read or f.field.read_operation)
+            and not f.is_tags
             and not (f.field.name == own_id and f.crd_key == "id")
         ]
 
@@ -336,7 +409,9 @@ class ResourceView:
     @property
     def has_id(self) -> bool:
         """An id the cloud assigns (AWS); a GCP resource's name is its id and its task's name."""
-        return len(self.resource.identity.primary) == 1 and self.resource.identity.primary[0] != "name"
+        return (
+            len(self.resource.identity.primary) == 1 and self.resource.identity.primary[0] != "name"
+        )
 
     @property
     def id_member(self) -> str:
@@ -345,11 +420,20 @@ class ResourceView:
     @property
     def references(self) -> list[PythonIdentifier]:
         """Task classes this one's fields may hold, for imports."""
-        return sorted({f.task_reference for f in self.task_fields if f.task_reference and f.task_reference != self.class_name})
+        return sorted(
+            {
+                f.task_reference
+                for f in self.task_fields
+                if f.task_reference and f.task_reference != self.class_name
+            }
+        )
 
     @property
     def documentation(self) -> str:
-        return _first_sentence(self.resource.documentation, 800) or f"A {self.service.name} {self.name}."
+        return (
+            _first_sentence(self.resource.documentation, 800)
+            or f"A {self.service.name} {self.name}."
+        )
 
     def calls_summary(self) -> list[Docstring]:
         """One line per call, for the core module's docstring."""
@@ -433,7 +517,11 @@ class ResourceView:
         r = self.resource.readiness
         if r is None:
             return None
-        values: list[tuple[str, object]] = [("field", r.field), ("ready", r.ready), ("failed", r.failed)]
+        values: list[tuple[str, object]] = [
+            ("field", r.field),
+            ("ready", r.ready),
+            ("failed", r.failed),
+        ]
         return arguments(values + ([("gone_if_set", True)] if r.gone_if_set else []))
 
     @property
@@ -448,5 +536,11 @@ class ResourceView:
 
     def identity_arguments(self) -> list[Argument]:
         ident = self.resource.identity
-        return arguments([("primary", ident.primary), ("natural", ident.natural), ("parent", ident.parent),
-                          ("arn", ident.arn)])
+        return arguments(
+            [
+                ("primary", ident.primary),
+                ("natural", ident.natural),
+                ("parent", ident.parent),
+                ("arn", ident.arn),
+            ]
+        )

@@ -17,9 +17,10 @@ import importlib.metadata
 import json
 import os
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from googleapiclient import discovery_cache  # type: ignore[import-untyped]
 

@@ -95,7 +95,11 @@ def from_member_name(name: str) -> str | None:
 def holds_arn(name: str, documentation: str, shape: Shape | None) -> bool:
     """Whether a member takes an ARN, from the strongest evidence that speaks: the member's
     documentation, then its shape, then its name."""
-    for verdict in (from_documentation(documentation), from_shape(shape) if shape else None, from_member_name(name)):
+    for verdict in (
+        from_documentation(documentation),
+        from_shape(shape) if shape else None,
+        from_member_name(name),
+    ):
         if verdict is not None:
             return verdict == ARN
     return False
@@ -132,5 +136,9 @@ def reference_holds_arn(ctx: AwsContext) -> None:
         for f in resource.fields.values():
             item = f.type.item if f.type.kind == "list" and f.type.item else f.type
             may_hold = f.get("references") or f.get("mutability") is not Mutability.READ_ONLY
-            if item.kind == "string" and may_hold and holds_arn(f.name, f.documentation, _item_shape(ctx, f)):
+            if (
+                item.kind == "string"
+                and may_hold
+                and holds_arn(f.name, f.documentation, _item_shape(ctx, f))
+            ):
                 f.set_call(AwsFieldShape, "holds_arn", True, rid)

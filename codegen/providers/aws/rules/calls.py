@@ -5,23 +5,26 @@ from __future__ import annotations
 
 import dataclasses
 import re
-
 from collections.abc import Mapping
 
 from botocore import xform_name
 from botocore.model import Shape
 
-from codegen.providers.aws.rules.context import AwsContext, documentation_text, singular_candidates
-from codegen.providers.aws.rules.tagging import member_named, spells, tag_selectors_of
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation
+from codegen.providers.aws.rules.context import AwsContext, documentation_text, singular_candidates
+from codegen.providers.aws.rules.tagging import member_named, spells, tag_selectors_of
 from codegen.providers.aws.shapes import AwsFieldShape, AwsTagShape, aws, with_aws
 
 
 def _is_filter_list(shape: Shape) -> bool:
     item = shape.member if shape.type_name == "list" else None
-    return item is not None and item.type_name == "structure" and {"Name", "Values"} <= set(item.members)
+    return (
+        item is not None
+        and item.type_name == "structure"
+        and {"Name", "Values"} <= set(item.members)
+    )
 
 
 def _selector_for(members: dict[str, Shape], wanted: list[str]) -> str | None:
@@ -62,8 +65,11 @@ def _shaped_read(ctx: AwsContext, resource: ResourceDraft, op: Operation, rid: s
         id_filter_is_list=id_filter is not None and members[id_filter].type_name == "list",
         filters_member=next((n for n, s in members.items() if _is_filter_list(s)), None),
         # the read takes the name as it is typed: a list (Names) or one value (ServiceName)
-        **({"natural_filter_is_list": members[shaped.natural_filter].type_name == "list"}
-           if shaped.natural_filter else {}),
+        **(
+            {"natural_filter_is_list": members[shaped.natural_filter].type_name == "list"}
+            if shaped.natural_filter
+            else {}
+        ),
     )
 
 
@@ -119,8 +125,7 @@ def one_attribute_per_call(ctx: AwsContext) -> None:
     rid = source("aws.attribute-update-one-per-call")
     for resource in ctx.resources():
         shaped = [
-            with_aws(op, one_field_per_call=op.name.endswith("Attribute"))
-            for op in resource.update
+            with_aws(op, one_field_per_call=op.name.endswith("Attribute")) for op in resource.update
         ]
         if shaped != resource.update:
             resource.set("update", shaped, rid)
@@ -137,7 +142,11 @@ def value_wrapper(ctx: AwsContext) -> None:
             op_name = f.get("update_operation")
             if op_name and op_name in ctx.operation_names and op_name not in ctx.tag_operations:
                 member = ctx.input_members(op_name).get(f.get("update_name") or f.name)
-                if member is not None and member.type_name == "structure" and list(member.members) == ["Value"]:
+                if (
+                    member is not None
+                    and member.type_name == "structure"
+                    and list(member.members) == ["Value"]
+                ):
                     f.set_call(AwsFieldShape, "value_wrapper", "Value", rid)
             reader = f.get("read_operation")
             if reader and reader not in ctx.tag_operations:
@@ -170,7 +179,11 @@ def tag_selectors(ctx: AwsContext) -> None:
         payload = member_named(members, ("Tags", "AddTags", "Tagging")) or "Tags"
         shape = members.get(payload)
         wrapper, item = _tag_items(shape)
-        create_shape = ctx.input_members(resource.create.name).get(tags.create_member or "") if resource.create else None
+        create_shape = (
+            ctx.input_members(resource.create.name).get(tags.create_member or "")
+            if resource.create
+            else None
+        )
         shaped = dataclasses.replace(tags, selector_member=selector).with_call(
             AwsTagShape,
             selector_is_list=selector is not None and members[selector].type_name == "list",
@@ -207,7 +220,9 @@ def _item_member(item: Shape | None, suffix: str) -> str:
     return next((m for m in item.members if m.lower().endswith(suffix.lower())), suffix)
 
 
-def _fixed_type(ctx: AwsContext, resource: ResourceDraft, op_name: str) -> tuple[tuple[str, str], ...]:
+def _fixed_type(
+    ctx: AwsContext, resource: ResourceDraft, op_name: str
+) -> tuple[tuple[str, str], ...]:
     """A required enum member of a tag call whose value spells the resource's name (route53
     ChangeTagsForResource's ``ResourceType: hostedzone``) is sent as that fixed value."""
     members = ctx.input_members(op_name)
@@ -269,7 +284,11 @@ def id_selector_takes_name(ctx: AwsContext) -> None:
         if read is None or read.natural_filter or not read.id_filter or len(natural) != 1:
             continue
         member = ctx.input_members(read.name).get(read.id_filter)
-        if member is None or member.type_name != "string" or not _TAKES_NAME.search(documentation_text(member)):
+        if (
+            member is None
+            or member.type_name != "string"
+            or not _TAKES_NAME.search(documentation_text(member))
+        ):
             continue
         shaped = dataclasses.replace(read, natural_filter=read.id_filter, source=rid)
         resource.set("read", with_aws(shaped, natural_filter_is_list=False), rid)

@@ -7,17 +7,18 @@ verb (``Create``), a noun (``VpcAttribute``) and the shapes botocore resolved fo
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from typing import Any, Iterable, Mapping
+from functools import cache, cached_property
+from typing import Any
 
 from botocore.model import OperationModel, ServiceModel, Shape, StructureShape
 from botocore.waiter import WaiterModel
 
-from codegen.providers.aws.rules.docs import html_to_text
 from codegen.annotate.draft import ResourceDraft, ServiceDraft
 from codegen.annotate.inflect import singular
 from codegen.model import FieldType
+from codegen.providers.aws.rules.docs import html_to_text
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z][a-z0-9]*|[a-z0-9]+")
 
@@ -31,13 +32,13 @@ def words(name: str) -> list[str]:
     return list(_words(name))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _words(name: str) -> tuple[str, ...]:
     # rules ask for the same few thousand operation and member names over and over
     return tuple(_WORD.findall(name))
 
 
-@lru_cache(maxsize=None)
+@cache
 def split_operation(name: str) -> tuple[str, str]:
     """``ModifyVpcAttribute`` -> (``Modify``, ``VpcAttribute``)."""
     parts = words(name)
@@ -63,7 +64,7 @@ def same_noun(a: str, b: str) -> bool:
 
 
 # the read rules ask this of every (resource, operation) pair: ~130k times for five services
-@lru_cache(maxsize=None)
+@cache
 def _candidate_set(noun: str) -> frozenset[str]:
     return frozenset(singular_candidates(noun))
 
@@ -106,7 +107,9 @@ class AwsContext:
 
     def op(self, name: str) -> OperationModel:
         found = self._operations.get(name)
-        return found if found is not None else self.model.operation_model(name)  # botocore's error for a wrong name
+        return (
+            found if found is not None else self.model.operation_model(name)
+        )  # botocore's error for a wrong name
 
     def ops_with_verb(self, *verbs: str) -> Iterable[tuple[str, str, str]]:
         """(operation, verb, noun) in the model's operation order."""
@@ -131,7 +134,9 @@ class AwsContext:
         required = self._required.get(op_name)
         if required is None:
             shape = self.op(op_name).input_shape
-            required = self._required[op_name] = tuple(shape.required_members) if shape is not None else ()
+            required = self._required[op_name] = (
+                tuple(shape.required_members) if shape is not None else ()
+            )
         return list(required)
 
     _required: dict[str, tuple[str, ...]] = field(default_factory=dict)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from botocore.model import Shape
 
-from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, documentation_text
-from codegen.providers.aws.rules.identity import read_members
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import FieldType
+from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, documentation_text
+from codegen.providers.aws.rules.identity import read_members
+
 
 def create_inputs(ctx: AwsContext, resource: ResourceDraft) -> dict[str, Shape]:
     """Create input members that describe the resource (no DryRun, tokens or tag members)."""
@@ -46,7 +47,10 @@ def collect_fields(ctx: AwsContext) -> None:
         required = set(ctx.required_inputs(resource.create.name)) if resource.create else set()
         for name, shape in creates.items():
             draft = FieldDraft(
-                name, ctx.field_type(shape), documentation_text(shape), in_create=True,
+                name,
+                ctx.field_type(shape),
+                documentation_text(shape),
+                in_create=True,
                 create_shape=shape.name,
             )
             read_name = _read_name_for(resource, name, readable)
@@ -68,7 +72,9 @@ def collect_fields(ctx: AwsContext) -> None:
         for name, shape in _flat_create_outputs(ctx, resource).items():
             if name not in resource.fields and name not in taken:
                 # returned once, by the create only (a KeyPair's KeyMaterial)
-                resource.fields[name] = FieldDraft(name, ctx.field_type(shape), documentation_text(shape))
+                resource.fields[name] = FieldDraft(
+                    name, ctx.field_type(shape), documentation_text(shape)
+                )
         for name, f in resource.fields.items():
             f.provenance.setdefault("name", rid)
 
@@ -94,7 +100,14 @@ def tags_field(ctx: AwsContext) -> None:
         tags = resource.tags
         if tags is None:
             continue
-        spelled = next((n for n in resource.fields if n != tags.field and n.lower() in ("tags", "tagset", "taglist")), None)
+        spelled = next(
+            (
+                n
+                for n in resource.fields
+                if n != tags.field and n.lower() in ("tags", "tagset", "taglist")
+            ),
+            None,
+        )
         if tags.field not in resource.fields and spelled is not None:
             # read back as TagSet (an ENI) or tags (logs): one field, named Tags, read under that name
             read = resource.fields.pop(spelled)
@@ -104,7 +117,11 @@ def tags_field(ctx: AwsContext) -> None:
         if tags.field not in resource.fields:
             # tagged on create (TagSpecifications) but the read shape lists no tags
             tag_shape = ctx.model.shape_for("Tag") if "Tag" in ctx.shape_names else None
-            item = ctx.field_type(tag_shape) if tag_shape is not None else FieldType("structure", "Tag")
+            item = (
+                ctx.field_type(tag_shape)
+                if tag_shape is not None
+                else FieldType("structure", "Tag")
+            )
             tag_list = FieldType("list", "TagList", item=item)
             resource.fields[tags.field] = FieldDraft(tags.field, tag_list, "The tags.")
         f = resource.fields[tags.field]

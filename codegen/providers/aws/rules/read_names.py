@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from codegen.providers.aws.rules.context import AwsContext
 from codegen.annotate.rules import rule, source
+from codegen.providers.aws.rules.context import AwsContext
 
 
 @rule("aws.name-read-as-resource-name")

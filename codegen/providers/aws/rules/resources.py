@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from codegen.providers.aws.rules.context import AwsContext, documentation_text, same_noun, split_operation
-from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
-from codegen.annotate.rules import source
+from codegen.annotate.rules import rule, source
 from codegen.model import Operation
+from codegen.providers.aws.rules.context import (
+    AwsContext,
+    documentation_text,
+    same_noun,
+    split_operation,
+)
 
 # Verbs that bring a resource into being, and the verbs that end it.
 LIFECYCLE_FAMILIES: tuple[tuple[str, str], ...] = (
@@ -64,7 +68,7 @@ def _sets_a_field(ctx: AwsContext, verb: str, noun: str) -> bool:
     if verb != "Put":
         return False
     for resource in ctx.resources():
-        rest = noun[len(resource.name):]
+        rest = noun[len(resource.name) :]
         if noun.startswith(resource.name) and rest and resource.create is not None:
             if rest in ctx.input_members(resource.create.name):
                 return True

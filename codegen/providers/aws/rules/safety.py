@@ -8,9 +8,9 @@ import dataclasses
 
 from botocore.model import Shape
 
-from codegen.providers.aws.rules.context import AwsContext, is_sensitive
 from codegen.annotate.rules import rule, source
 from codegen.model import Readiness
+from codegen.providers.aws.rules.context import AwsContext, is_sensitive
 from codegen.providers.aws.shapes import aws
 
 MAX_DEPTH = 8  # nested structures deeper than this are not searched for secrets
@@ -40,8 +40,11 @@ def _secret_paths(shape: Shape, prefix: str, depth: int) -> list[str]:
     if is_sensitive(shape):
         return [prefix]
     if shape.type_name == "structure":
-        return [p for name, member in shape.members.items()
-                for p in _secret_paths(member, f"{prefix}.{name}" if prefix else name, depth + 1)]
+        return [
+            p
+            for name, member in shape.members.items()
+            for p in _secret_paths(member, f"{prefix}.{name}" if prefix else name, depth + 1)
+        ]
     if shape.type_name == "list":
         return _secret_paths(shape.member, f"{prefix}[]", depth + 1)  # type: ignore[attr-defined]
     if shape.type_name == "map":
@@ -65,7 +68,9 @@ def sensitive_paths(ctx: AwsContext) -> None:
             shapes = [creates.get(f.name)]
             if read_shape is not None:
                 shapes.append(read_shape.members.get(f.get("read_name") or f.name))
-            paths = sorted({p for s in shapes if s is not None for p in _secret_paths(s, "", 0) if p})
+            paths = sorted(
+                {p for s in shapes if s is not None for p in _secret_paths(s, "", 0) if p}
+            )
             if paths:
                 f.set("sensitive_paths", tuple(paths), rid)
 
@@ -89,7 +94,11 @@ def returned_once(ctx: AwsContext) -> None:
         if item is None or item.type_name != "structure":
             continue
         readable = set(ctx.model.shape_for(resource.shape).members) if resource.shape else set()
-        once = tuple(name for name, member in item.members.items() if is_sensitive(member) and name not in readable)
+        once = tuple(
+            name
+            for name, member in item.members.items()
+            if is_sensitive(member) and name not in readable
+        )
         if once:
             resource.set("create", dataclasses.replace(create, returned_once=once), rid)
 
@@ -108,12 +117,17 @@ def terminal_states(ctx: AwsContext) -> None:
         if readiness is None or name not in resource.waiters:
             continue
         gone = [
-            str(a.expected) for a in ctx.waiters.get_waiter(name).acceptors
-            if a.state == "success" and isinstance(a.expected, str) and str(a.argument).endswith(f".{readiness.field}")
+            str(a.expected)
+            for a in ctx.waiters.get_waiter(name).acceptors
+            if a.state == "success"
+            and isinstance(a.expected, str)
+            and str(a.argument).endswith(f".{readiness.field}")
         ]
         extra = tuple(s for s in gone if s not in readiness.failed)
         if extra:
-            resource.set("readiness", dataclasses.replace(readiness, failed=readiness.failed + extra), rid)
+            resource.set(
+                "readiness", dataclasses.replace(readiness, failed=readiness.failed + extra), rid
+            )
 
 
 GONE_STATES = ("deleting", "deleted")  # on the way out or out: never a live resource
@@ -134,7 +148,8 @@ def terminal_states_from_enum(ctx: AwsContext) -> None:
         shape = ctx.model.shape_for(resource.shape)
         member = getattr(shape, "members", {}).get("State")
         gone = tuple(
-            value for value in (getattr(member, "enum", None) or [])
+            value
+            for value in (getattr(member, "enum", None) or [])
             if isinstance(value, str) and value.lower() in GONE_STATES
         )
         if gone:
@@ -156,8 +171,16 @@ def terminal_when_deletion_date(ctx: AwsContext) -> None:
         if resource.readiness is not None or not resource.shape:
             continue
         members = getattr(ctx.model.shape_for(resource.shape), "members", {})
-        mark = next((m for m in DELETION_MARKS if m in resource.fields and members.get(m) is not None
-                     and members[m].type_name == "timestamp"), None)
+        mark = next(
+            (
+                m
+                for m in DELETION_MARKS
+                if m in resource.fields
+                and members.get(m) is not None
+                and members[m].type_name == "timestamp"
+            ),
+            None,
+        )
         if mark is not None:
             resource.set("readiness", Readiness(mark, None, (), "", gone_if_set=True), rid)
 
@@ -182,10 +205,15 @@ def terminal_states_from_deleted_waiter(ctx: AwsContext) -> None:
         for name in (f"{resource.name}Deleted", f"{resource.name}Terminated"):
             if name not in resource.waiters:
                 continue
-            success = [a for a in ctx.waiters.get_waiter(name).acceptors
-                       if a.state == "success" and a.matcher == "pathAll" and isinstance(a.expected, str)
-                       and str(a.argument).startswith(prefix)]
-            paths = {str(a.argument)[len(prefix):] for a in success}
+            success = [
+                a
+                for a in ctx.waiters.get_waiter(name).acceptors
+                if a.state == "success"
+                and a.matcher == "pathAll"
+                and isinstance(a.expected, str)
+                and str(a.argument).startswith(prefix)
+            ]
+            paths = {str(a.argument)[len(prefix) :] for a in success}
             if len(paths) != 1 or next(iter(paths)).split(".")[0] not in resource.fields:
                 continue
             gone = tuple(str(a.expected) for a in success)

@@ -10,11 +10,11 @@ GetBucketTagging).
 
 from __future__ import annotations
 
-from codegen.providers.aws.rules.context import AwsContext
-from codegen.providers.aws.rules.tagging import _pick, _specific_noun, spells
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation, TagsModel
+from codegen.providers.aws.rules.context import AwsContext
+from codegen.providers.aws.rules.tagging import _pick, _specific_noun, spells
 
 
 def _names_resource(ctx: AwsContext, resource: ResourceDraft, op_name: str) -> bool:
@@ -46,7 +46,11 @@ def service_level_tagging(ctx: AwsContext) -> None:
         tag, untag = _pick(ctx, resource, "tag"), _pick(ctx, resource, "untag")
         if tag is None or not _names_resource(ctx, resource, tag):
             continue
-        resource.set("tags", TagsModel(field="Tags", tag_operation=tag, untag_operation=untag, source=rid), rid)
+        resource.set(
+            "tags",
+            TagsModel(field="Tags", tag_operation=tag, untag_operation=untag, source=rid),
+            rid,
+        )
         resource.set("tag", Operation(tag, "tag", source=rid), rid)
         if untag:
             resource.set("untag", Operation(untag, "untag", source=rid), rid)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from botocore.model import Shape
 
-from codegen.providers.aws.rules.fields import create_inputs
-from codegen.providers.aws.rules.context import AwsContext
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
+from codegen.providers.aws.rules.context import AwsContext
+from codegen.providers.aws.rules.fields import create_inputs
 
 
 def _paths(shape: Shape, prefix: str, depth: int = 3) -> dict[str, list[str]]:

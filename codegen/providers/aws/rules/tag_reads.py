@@ -18,7 +18,9 @@ from codegen.providers.aws.rules.context import AwsContext
 from codegen.providers.aws.shapes import AwsTagShape, aws_tags
 
 
-def _reader(ctx: AwsContext, resource: ResourceDraft, readers: list[str]) -> tuple[str, str | None] | None:
+def _reader(
+    ctx: AwsContext, resource: ResourceDraft, readers: list[str]
+) -> tuple[str, str | None] | None:
     """(tag read, the member it names resources by when not the tag call's selector): first one
     taking many at once (ListTagsForResources ``ResourceIds``, DescribeTags ``ResourceArns``),
     else one taking the tag call's selector itself (ListTagsForResource ``ResourceId``). A read

@@ -9,13 +9,12 @@ carry, then given to resources; they never become resources themselves.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
-from codegen.providers.aws.rules.context import AwsContext, split_operation, words
-from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
-from codegen.annotate.rules import source
+from codegen.annotate.rules import rule, source
 from codegen.model import Operation, TagsModel
+from codegen.providers.aws.rules.context import AwsContext, split_operation, words
 from codegen.providers.aws.shapes import AwsTagShape
 
 TAG_WORDS = ("Tag", "Tags", "Tagging", "Untag")
@@ -71,7 +70,10 @@ def tag_selectors_of(ctx: AwsContext, op_name: str) -> list[str]:
 
 def spells(value: str, resource: ResourceDraft) -> bool:
     """An enum value naming the resource: ``hostedzone`` for HostedZone."""
-    return value.replace("-", "").replace("_", "").lower() in (resource.name.lower(), resource.api_name.lower())
+    return value.replace("-", "").replace("_", "").lower() in (
+        resource.name.lower(),
+        resource.api_name.lower(),
+    )
 
 
 def _fits(ctx: AwsContext, op_name: str, resource: ResourceDraft) -> bool:
@@ -106,7 +108,9 @@ def _pick(ctx: AwsContext, resource: ResourceDraft, role: str) -> str | None:
     identity = {*resource.primary, *deletes, *([resource.arn] if resource.arn else [])}
     for matches in (
         lambda n: _specific_noun(n) in own,
-        lambda n: bool(identity) and set(tag_selectors_of(ctx, n)) <= identity and bool(tag_selectors_of(ctx, n)),
+        lambda n: bool(identity)
+        and set(tag_selectors_of(ctx, n)) <= identity
+        and bool(tag_selectors_of(ctx, n)),
         lambda n: _generic(ctx, n),
     ):
         found = [n for n in ops if matches(n)]
@@ -121,7 +125,9 @@ def _tag_member(ctx: AwsContext, resource: ResourceDraft) -> tuple[str | None, s
     create = member_named(create_in, TAGS_IN)
     read = None
     if resource.shape:
-        read = member_named(ctx.model.shape_for(resource.shape).members, ("Tags", "TagList", "TagSet"))
+        read = member_named(
+            ctx.model.shape_for(resource.shape).members, ("Tags", "TagList", "TagSet")
+        )
     return create, read
 
 
