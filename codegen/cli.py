@@ -88,7 +88,8 @@ def _global_flags(top: bool) -> argparse.ArgumentParser:
         "--schemas",
         type=Path,
         default=default(None),
-        help="pinned schemas folder (default: schemas/ of the checkout around the current directory)",
+        help="pinned schemas folder (default: schemas/ of the checkout around the current "
+        "directory)",
     )
     parent.add_argument(
         "-v",
@@ -146,7 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--from",
         dest="sdk_data",
         type=Path,
-        help="aws: a botocore data folder (or an unpacked botocore wheel) instead of the installed one",
+        help="aws: a botocore data folder (or an unpacked botocore wheel) instead of the "
+        "installed one",
     )
     _command(
         schemas_sub, "list", "pinned services and versions vs what the installed SDKs have", flags
@@ -233,7 +235,8 @@ def build_parser() -> argparse.ArgumentParser:
     drift.add_argument(
         "--base",
         default="HEAD",
-        help="the previous pins: a git revision of this checkout (default HEAD) or a schemas folder",
+        help="the previous pins: a git revision of this checkout (default HEAD) or a schemas "
+        "folder",
     )
     drift.add_argument("--json", action="store_true", help="the report as one JSON object")
     drift.add_argument(
@@ -324,7 +327,8 @@ def schemas_dir(args: argparse.Namespace) -> Path:
     root = find_root(Path.cwd())
     if root is None:
         raise TasklayerError(
-            f"not inside a tasklayer checkout: no folder at or above {Path.cwd()} holds schemas/ and templates/",
+            f"not inside a tasklayer checkout: no folder at or above {Path.cwd()} holds schemas/ "
+            "and templates/",
             notes=["run it from the repository (any subdirectory will do), or pass --schemas DIR"],
         )
     return root / "schemas"

@@ -84,6 +84,7 @@ def coverage_line(c: dict[str, Any]) -> str:
     else:
         swept = f"{c['swept_passing']} swept-passing of {c['swept']} swept"
     return (
-        f"{c['provider']}: {c['resources']} resources, {c['complete']} complete (identity, create, read, delete), "
+        f"{c['provider']}: {c['resources']} resources, {c['complete']} complete (identity, "
+        "create, read, delete), "
         f"{generated}, {swept}"
     )

@@ -238,7 +238,8 @@ def markdown(report: Report) -> str:
         else ""
     )
     lines.append(
-        f"Suggested bump: **{report.bump}** ({why}): {report.package_version} -> {report.next_version}{below_one}."
+        f"Suggested bump: **{report.bump}** ({why}): {report.package_version} -> "
+        f"{report.next_version}{below_one}."
     )
     if report.versions:
         lines += ["", "Schemas:"] + [f"- {s}: {o} -> {n}" for s, o, n in report.versions]

@@ -102,14 +102,16 @@ def service_document(service: Service, detail: bool = False) -> dict[str, Any]:
 def service_table(service: Service) -> str:
     """A human view: one table per resource."""
     out = [
-        f"{service.provider}/{service.name} {service.api_version}: {len(service.resources)} resources"
+        f"{service.provider}/{service.name} {service.api_version}: {len(service.resources)} "
+        "resources"
     ]
     for r in service.resources:
         ops = r.operations.names()
         ident = r.identity
         out.append("")
         out.append(
-            f"{r.name}  (primary {', '.join(ident.primary) or '-'}; natural {', '.join(ident.natural) or '-'};"
+            f"{r.name}  (primary {', '.join(ident.primary) or '-'}; natural "
+            f"{', '.join(ident.natural) or '-'};"
             f" parent {', '.join(ident.parent) or '-'}; arn {ident.arn or '-'})"
         )
         out.append("  " + "  ".join(f"{k}={v}" for k, v in ops.items() if v))
@@ -134,7 +136,12 @@ def service_table(service: Service) -> str:
             rows.append((f.name, f.mutability.value, via, ",".join(flags), f.source))
         widths = [max(len(row[i]) for row in rows) for i in range(4)]
         for row in rows:
-            out.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[4])
+            out.append(
+                "  "
+                + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=False))
+                + "  "
+                + row[4]
+            )
     return "\n".join(out)
 
 

@@ -175,7 +175,8 @@ def _check_overlay_file(path: Path, provider: str, pinned: list[str]) -> None:
         )
     if path.stem not in pinned:
         raise TasklayerError(
-            f"overlay for {provider} service {path.stem!r}, which is not pinned, so it is never read",
+            f"overlay for {provider} service {path.stem!r}, which is not pinned, so it is never "
+            "read",
             file=path,
             notes=[f"pinned: {', '.join(pinned) or '(none)'}", *_did_you_mean(path.stem, pinned)],
         )
@@ -203,7 +204,8 @@ def _refuse_empty_overlay(path: Path) -> None:
             file=path,
             pointer="generate",
             notes=[
-                "list the resources to render, or delete the key (then nothing is rendered, and generate says so)"
+                "list the resources to render, or delete the key (then nothing is rendered, and "
+                "generate says so)"
             ],
         )
 

@@ -2,8 +2,9 @@
 
 Plain frozen dataclasses: Service -> Resource -> Field / Operation. Nothing here knows about
 botocore or discovery documents; sources and annotation rules fill it in. Every annotated value
-carries its provenance: the id of the rule that decided it (``rule:aws.create-input-without-update``)
-or the overlay file and key that corrected it (``overlay:schemas/overlays/aws/ec2.yaml#resources.Vpc.fields.X.mutability``).
+carries its provenance: the id of the rule that decided it
+(``rule:aws.create-input-without-update``) or the overlay file and key that corrected it
+(``overlay:schemas/overlays/aws/ec2.yaml#resources.Vpc.fields.X.mutability``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ class Mutability(str, Enum):
 UPDATE_KINDS = ("add_remove", "per_item", "json_patch", "nested", "flattened", "keyed_item")
 
 Provenance = Mapping[str, str]
-"""Annotated attribute name -> where its value came from (``rule:<id>`` or ``overlay:<file>#<key>``)."""
+"""Annotated attribute name -> where its value came from (``rule:<id>`` or
+``overlay:<file>#<key>``)."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +154,8 @@ class Field(CarriesCall):
     # (update input path, path inside the field) for "nested", "flattened", "keyed_item" and
     # "json_patch" updates: ("PrivateDnsHostnameTypeOnLaunch", "HostnameType")
     update_paths: tuple[tuple[str, str], ...] = ()
-    # the create sets it only inside another member's structure: "IpPermissions[].Ipv6Ranges[].CidrIpv6"
+    # the create sets it only inside another member's structure:
+    # "IpPermissions[].Ipv6Ranges[].CidrIpv6"
     create_path: str | None = None
     in_create: bool = False  # the create call takes it (a fact of the schema, not a judgement)
     in_read: bool = False  # the main read returns it

@@ -18,7 +18,7 @@ import keyword
 import math
 import re
 from collections.abc import Iterable
-from typing import Literal, Union
+from typing import Literal
 
 from botocore import xform_name
 
@@ -87,7 +87,8 @@ class PythonIdentifier(str):
 
 
 def _pascal(snake: str) -> str:
-    """``vpc_zone_identifier`` -> ``VpcZoneIdentifier``; other separators (``-``, ``.``) split too."""
+    """``vpc_zone_identifier`` -> ``VpcZoneIdentifier``; other separators (``-``, ``.``) split
+    too."""
     return "".join(w[:1].upper() + w[1:] for w in _WORD_SEPARATOR.split(snake))
 
 
@@ -212,7 +213,8 @@ class PythonLiteral(str):
 
 
 class Docstring(str):
-    """Prose escaped to sit between ``\"\"\"`` and ``\"\"\"``: only :func:`safe_docstring` makes one."""
+    """Prose escaped to sit between ``\"\"\"`` and ``\"\"\"``: only :func:`safe_docstring` makes
+    one."""
 
     def __new__(cls, value: object) -> Docstring:
         raise TypeError("Docstring is made by safe_docstring(text)")
@@ -243,9 +245,9 @@ class Code(str):
         return cls(separator.join("{}" for _ in items), *items)
 
 
-CodePart = Union[PythonIdentifier, PythonLiteral, Code]
+CodePart = PythonIdentifier | PythonLiteral | Code
 CODE_PARTS = (PythonIdentifier, PythonLiteral, Code)
-Safe = Union[PythonIdentifier, PythonLiteral, Docstring, Code]
+Safe = PythonIdentifier | PythonLiteral | Docstring | Code
 SAFE_TYPES = (PythonIdentifier, PythonLiteral, Docstring, Code)
 
 

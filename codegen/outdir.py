@@ -58,7 +58,8 @@ def locked(target: Path, *, shared: bool = False, timeout: float = 120.0) -> Ite
                     waiting = True
                 if time.monotonic() > deadline:
                     raise TasklayerError(
-                        f"another tasklayer generate has held the lock for {timeout:.0f}s; not writing",
+                        f"another tasklayer generate has held the lock for {timeout:.0f}s; not "
+                        "writing",
                         file=str(target),
                     ) from None
                 time.sleep(0.1)

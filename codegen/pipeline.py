@@ -71,7 +71,8 @@ def annotated(schemas_dir: Path, provider: str, name: str) -> Service:
 def annotated_with_selection(
     schemas_dir: Path, provider: str, name: str
 ) -> tuple[Service, tuple[str, ...]]:
-    """One pinned service through its rules and overlay, and the resources its ``generate`` selects."""
+    """One pinned service through its rules and overlay, and the resources its ``generate``
+    selects."""
     overlay = find_overlay(schemas_dir, provider, name)
     service = _pinned(schemas_dir, provider, name, overlay)[0]
     return service, choose(service, overlay)[0]

@@ -171,7 +171,8 @@ def _refuse_foreign(target: Path) -> None:
         raise TasklayerError("the output folder is a file", file=str(target))
     if target.is_dir() and any(target.iterdir()) and not (target / MARKER).is_file():
         raise TasklayerError(
-            f"refusing to replace a folder that tasklayer did not generate (it has no {MARKER} file)",
+            f"refusing to replace a folder that tasklayer did not generate (it has no {MARKER} "
+            "file)",
             file=str(target),
         )
 

@@ -87,7 +87,8 @@ def installed_names(provider: str) -> list[str]:
 
 
 def _corpus(args: argparse.Namespace, console: Console) -> list:
-    """Every installed service (``--service`` narrows): a crash here is a rule bug worth a report."""
+    """Every installed service (``--service`` narrows): a crash here is a rule bug worth a
+    report."""
     from codegen.pipeline import annotate
     from codegen.providers.registry import PROVIDERS
 
@@ -102,6 +103,7 @@ def _corpus(args: argparse.Namespace, console: Console) -> list:
 
 def summary_line(summary: dict, noun: str = "services") -> str:
     return (
-        f"{summary['services']} {noun}, {summary['resources']} resources, {summary['fields']} fields, "
+        f"{summary['services']} {noun}, {summary['resources']} resources, {summary['fields']} "
+        "fields, "
         f"{summary['unknown_fields']} unknown ({summary['unknown_fraction']:.2%})"
     )

@@ -38,7 +38,8 @@ def run(args: argparse.Namespace, console: Console, root: Path) -> int:
         print(markdown(report), end="")
     if args.bump and not args.json:  # the JSON report says it as suggested_version
         console.info(
-            f"recorded package version {report.next_version} in schemas/manifest.json; `generate` writes it"
+            f"recorded package version {report.next_version} in schemas/manifest.json; `generate` "
+            "writes it"
         )
     return 0
 

@@ -42,7 +42,8 @@ def run(args: argparse.Namespace, console: Console, root: Path) -> int:
         return 0
     written = len(outcome.files) + 1  # + the marker
     console.info(
-        f"{args.output}: {written} files; {len(result.missing)} new, {len(result.differing)} changed, "
+        f"{args.output}: {written} files; {len(result.missing)} new, {len(result.differing)} "
+        "changed, "
         f"{len(result.extra)} removed ({how})"
     )
     for kind, paths in (
@@ -67,7 +68,8 @@ def _say_unrendered(outcome: Outcome, console: Console) -> None:
         count = sum(len(v) for v in left_out.values())
         listed = ", -v lists them" if console.verbosity < 1 else ""
         console.info(
-            f"{count} resources not generated (`generate: all` selects complete annotations{listed})"
+            f"{count} resources not generated (`generate: all` selects complete "
+            f"annotations{listed})"
         )
         for service, reasons in left_out.items():
             for resource, why in reasons.items():

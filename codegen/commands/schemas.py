@@ -93,12 +93,14 @@ def _check(args: argparse.Namespace, console: Console) -> int:
     rows = _compare_with_sdk(args.schemas, args.provider, args.services, args.sdk_data)
     stale = [r for r in rows if r["state"] != "current"]  # newer, older, differs, unpinned
     for r in rows:
-        line = f"{r['state']:<9} {args.provider}/{r['service']}: pinned {r['pinned']}, SDK has {r['sdk']}"
+        where = f"{args.provider}/{r['service']}"
+        line = f"{r['state']:<9} {where}: pinned {r['pinned']}, SDK has {r['sdk']}"
         (console.info if r["state"] != "current" else console.detail)(line)
     if stale:
         console.info(
             f"{len(stale)} of {len(rows)} pins differ from the SDK; "
-            f"`tasklayer schemas pin {args.provider} {' '.join(r['service'] for r in stale)}` updates them"
+            f"`tasklayer schemas pin {args.provider} {' '.join(r['service'] for r in stale)}` "
+            "updates them"
         )
         return 1
     console.info(f"all {len(rows)} {args.provider} pins match the SDK")
@@ -122,7 +124,8 @@ def _compare_with_sdk(
         else:
             sdk_of_pin = entry.get(facts.manifest_key, section.get(facts.manifest_key, "?"))
             where = (
-                f"{entry['api_version']}{' rev ' + entry['revision'] if 'revision' in entry else ''}"
+                f"{entry['api_version']}"
+                f"{' rev ' + entry['revision'] if 'revision' in entry else ''}"
                 f" from {facts.distribution} {sdk_of_pin}"
             )
             state = (

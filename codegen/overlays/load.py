@@ -73,11 +73,11 @@ def load_overlay(path: Path, repo_root: Path) -> Overlay:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise overlay_error(file, {}, "", f"cannot read overlay: {exc}")
+        raise overlay_error(file, {}, "", f"cannot read overlay: {exc}") from None
     try:
         data = parse_yaml(text)
     except yaml.YAMLError as exc:
-        raise overlay_error(file, {}, "", yaml_reason(exc))
+        raise overlay_error(file, {}, "", yaml_reason(exc)) from None
     except RecursionError:
         raise overlay_error(
             file, {}, "", f"nested too deeply to read, at line {_too_deep_at(text)}"
@@ -258,7 +258,8 @@ class _Reader:
             hint = suggest(value, list(UPDATE_KINDS)) if isinstance(value, str) else ""
             self.fail(
                 key,
-                f"update_kind must be null or one of {', '.join(UPDATE_KINDS)}, got {_shown(value)}{hint}",
+                f"update_kind must be null or one of {', '.join(UPDATE_KINDS)}, got "
+                f"{_shown(value)}{hint}",
             )
         return value  # type: ignore[no-any-return]
 
@@ -275,8 +276,9 @@ class _Reader:
 _Check = Callable[[_Reader, Any, str], Any]
 
 # every cloud's field keys: the neutral facts and each provider's own (update_param,
-# reference_member: GCP's; read_attribute, value_wrapper, filter_name, holds_arn: AWS's), which check_overlay refuses
-# by name in another provider's overlay and apply_overlay routes into the field's variant
+# reference_member: GCP's; read_attribute, value_wrapper, filter_name, holds_arn: AWS's),
+# which check_overlay refuses by name in another provider's overlay and apply_overlay routes
+# into the field's variant
 FIELD_VALUES: dict[str, _Check] = {
     "mutability": _Reader.mutability,
     "update_operation": _Reader.optional_name,

@@ -32,7 +32,7 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> Marked:
         except TypeError:  # a list or mapping used as a key
             raise yaml.MarkedYAMLError(
                 problem="a key must be a plain name", problem_mark=key_node.start_mark
-            )
+            ) from None
         if duplicate:
             raise yaml.MarkedYAMLError(
                 problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark

@@ -58,12 +58,14 @@ def runtime_resource(r: Resource) -> Resource:
     used = {f.update_operation for f in fields if f.update_operation}
     dropped = {
         name
-        for before, after in zip(r.fields, fields)
+        for before, after in zip(r.fields, fields, strict=True)
         if after is not before
         for name in (before.update_operation, before.remove_operation)
         if name and name not in used
     }
-    degraded = {after.name for before, after in zip(r.fields, fields) if after is not before}
+    degraded = {
+        after.name for before, after in zip(r.fields, fields, strict=True) if after is not before
+    }
     updates = tuple(
         dataclasses.replace(op, fields=tuple(n for n in op.fields if n not in degraded))
         for op in r.operations.update

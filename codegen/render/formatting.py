@@ -59,7 +59,7 @@ def format_python(files: dict[str, str], workers: int | None = None) -> dict[str
     )
     todo = list(dict.fromkeys(files[p] for p in paths if files[p] not in _FORMATTED))
     count = _default_workers(len(todo)) if workers is None else max(1, workers)
-    _FORMATTED.update(zip(todo, _map(_black, todo, count)))
+    _FORMATTED.update(zip(todo, _map(_black, todo, count), strict=True))
     results = {p: _FORMATTED[files[p]] for p in paths}
     for path in paths:  # the first failure in the files' own order: the same error every run
         error = results[path][1]

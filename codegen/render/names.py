@@ -94,8 +94,8 @@ SERVICE_MODULES = frozenset({"core", "reconcilers", "operator"})
 CLASS_SUFFIXES = ("", "Core", "Reconciler", "Spec", "Status")
 
 # Names the generated modules import or define beside the resources' classes (templates and
-# render/package.py, providers/<cloud>/provider.py); render/verify.py checks the output against shadowing
-# anyway, this says which input caused it. A core also imports its owner parent's SPEC as
+# render/package.py, providers/<cloud>/provider.py); render/verify.py checks the output against
+# shadowing anyway, this says which input caused it. A core also imports its owner parent's SPEC as
 # ``<PARENT_MODULE>_SPEC``: all capitals with a suffix, so no class or constant here can be it.
 MODULE_NAMES = frozenset(
     {
@@ -176,7 +176,8 @@ def collision(
         service.source_files[0] if service.source_files else f"{service.provider}/{service.name}"
     )
     return TasklayerError(
-        f"{first!r} and {second!r} both become {what}; one would shadow the other in generated code",
+        f"{first!r} and {second!r} both become {what}; one would shadow the other in generated "
+        "code",
         file=file,
         pointer=where,
         notes=[

@@ -192,7 +192,9 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
             exported=_exported(views, ("",)),
             lazy=_lazy(views, ("",)),
         ),
-        f"{base}/core/__init__.py": f'"""Cores of the {service.name} resources; generated, do not edit."""\n',
+        f"{base}/core/__init__.py": (
+            f'"""Cores of the {service.name} resources; generated, do not edit."""\n'
+        ),
         f"{base}/reconcilers/__init__.py": render_template(
             env,
             "reconcilers_init.py.jinja",
@@ -233,10 +235,9 @@ def _resource_files(
 ) -> dict[str, str]:
     """One resource's core, reconciler and task modules, and its custom resource definition."""
     service = selection.service
+    crds = f"{PACKAGE}/{CRDS}/{service.provider}/{service.name}"
     return {
-        f"{PACKAGE}/{CRDS}/{service.provider}/{service.name}/{crd.plural(str(view.class_name))}.yaml": crd.crd_yaml(
-            view
-        ),
+        f"{crds}/{crd.plural(str(view.class_name))}.yaml": crd.crd_yaml(view),
         f"{base}/core/{view.module}.py": render_template(
             env,
             cloud.core_template,

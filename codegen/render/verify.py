@@ -38,12 +38,14 @@ def _check_module(path: str, source: str) -> None:
     for name, line in _bindings(tree.body):
         if name in seen:
             raise TasklayerError(
-                f"the name {name!r} is bound twice at module level (lines {seen[name]} and {line}); "
+                f"the name {name!r} is bound twice at module level (lines {seen[name]} and "
+                f"{line}); "
                 "one would shadow the other",
                 file=path,
                 pointer=f"line {line}",
                 notes=[
-                    "a resource or class name collides with a name the module imports; rename it with an overlay"
+                    "a resource or class name collides with a name the module imports; rename it "
+                    "with an overlay"
                 ],
             )
         seen[name] = line

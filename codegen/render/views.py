@@ -505,7 +505,8 @@ class ResourceView:
         return None
 
     def listing_arguments(self) -> list[Argument] | None:
-        """``ReadSpec`` of a list the provider's runtime finds by when the read cannot; None here."""
+        """``ReadSpec`` of a list the provider's runtime finds by when the read cannot; None
+        here."""
         return None
 
     def change_batch_arguments(self) -> list[Argument] | None:

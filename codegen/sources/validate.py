@@ -55,7 +55,9 @@ def decode_json(payload: bytes, file: Path | str) -> Any:
     try:
         text = payload.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise TasklayerError(f"not UTF-8 text (byte {exc.start}): {exc.reason}", file=file)
+        raise TasklayerError(
+            f"not UTF-8 text (byte {exc.start}): {exc.reason}", file=file
+        ) from None
     duplicates: list[tuple[dict[str, Any], str]] = []
     try:
         data = json.loads(
@@ -390,7 +392,8 @@ def expect_type(value: Any, kind: type, file: Path | str, pointer: str) -> None:
     """An error naming the file, the JSON pointer and both types unless ``value`` is a ``kind``."""
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise TasklayerError(
-            f"expected {_JSON_TYPE_NAMES[kind]}, got {_JSON_TYPE_NAMES.get(type(value), type(value).__name__)}",
+            f"expected {_JSON_TYPE_NAMES[kind]}, got "
+            f"{_JSON_TYPE_NAMES.get(type(value), type(value).__name__)}",
             file=file,
             pointer=pointer,
             fragment=_shorten(value),

@@ -35,7 +35,7 @@ class AwsCallShape(CallShape):
         """A new call (an update an overlay adds) selects the resource as its delete does, or
         by the primary members as they are named in the state."""
         if delete is None:
-            return cls(identity_pairs=tuple(zip(members, members)))
+            return cls(identity_pairs=tuple(zip(members, members, strict=True)))
         call = aws(delete)
         return cls(identity_pairs=call.identity_pairs, list_members=call.list_members)
 

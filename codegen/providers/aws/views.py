@@ -73,8 +73,8 @@ class AwsFieldView(FieldView):
 
     def _taken_by_others(self, same_reference: list[Field]) -> set[str]:
         """Names another field holds or shortens to: ``SecurityGroups`` beside ``SecurityGroupIds``,
-        ``IpamArn`` beside ``IpamId`` (the ``…Id`` field keeps the short name, the others their own).
-        """
+        ``IpamArn`` beside ``IpamId`` (the ``…Id`` field keeps the short name, the others their
+        own)."""
         others = {
             str(PythonIdentifier.from_api(f.name))
             for f in self.resource.fields

@@ -55,13 +55,15 @@ class GcpProvider:
     def pin(self, services: Sequence[str], schemas_dir: Path, sdk_data: Path | None) -> None:
         if sdk_data is not None:
             raise TasklayerError(
-                "--from is for aws (a botocore data folder); gcp pins from the installed googleapiclient"
+                "--from is for aws (a botocore data folder); gcp pins from the installed "
+                "googleapiclient"
             )
         source.pin(list(services), schemas_dir)
 
     def sdk_files(self, service: str, sdk_data: Path | None) -> tuple[dict[str, str], str]:
         _, doc, payload = source.sdk_document(service)
-        sdk = f"{doc['version']} rev {doc.get('revision')} in google-api-python-client {source.googleapiclient_version()}"
+        client = f"google-api-python-client {source.googleapiclient_version()}"
+        sdk = f"{doc['version']} rev {doc.get('revision')} in {client}"
         return {DOCUMENT_FILE: sha256_hex(payload)}, sdk
 
     def load_pinned(self, schemas_dir: Path, service: str) -> source.GcpSource:

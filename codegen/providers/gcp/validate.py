@@ -74,7 +74,8 @@ def _check_method(method: Any, schemas: dict[str, Any], file: Path | str, pointe
         _check_values(parameter, file, where)
         if location not in PARAMETER_LOCATIONS:
             raise TasklayerError(
-                f"unknown parameter location {location!r} (known: {', '.join(PARAMETER_LOCATIONS)})",
+                f"unknown parameter location {location!r} (known: "
+                f"{', '.join(PARAMETER_LOCATIONS)})",
                 file=file,
                 pointer=where + "/location",
             )

@@ -77,7 +77,8 @@ class GcpResourceView(ResourceView):
                 out.append((m, m))
             elif m in placed_in:
                 raise TasklayerError(
-                    f"{op.name} names the {self.resource.name}'s parent by its path parameter {m!r}, "
+                    f"{op.name} names the {self.resource.name}'s parent by its path parameter "
+                    f"{m!r}, "
                     "which no field of the resource holds and no scope or resource-name path fills",
                     pointer=f"{self.service.provider}/{self.service.name}/{self.resource.name}",
                 )

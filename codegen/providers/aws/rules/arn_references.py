@@ -37,7 +37,8 @@ _TAKES_ID_TOO = re.compile(
     r"\b(?:ARNs?|\(ARNs?\))\s+or\s+(?:the\s+)?(?:friendly\s+)?(?:names?|IDs?)\b"
     r"|\b(?:names?|IDs?)\s+or\s+(?:the\s+)?(?:ARNs?|Amazon Resource Names?)\b"
     r"|\balso\s+(?:provide|specify|use|pass)\s+(?:the\s+)?(?:ARNs?|Amazon Resource Names?)\b"
-    r"|\bARNs?\s*,\s*(?:[\w-]+\s+){0,2}(?:IDs?|names?|alias(?:es)?)\b"  # "The ARN, key ID, or alias"
+    r"|\bARNs?\s*,\s*(?:[\w-]+\s+){0,2}(?:IDs?|names?|alias(?:es)?)\b"  # "The ARN, key ID, or "
+    r"alias"
     r"|\bnot\s+(?:an?\s+|the\s+)?ARNs?\b",
     re.IGNORECASE,
 )
@@ -73,7 +74,7 @@ def from_shape(shape: Shape) -> str | None:
     ARN's (``arn:aws...``); ID when named for an id or name (``SubnetId``), or for either
     (``CalendarNameOrARN``, not ``S3RegionalOrS3ExpressBucketArnString``)."""
     words = _words(shape.name)
-    pairs = {(a, c) for a, b, c in zip(words, words[1:], words[2:]) if b == "or"}
+    pairs = {(a, c) for a, b, c in zip(words, words[1:], words[2:], strict=False) if b == "or"}
     if pairs & {("name", "arn"), ("arn", "name"), ("id", "arn"), ("arn", "id")}:
         return ID
     while words and words[-1] in ("type", "string"):

@@ -266,7 +266,8 @@ def filters_from_documentation(ctx: AwsContext) -> None:
 
 # "The ARN or name of the secret", "The name or Amazon Resource Name (ARN) of the parameter"
 _TAKES_NAME = re.compile(
-    r"\b(ARN or (the )?name|name or (the )?(ARN|Amazon Resource Name)|Amazon Resource Name \(ARN\) or (the )?name)\b",
+    r"\b(ARN or (the )?name|name or (the )?(ARN|Amazon Resource Name)|Amazon Resource Name "
+    r"\(ARN\) or (the )?name)\b",
     re.IGNORECASE,
 )
 

@@ -72,7 +72,7 @@ def read_only(ctx: AwsContext) -> None:
 
 def _attribute_reader(ctx: AwsContext, resource: ResourceDraft, field: str) -> str | None:
     """Describe<R>Attribute(s) / Get<R>Attributes operations that return the field."""
-    for name, verb, noun in ctx.ops_with_verb("Describe", "Get", "List"):
+    for name, _verb, noun in ctx.ops_with_verb("Describe", "Get", "List"):
         if noun.startswith(resource.name) and noun.endswith(("Attribute", "Attributes")):
             if field in ctx.output_members(name):
                 return name

@@ -75,7 +75,7 @@ def collect_fields(ctx: AwsContext) -> None:
                 resource.fields[name] = FieldDraft(
                     name, ctx.field_type(shape), documentation_text(shape)
                 )
-        for name, f in resource.fields.items():
+        for f in resource.fields.values():
             f.provenance.setdefault("name", rid)
 
 
@@ -109,7 +109,8 @@ def tags_field(ctx: AwsContext) -> None:
             None,
         )
         if tags.field not in resource.fields and spelled is not None:
-            # read back as TagSet (an ENI) or tags (logs): one field, named Tags, read under that name
+            # read back as TagSet (an ENI) or tags (logs): one field, named Tags, read under that
+            # name
             read = resource.fields.pop(spelled)
             read.name = tags.field
             read.set("read_name", spelled, rid)

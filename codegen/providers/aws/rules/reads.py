@@ -66,7 +66,7 @@ def read_by_noun(ctx: AwsContext) -> None:
     rid = "aws.read-operations-by-noun"
     for resource in ctx.resources():
         candidates = _read_candidates(ctx, resource)
-        by_verb = {verb: name for verb, name in reversed(candidates)}
+        by_verb = dict(reversed(candidates))
         read_name = by_verb.get("Get") or by_verb.get("Describe") or by_verb.get("List")
         list_name = by_verb.get("List") or by_verb.get("Describe")
         if read_name:

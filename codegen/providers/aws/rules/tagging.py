@@ -1,10 +1,11 @@
 """Tag operations and the tags model.
 
 Services tag in several shapes: CreateTags/DeleteTags (ec2), AddTags/RemoveTags (elbv2),
-CreateOrUpdateTags/DeleteTags (autoscaling), TagResource/UntagResource, Tag<Resource>/Untag<Resource>
-(iam), AddTagsToResource/RemoveTagsFromResource, Put<Resource>Tagging/Delete<Resource>Tagging
-(s3) and ChangeTagsForResource (route53, one call for both). They are found by what they
-carry, then given to resources; they never become resources themselves.
+CreateOrUpdateTags/DeleteTags (autoscaling), TagResource/UntagResource,
+Tag<Resource>/Untag<Resource> (iam), AddTagsToResource/RemoveTagsFromResource,
+Put<Resource>Tagging/Delete<Resource>Tagging (s3) and ChangeTagsForResource (route53, one call
+for both). They are found by what they carry, then given to resources; they never become
+resources themselves.
 """
 
 from __future__ import annotations

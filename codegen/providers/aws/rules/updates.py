@@ -73,7 +73,7 @@ def _selects(ctx: AwsContext, resource: ResourceDraft, op_name: str, noun: str) 
     required = [m for m in identity if m in ctx.required_inputs(resource.delete.name)]
     alternatives = [m for m in identity if m not in required]
     if not required:
-        named = noun.startswith(resource.name) or noun.startswith(resource.api_name)
+        named = noun.startswith((resource.name, resource.api_name))
         return named and any(m in members for m in identity)
     if not all(m in required_here for m in required):
         return False

@@ -5,8 +5,9 @@ resource's read (DescribeLaunchTemplates) names only its default version's numbe
 (``DefaultVersionNumber``) and the versions are read by number (DescribeLaunchTemplateVersions
 ``Versions``); the resource's own update takes the default (ModifyLaunchTemplate
 ``DefaultVersion``). kOps changes a launch template exactly so: a new version, then the default
-moved to it. A resource whose API lacks any of these parts is left to ``aws.versioned-create-is-update``
-alone (its fields are then changed, never read back: TrafficPolicy's versions have no default).
+moved to it. A resource whose API lacks any of these parts is left to
+``aws.versioned-create-is-update`` alone (its fields are then changed, never read back:
+TrafficPolicy's versions have no default).
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ def template(pattern: str, item: bool, short_name: bool = False) -> str | None:
         return f"{parent}/{parts[-2]}/{{name}}" if parent and parts[-1] == "*" else "{name}"
     parts = pattern.strip("^$").replace("[^/]+", "*").split("/")
     out = []
-    for collection, value in zip(parts[::2], parts[1::2]):
+    for collection, value in zip(parts[::2], parts[1::2], strict=False):
         if value != "*" or collection not in SCOPE_COLLECTIONS:
             return None
         out.append(f"{collection}/{{{SCOPE_COLLECTIONS[collection]}}}")

@@ -37,7 +37,8 @@ _SECRET_NAME = re.compile(
 _DEFAULT = re.compile(
     r"\b(default|defaults|defaulted|if (not|un)(specified|set)|if (you )?(do not|don't) specify"
     r"|if (this field is |it is )?(not|un)(set|specified|provided)|if omitted|when omitted"
-    r"|selected by (google|the server)|chosen by the server|(is|are) (assigned|chosen|selected|allocated) automatically)\b",
+    r"|selected by (google|the server)|chosen by the server|(is|are) "
+    r"(assigned|chosen|selected|allocated) automatically)\b",
     re.I,
 )
 _CAMEL = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b")

@@ -27,7 +27,8 @@ MASK_PARAMETERS = ("updateMask", "paths", "fieldMask")
 _MASK_LIMIT = re.compile(r"\bonly\b.*\b(selected|specified|certain)\b.*\bfields?\b.*\bmask\b", re.I)
 # A sentence that fixes the value: "this field cannot be changed after ... is created".
 _FIXED = re.compile(
-    r"\b(cannot|can't|can not) be (changed|updated|modified)\b|\bcan (only )?be set only at\b|\bis not mutable\b",
+    r"\b(cannot|can't|can not) be (changed|updated|modified)\b|\bcan (only )?be set only "
+    r"at\b|\bis not mutable\b",
     re.I,
 )
 # ... only in some case: "Note that for INTERNAL_MANAGED forwarding rules, this field cannot ...".

@@ -1,4 +1,5 @@
-"""Rules that collect a resource's fields from the schema its ``get`` returns and its create call."""
+"""Rules that collect a resource's fields from the schema its ``get`` returns and its create
+call."""
 
 from __future__ import annotations
 

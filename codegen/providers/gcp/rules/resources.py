@@ -195,4 +195,4 @@ def same_level(get: Method, other: Method) -> bool:
     """``other`` acts on one resource as ``get`` does: its path is get's path, maybe followed by
     a custom verb (``…/subnetworks/{resource}/setLabels``, ``v1/{+name}:disable``)."""
     base, path = path_template(get), path_template(other)
-    return path == base or path.startswith(base + "/") or path.startswith(base + ":")
+    return path == base or path.startswith((base + "/", base + ":"))

@@ -47,7 +47,8 @@ _LIMIT_SENTENCE = re.compile(
     re.I,
 )
 _MASK = re.compile(
-    r"update[ _-]?mask|fields? (that are |which are )?(provided|specified|present|supplied|included|given|set)\b",
+    r"update[ _-]?mask|fields? (that are |which are "
+    r")?(provided|specified|present|supplied|included|given|set)\b",
     re.I,
 )
 _FIELD_DOCS = re.compile(r"indicated in the field descriptions?|as noted in the field", re.I)
