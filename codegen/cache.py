@@ -107,7 +107,7 @@ class Cache:
                 p: (
                     done[p]
                     if p in done
-                    else (known[p].decode("utf-8") if p in known and known[p] is not None else t)
+                    else (data.decode("utf-8") if (data := known.get(p)) is not None else t)
                 )
                 for p, t in files.items()
             }

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from codegen.checkout import find_root
 from codegen.errors import TasklayerError
 from codegen.providers import NAMES
 
@@ -23,7 +24,37 @@ EXIT_CLOSED_PIPE = 141  # what a shell reports for a writer killed by SIGPIPE
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with did-you-mean for mistyped subcommands, choices and options."""
+    """argparse with did-you-mean for mistyped subcommands, choices and options. It keeps its
+    own list of the actions it was given (its parents' too) and of its subcommand sets:
+    argparse holds them only in private attributes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # before argparse's own __init__, which adds -h through add_argument
+        self.given: list[argparse.Action] = [
+            a for p in kwargs.get("parents", ()) if isinstance(p, _Parser) for a in p.given
+        ]
+        self.subcommand_sets: list[argparse.Action] = []
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        self.given.append(action)
+        return action
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        action = super().add_subparsers(**kwargs)
+        self.given.append(action)
+        self.subcommand_sets.append(action)
+        return action
+
+    def subparsers(self) -> list[tuple[str, _Parser]]:
+        """(name, parser) of each subcommand directly below this one."""
+        return [
+            (name, parser)
+            for action in self.subcommand_sets
+            for name, parser in dict(action.choices or {}).items()
+            if isinstance(parser, _Parser)
+        ]
 
     def error(self, message: str) -> NoReturn:
         close = self._guesses(message)
@@ -36,7 +67,7 @@ class _Parser(argparse.ArgumentParser):
 
         if "invalid choice: " in message:
             typed = message.split("invalid choice: ", 1)[1].split("'")[1]
-            choices = [c for a in self._actions if a.choices for c in a.choices]
+            choices = [c for a in self.given if a.choices for c in a.choices]
             started = [c for c in choices if typed and c.startswith(typed)]  # `gen` for generate
             nested = [
                 path for name, path in subcommands(self) if name == typed
@@ -44,10 +75,7 @@ class _Parser(argparse.ArgumentParser):
             return list(dict.fromkeys([*started, *suggestions(typed, choices), *nested]))[:3]
         if message.startswith("unrecognized arguments: "):
             options = [
-                o
-                for parser in _all_parsers(self)
-                for a in parser._actions
-                for o in a.option_strings
+                o for parser in _all_parsers(self) for a in parser.given for o in a.option_strings
             ]
             words = [
                 word.split("=", 1)[0]
@@ -58,31 +86,23 @@ class _Parser(argparse.ArgumentParser):
         return []
 
 
-def _all_parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+def _all_parsers(parser: _Parser) -> list[_Parser]:
     """``parser`` and every subcommand's parser below it."""
-    below = [
-        p
-        for a in parser._actions
-        if isinstance(a, argparse._SubParsersAction)
-        for p in a.choices.values()
-    ]
-    return [parser, *(q for p in below for q in _all_parsers(p))]
+    return [parser, *(q for _, p in parser.subparsers() for q in _all_parsers(p))]
 
 
-def subcommands(parser: argparse.ArgumentParser, prefix: str = "") -> list[tuple[str, str]]:
+def subcommands(parser: _Parser, prefix: str = "") -> list[tuple[str, str]]:
     """(name, full command) of every subcommand at any depth: ``("pin", "schemas pin")``."""
-    out = []
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for name, sub in action.choices.items():
-                out += [(name, f"{prefix}{name}"), *subcommands(sub, f"{prefix}{name} ")]
+    out: list[tuple[str, str]] = []
+    for name, sub in parser.subparsers():
+        out += [(name, f"{prefix}{name}"), *subcommands(sub, f"{prefix}{name} ")]
     return out
 
 
-def _global_flags(top: bool) -> argparse.ArgumentParser:
+def _global_flags(top: bool) -> _Parser:
     """Flags every subcommand accepts too; below the top level they default to SUPPRESS so a
     flag given before the subcommand is not overwritten by the subcommand's default."""
-    parent = argparse.ArgumentParser(add_help=False)
+    parent = _Parser(add_help=False)
     default = (lambda value: value) if top else (lambda value: argparse.SUPPRESS)
     parent.add_argument(
         "--schemas",
@@ -108,7 +128,7 @@ def _global_flags(top: bool) -> argparse.ArgumentParser:
     return parent
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _Parser:
     import codegen
 
     flags = _global_flags(top=False)
@@ -306,14 +326,6 @@ def _dispatch(args: argparse.Namespace) -> int:
     return generate.run(args, console, root)
 
 
-def find_root(start: Path) -> Path | None:
-    """The nearest folder at or above ``start`` holding ``schemas/`` and ``templates/``."""
-    for folder in (start, *start.parents):
-        if (folder / "schemas").is_dir() and (folder / "templates").is_dir():
-            return folder
-    return None
-
-
 def repo_root(args: argparse.Namespace) -> Path:
     """The folder holding ``--schemas`` (after :func:`schemas_dir` resolved it)."""
     return Path(args.schemas).resolve().parent
@@ -332,12 +344,6 @@ def schemas_dir(args: argparse.Namespace) -> Path:
             notes=["run it from the repository (any subdirectory will do), or pass --schemas DIR"],
         )
     return root / "schemas"
-
-
-def print_json(value: Any) -> None:
-    import json
-
-    print(json.dumps(value, indent=2))
 
 
 if __name__ == "__main__":  # pragma: no cover

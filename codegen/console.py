@@ -6,9 +6,10 @@ terminal (never into a log or a pipe) and not with ``-q``.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 
 class Console:
@@ -60,3 +61,8 @@ class Console:
 
     def _width(self) -> int:
         return shutil.get_terminal_size((80, 20)).columns - 1
+
+
+def print_json(value: Any) -> None:
+    """A command's result as JSON, on stdout."""
+    print(json.dumps(value, indent=2))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from codegen.cli import print_json
-from codegen.console import Console
+from codegen.console import Console, print_json
 from codegen.names import unpinned_service_error
 from codegen.providers import info
 
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     noun = info(args.provider).corpus_noun if args.all else "services"
     print(summary_line(corpus_summary(services), noun))
     if args.all:
-        from codegen.cli import find_root
+        from codegen.checkout import find_root
         from codegen.coverage import coverage, coverage_line
 
         root = (
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _pinned(provider: str, schemas: Path, names: list[str] | None) -> list:
+def _pinned(provider: str, schemas: Path, names: list[str] | None) -> list[Service]:
     from codegen.pipeline import annotated
 
     pinned = _pinned_names(provider, schemas)
@@ -86,7 +86,7 @@ def installed_names(provider: str) -> list[str]:
     return PROVIDERS[provider].installed_names()
 
 
-def _corpus(args: argparse.Namespace, console: Console) -> list:
+def _corpus(args: argparse.Namespace, console: Console) -> list[Service]:
     """Every installed service (``--service`` narrows): a crash here is a rule bug worth a
     report."""
     from codegen.pipeline import annotate
@@ -101,7 +101,7 @@ def _corpus(args: argparse.Namespace, console: Console) -> list:
     return services
 
 
-def summary_line(summary: dict, noun: str = "services") -> str:
+def summary_line(summary: Mapping[str, Any], noun: str = "services") -> str:
     return (
         f"{summary['services']} {noun}, {summary['resources']} resources, {summary['fields']} "
         "fields, "

@@ -9,12 +9,15 @@ import tarfile
 import tempfile
 from io import BytesIO
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from codegen.cli import print_json
-from codegen.console import Console
+from codegen.console import Console, print_json
 from codegen.errors import TasklayerError
 from codegen.providers import NAMES, info
 from codegen.sources.manifest import read_manifest, read_package_version, write_package_version
+
+if TYPE_CHECKING:
+    from codegen.model import Service
 
 
 def run(args: argparse.Namespace, console: Console, root: Path) -> int:
@@ -94,7 +97,9 @@ def _check_selection(only: list[str] | None, folders: list[Path]) -> None:
             raise unpinned_service_error(name, pinned)
 
 
-def _annotated(schemas: Path, only: list[str] | None, console: Console, label: str) -> list:
+def _annotated(
+    schemas: Path, only: list[str] | None, console: Console, label: str
+) -> list[tuple[Service, frozenset[str]]]:
     from codegen.pipeline import annotated_with_selection
 
     manifest = read_manifest(schemas)

@@ -93,7 +93,7 @@ def _too_deep_at(text: str, limit: int = 100) -> int:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
-                if depth > limit:
+                if depth > limit and event.start_mark is not None:
                     return event.start_mark.line + 1
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1

@@ -16,7 +16,8 @@ structural by construction (every node has a type).
 from __future__ import annotations
 
 import io
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import yaml
 
@@ -325,7 +326,8 @@ def dump_yaml(document: object) -> str:
     nodes = _Nodes()
     node = nodes.of(document)
     if node is None:  # outside the shapes above: PyYAML's own representer
-        return yaml.dump(document, Dumper=yaml.SafeDumper, **_DUMP_OPTIONS)
+        # PyYAML's stubs type dump() as Any: it is str when no stream is given
+        return cast(str, yaml.dump(document, Dumper=yaml.SafeDumper, **_DUMP_OPTIONS))
     stream = io.StringIO()
     dumper = (_FastDumper if _FastDumper is not None and nodes.printable else _PureDumper)(
         stream, **_DUMP_OPTIONS
@@ -374,7 +376,14 @@ class _Nodes:
         return yaml.SequenceNode(_SEQ, items, flow_style=False)
 
 
-class _ResolveOnce:
+# PyYAML's own resolve (no class between _ResolveOnce and BaseResolver overrides it), which its
+# stubs leave untyped: (kind, value, implicit) -> the tag
+_implicit_tag = cast(
+    Callable[[yaml.resolver.BaseResolver, type, Any, Any], str], yaml.resolver.BaseResolver.resolve
+)
+
+
+class _ResolveOnce(yaml.resolver.Resolver):
     """The serializer asks, of every scalar, which tag its text would resolve to implicitly; the
     answer depends on the text alone, and CRDs repeat the same few hundred texts."""
 
@@ -382,11 +391,11 @@ class _ResolveOnce:
 
     def resolve(self, kind: type, value: Any, implicit: Any) -> str:
         if kind is not yaml.ScalarNode:
-            return super().resolve(kind, value, implicit)  # type: ignore[misc]
+            return _implicit_tag(self, kind, value, implicit)
         key = (value, implicit)
         tag = self._resolved.get(key)
         if tag is None:
-            tag = self._resolved[key] = super().resolve(kind, value, implicit)  # type: ignore[misc]
+            tag = self._resolved[key] = _implicit_tag(self, kind, value, implicit)
         return tag
 
 

@@ -22,6 +22,7 @@ import json
 import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
+from importlib import metadata
 from pathlib import Path
 
 import black
@@ -76,7 +77,7 @@ def _digest(source: str) -> str:
 
 
 def _clean_key() -> dict[str, str]:
-    return {"black": black.__version__, "mode": repr(MODE)}
+    return {"black": metadata.version("black"), "mode": repr(MODE)}
 
 
 def _known_clean() -> frozenset[str]:
@@ -146,7 +147,7 @@ def _die_with_parent(parent: int) -> None:
     except (AttributeError, OSError):
         pass
     if os.getppid() != parent:  # the parent died before the line above took effect
-        os._exit(1)
+        os.kill(os.getpid(), signal.SIGKILL)  # what the death signal would have done
 
 
 _PR_SET_PDEATHSIG = 1

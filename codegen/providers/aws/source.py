@@ -21,7 +21,7 @@ from typing import Any
 
 import botocore
 from botocore.exceptions import DataNotFoundError, UnknownServiceError
-from botocore.loaders import Loader
+from botocore.loaders import JSONFileLoader, Loader
 from botocore.model import ServiceModel
 from botocore.waiter import WaiterModel
 
@@ -212,7 +212,7 @@ def _load_type(loader: Loader, service: str, type_name: str, api_version: str) -
         return None
 
 
-class _CheckedFileLoader:
+class _CheckedFileLoader(JSONFileLoader):
     """A botocore file loader (``exists`` / ``load_file``) that reads each file once, checks
     its sha256 against the manifest when one is given, parses it with errors that name the
     file, and records what it read."""

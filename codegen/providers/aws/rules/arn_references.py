@@ -37,8 +37,8 @@ _TAKES_ID_TOO = re.compile(
     r"\b(?:ARNs?|\(ARNs?\))\s+or\s+(?:the\s+)?(?:friendly\s+)?(?:names?|IDs?)\b"
     r"|\b(?:names?|IDs?)\s+or\s+(?:the\s+)?(?:ARNs?|Amazon Resource Names?)\b"
     r"|\balso\s+(?:provide|specify|use|pass)\s+(?:the\s+)?(?:ARNs?|Amazon Resource Names?)\b"
-    r"|\bARNs?\s*,\s*(?:[\w-]+\s+){0,2}(?:IDs?|names?|alias(?:es)?)\b"  # "The ARN, key ID, or "
-    r"alias"
+    # "The ARN, key ID, or alias"
+    r"|\bARNs?\s*,\s*(?:[\w-]+\s+){0,2}(?:IDs?|names?|alias(?:es)?)\b"
     r"|\bnot\s+(?:an?\s+|the\s+)?ARNs?\b",
     re.IGNORECASE,
 )

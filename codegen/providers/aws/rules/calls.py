@@ -8,22 +8,28 @@ import re
 from collections.abc import Mapping
 
 from botocore import xform_name
-from botocore.model import Shape
+from botocore.model import ListShape, Shape
 
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation
-from codegen.providers.aws.rules.context import AwsContext, documentation_text, singular_candidates
+from codegen.providers.aws.rules.context import (
+    AwsContext,
+    documentation_text,
+    list_item,
+    members,
+    singular_candidates,
+)
 from codegen.providers.aws.rules.tagging import member_named, spells, tag_selectors_of
 from codegen.providers.aws.shapes import AwsFieldShape, AwsTagShape, aws, with_aws
 
 
 def _is_filter_list(shape: Shape) -> bool:
-    item = shape.member if shape.type_name == "list" else None
+    item = list_item(shape)
     return (
         item is not None
         and item.type_name == "structure"
-        and {"Name", "Values"} <= set(item.members)
+        and {"Name", "Values"} <= set(members(item))
     )
 
 
@@ -98,9 +104,9 @@ def create_id(ctx: AwsContext) -> None:
         outputs = dict(ctx.output_members(resource.create.name))
         member, is_list, item = None, False, outputs
         for name, shape in outputs.items():
-            inner = shape.member if shape.type_name == "list" else shape
+            inner = list_item(shape) or shape
             if inner.type_name == "structure" and inner.name == resource.shape:
-                member, is_list, item = name, shape.type_name == "list", dict(inner.members)
+                member, is_list, item = name, shape.type_name == "list", dict(members(inner))
                 break
         primary = resource.primary[0]
         id_member = primary if primary in item else _suffix_match(primary, item)
@@ -145,7 +151,7 @@ def value_wrapper(ctx: AwsContext) -> None:
                 if (
                     member is not None
                     and member.type_name == "structure"
-                    and list(member.members) == ["Value"]
+                    and list(members(member)) == ["Value"]
                 ):
                     f.set_call(AwsFieldShape, "value_wrapper", "Value", rid)
             reader = f.get("read_operation")
@@ -204,12 +210,11 @@ def _tag_items(shape: Shape | None) -> tuple[str | None, Shape | None]:
     """(wrapper member, tag item shape) of a tags payload: a list, or a structure around one."""
     if shape is None:
         return None, None
-    if shape.type_name == "list":
+    if isinstance(shape, ListShape):
         return None, shape.member
-    if shape.type_name == "structure":
-        for name, member in shape.members.items():
-            if member.type_name == "list":
-                return name, member.member
+    for name, member in members(shape).items():
+        if isinstance(member, ListShape):
+            return name, member.member
     return None, None
 
 
@@ -217,7 +222,7 @@ def _item_member(item: Shape | None, suffix: str) -> str:
     """``Key`` / ``Value``, or the item's own spelling (KMS ``TagKey``, logs ``key``)."""
     if item is None or item.type_name != "structure":
         return suffix
-    return next((m for m in item.members if m.lower().endswith(suffix.lower())), suffix)
+    return next((m for m in members(item) if m.lower().endswith(suffix.lower())), suffix)
 
 
 def _fixed_type(

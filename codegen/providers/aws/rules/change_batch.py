@@ -15,7 +15,13 @@ from botocore.model import Shape
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import ChangeBatch, Mutability, Operation
-from codegen.providers.aws.rules.context import AwsContext, documentation_text, split_operation
+from codegen.providers.aws.rules.context import (
+    AwsContext,
+    documentation_text,
+    is_list_of,
+    members,
+    split_operation,
+)
 from codegen.providers.aws.shapes import with_aws
 
 ACTIONS = ("CREATE", "UPSERT", "DELETE")
@@ -45,11 +51,7 @@ def _listing(
         if not name.startswith("List") or ctx.required_inputs(name) != [parent]:
             continue
         output = next(
-            (
-                m
-                for m, s in ctx.output_members(name).items()
-                if s.type_name == "list" and getattr(s.member, "name", None) == item.name
-            ),
+            (m for m, s in ctx.output_members(name).items() if is_list_of(s, item.name)),
             None,
         )
         if output is None:
@@ -82,7 +84,7 @@ def change_batch_resources(ctx: AwsContext) -> None:
         batch = next((m for m in required if inputs[m].type_name == "structure"), None)
         parent = next((m for m in required if inputs[m].type_name == "string"), None)
         found = _changes(inputs[batch]) if batch else None
-        if parent is None or found is None:
+        if batch is None or parent is None or found is None:
             continue
         changes, action, item_member, item = found
         listing = _listing(ctx, parent, item)
@@ -126,7 +128,7 @@ def _add(
     names_parent = {"identity_pairs": ((parent, parent),)}  # each change names the parent
     draft.set("create", Operation(op_name, "create", source=rid), rid)
     update = Operation(
-        op_name, "update", fields=tuple(m for m in item.members if m not in keys), source=rid
+        op_name, "update", fields=tuple(m for m in members(item) if m not in keys), source=rid
     )
     draft.set("update", [with_aws(update, **names_parent)], rid)
     draft.set("delete", with_aws(Operation(op_name, "delete", source=rid), **names_parent), rid)
@@ -157,7 +159,7 @@ def _add(
     if owner in ctx.draft.resources:
         zone.set("references", owner, rid)
     draft.fields[parent] = zone
-    for name, shape in item.members.items():
+    for name, shape in members(item).items():
         f = FieldDraft(
             name, ctx.field_type(shape), documentation_text(shape), in_create=True, in_read=True
         )

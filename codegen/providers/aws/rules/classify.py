@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from botocore.model import Shape
+from botocore.model import ListShape, Shape, StructureShape
 
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
-from codegen.providers.aws.rules.context import AwsContext, is_sensitive, split_operation
+from codegen.providers.aws.rules.context import AwsContext, is_sensitive, members, split_operation
 from codegen.providers.aws.rules.resources import references_known_resource
 from codegen.providers.aws.shapes import aws
 
@@ -22,9 +22,9 @@ def _nested_names(shape: Shape, depth: int = 3) -> set[str]:
     """Member names inside an input's structures and lists, a few levels down."""
     if depth == 0:
         return set()
-    if shape.type_name == "list":
+    if isinstance(shape, ListShape):
         return _nested_names(shape.member, depth)
-    if shape.type_name != "structure":
+    if not isinstance(shape, StructureShape):
         return set()
     names: set[str] = set()
     for name, member in shape.members.items():
@@ -132,7 +132,7 @@ def sensitive(ctx: AwsContext) -> None:
         for f in resource.fields.values():
             shapes = [creates.get(f.name), outputs.get(f.name)]
             if read_shape is not None:
-                shapes.append(read_shape.members.get(f.get("read_name") or f.name))
+                shapes.append(members(read_shape).get(f.get("read_name") or f.name))
             f.set("sensitive", any(s is not None and is_sensitive(s) for s in shapes), rid)
 
 

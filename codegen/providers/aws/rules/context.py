@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
 
-from botocore.model import OperationModel, ServiceModel, Shape, StructureShape
+from botocore.model import ListShape, MapShape, OperationModel, ServiceModel, Shape, StructureShape
 from botocore.waiter import WaiterModel
 
 from codegen.annotate.draft import ResourceDraft, ServiceDraft
@@ -26,6 +26,23 @@ _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z][a-z0-9]*|[a-z0-9]+")
 CONTROL_MEMBERS = frozenset(
     {"DryRun", "NextToken", "MaxResults", "Marker", "MaxItems", "PageSize", "MaxRecords"}
 )
+
+
+def members(shape: Shape) -> dict[str, Shape]:
+    """A structure's members; none for a shape of another type. botocore types ``members``
+    only on ``StructureShape``: the rules ask here instead of trusting a ``type_name`` test."""
+    return shape.members if isinstance(shape, StructureShape) else {}
+
+
+def list_item(shape: Shape | None) -> Shape | None:
+    """A list's item shape; None for a shape of another type (``ListShape.member``)."""
+    return shape.member if isinstance(shape, ListShape) else None
+
+
+def is_list_of(shape: Shape, name: str | None) -> bool:
+    """``shape`` is a list of the shape called ``name``."""
+    item = list_item(shape)
+    return item is not None and item.name == name
 
 
 def words(name: str) -> list[str]:
@@ -165,12 +182,11 @@ class AwsContext:
             return cached
         inner = visiting | {shape.name}
         kind = shape.type_name
-        if kind == "list":
+        if isinstance(shape, ListShape):
             ft = FieldType("list", shape.name, item=self._field_type(shape.member, inner))
-        elif kind == "map":
+        elif isinstance(shape, MapShape):
             ft = FieldType("map", shape.name, item=self._field_type(shape.value, inner))
-        elif kind == "structure":
-            assert isinstance(shape, StructureShape)
+        elif isinstance(shape, StructureShape):
             members = tuple(
                 (name, self._field_type(member, inner)) for name, member in shape.members.items()
             )

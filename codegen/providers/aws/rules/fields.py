@@ -7,7 +7,13 @@ from botocore.model import Shape
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import FieldType
-from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, documentation_text
+from codegen.providers.aws.rules.context import (
+    CONTROL_MEMBERS,
+    AwsContext,
+    documentation_text,
+    is_list_of,
+    members,
+)
 from codegen.providers.aws.rules.identity import read_members
 
 
@@ -65,7 +71,7 @@ def collect_fields(ctx: AwsContext) -> None:
             if name in taken or name in resource.fields:
                 continue
             assert read_shape is not None
-            shape = read_shape.members[name]
+            shape = members(read_shape)[name]
             resource.fields[name] = FieldDraft(
                 name, ctx.field_type(shape), documentation_text(shape), in_read=True
             )
@@ -85,8 +91,7 @@ def _flat_create_outputs(ctx: AwsContext, resource: ResourceDraft) -> dict[str, 
         return {}
     outputs = dict(ctx.output_members(resource.create.name))
     wrapped = any(
-        s.name == resource.shape or (s.type_name == "list" and s.member.name == resource.shape)
-        for s in outputs.values()
+        s.name == resource.shape or is_list_of(s, resource.shape) for s in outputs.values()
     )
     return {} if wrapped else {n: s for n, s in outputs.items() if n not in CONTROL_MEMBERS}
 

@@ -6,7 +6,12 @@ import dataclasses
 
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
-from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, singular_candidates
+from codegen.providers.aws.rules.context import (
+    CONTROL_MEMBERS,
+    AwsContext,
+    members,
+    singular_candidates,
+)
 from codegen.providers.aws.rules.resources import references_known_resource
 from codegen.providers.aws.shapes import aws, with_aws
 
@@ -14,7 +19,7 @@ from codegen.providers.aws.shapes import aws, with_aws
 def read_members(ctx: AwsContext, resource: ResourceDraft) -> list[str]:
     if resource.shape is None:
         return []
-    return list(ctx.model.shape_for(resource.shape).members)
+    return list(members(ctx.model.shape_for(resource.shape)))
 
 
 def state_name(ctx: AwsContext, resource: ResourceDraft, member: str) -> str:

@@ -16,7 +16,7 @@ from botocore.model import Shape
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability, Operation
-from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, words
+from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, members, words
 from codegen.providers.aws.shapes import AwsCallShape
 
 # (adding verb, removing verb)
@@ -224,9 +224,9 @@ def put_delete_items(ctx: AwsContext) -> None:
                 keys = set(_payload(ctx, delete, selectors))
                 if (
                     set(item.required_members) <= taken
-                    and set(item.members) <= taken
+                    and set(members(item)) <= taken
                     and keys
-                    and keys <= set(item.members)
+                    and keys <= set(members(item))
                 ):
                     _record(resource, f, put, delete, "per_item", selectors, rid)
                     break

@@ -9,7 +9,14 @@ from botocore.model import Shape
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation
-from codegen.providers.aws.rules.context import AwsContext, same_noun, singular_candidates
+from codegen.providers.aws.rules.context import (
+    AwsContext,
+    is_list_of,
+    list_item,
+    members,
+    same_noun,
+    singular_candidates,
+)
 from codegen.providers.aws.rules.tagging import TAGS_IN
 from codegen.providers.aws.shapes import AwsCallShape, aws, with_aws
 
@@ -22,8 +29,8 @@ def _structures(members: dict[str, Shape]) -> list[tuple[str, Shape, bool]]:
     for name, shape in members.items():
         if shape.type_name == "structure":
             out.append((name, shape, False))
-        elif shape.type_name == "list" and shape.member.type_name == "structure":
-            out.append((name, shape.member, True))
+        elif (item := list_item(shape)) is not None and item.type_name == "structure":
+            out.append((name, item, True))
     return out
 
 
@@ -79,13 +86,13 @@ def read_by_noun(ctx: AwsContext) -> None:
                 read = _read_op(ctx, read_name, "read", member, is_list, rid)
                 resource.set("read", read, source(rid))
                 resource.set("shape", shape.name, source(rid))
-            elif flat or _is_flat(
-                ctx, read_name
+            elif (answer := ctx.op(read_name).output_shape) is not None and (
+                flat or _is_flat(ctx, read_name)
             ):  # GetRolePolicy returns the policy's members itself
                 resource.set(
                     "read", _read_op(ctx, read_name, "read", None, False, rid), source(rid)
                 )
-                resource.set("shape", ctx.op(read_name).output_shape.name, source(rid))
+                resource.set("shape", answer.name, source(rid))
         if list_name and list_name != (resource.read.name if resource.read else None):
             located = _resource_member(ctx, list_name, resource)
             if located:
@@ -190,11 +197,10 @@ def read_through_parent(ctx: AwsContext) -> None:
         for parent in parents:
             if parent is resource or parent.read is None or parent.shape is None:
                 continue
-            members = ctx.model.shape_for(parent.shape).members
             nested = [
                 m
-                for m, s in members.items()
-                if s.type_name == "list" and s.member.name == resource.name
+                for m, s in members(ctx.model.shape_for(parent.shape)).items()
+                if is_list_of(s, resource.name)
             ]
             if nested:
                 read = with_aws(

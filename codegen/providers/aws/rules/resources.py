@@ -8,6 +8,7 @@ from codegen.model import Operation
 from codegen.providers.aws.rules.context import (
     AwsContext,
     documentation_text,
+    members,
     same_noun,
     split_operation,
 )
@@ -113,7 +114,7 @@ def _returns_new_id(ctx: AwsContext, op_name: str) -> bool:
     names = list(outputs)
     for shape in outputs.values():
         if shape.type_name == "structure":
-            names += list(shape.members)
+            names += list(members(shape))
     return any(m.endswith(("AssociationId", "AttachmentId")) for m in names)
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from botocore.model import Shape
+from botocore.model import ListShape, MapShape, Shape
 
 from codegen.annotate.rules import rule, source
 from codegen.model import Readiness
-from codegen.providers.aws.rules.context import AwsContext, is_sensitive
+from codegen.providers.aws.rules.context import AwsContext, is_sensitive, members
 from codegen.providers.aws.shapes import aws
 
 MAX_DEPTH = 8  # nested structures deeper than this are not searched for secrets
@@ -42,14 +42,13 @@ def _secret_paths(shape: Shape, prefix: str, depth: int) -> list[str]:
     if shape.type_name == "structure":
         return [
             p
-            for name, member in shape.members.items()
+            for name, member in members(shape).items()
             for p in _secret_paths(member, f"{prefix}.{name}" if prefix else name, depth + 1)
         ]
-    if shape.type_name == "list":
-        return _secret_paths(shape.member, f"{prefix}[]", depth + 1)  # type: ignore[attr-defined]
-    if shape.type_name == "map":
-        value = shape.value  # type: ignore[attr-defined]
-        return [f"{prefix}{{}}"] if is_sensitive(value) else []
+    if isinstance(shape, ListShape):
+        return _secret_paths(shape.member, f"{prefix}[]", depth + 1)
+    if isinstance(shape, MapShape):
+        return [f"{prefix}{{}}"] if is_sensitive(shape.value) else []
     return []
 
 
@@ -67,7 +66,7 @@ def sensitive_paths(ctx: AwsContext) -> None:
                 continue
             shapes = [creates.get(f.name)]
             if read_shape is not None:
-                shapes.append(read_shape.members.get(f.get("read_name") or f.name))
+                shapes.append(members(read_shape).get(f.get("read_name") or f.name))
             paths = sorted(
                 {p for s in shapes if s is not None for p in _secret_paths(s, "", 0) if p}
             )
@@ -89,14 +88,14 @@ def returned_once(ctx: AwsContext) -> None:
         if output is None:
             continue
         item = output.members.get(create.output_member) if create.output_member else output
-        if item is not None and item.type_name == "list":
-            item = item.member  # type: ignore[attr-defined]
+        if isinstance(item, ListShape):
+            item = item.member
         if item is None or item.type_name != "structure":
             continue
-        readable = set(ctx.model.shape_for(resource.shape).members) if resource.shape else set()
+        readable = set(members(ctx.model.shape_for(resource.shape))) if resource.shape else set()
         once = tuple(
             name
-            for name, member in item.members.items()
+            for name, member in members(item).items()
             if is_sensitive(member) and name not in readable
         )
         if once:

@@ -22,7 +22,13 @@ from botocore.model import Shape
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability, Operation
-from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, split_operation
+from codegen.providers.aws.rules.context import (
+    CONTROL_MEMBERS,
+    AwsContext,
+    list_item,
+    members,
+    split_operation,
+)
 from codegen.providers.aws.rules.membership import selector_pairs
 from codegen.providers.aws.rules.updates import UPDATE_VERBS
 from codegen.providers.aws.shapes import AwsCallShape
@@ -95,9 +101,9 @@ def _update_candidates(
 
 
 def _is_patch_list(shape: Shape) -> bool:
-    item = shape.member if shape.type_name == "list" else None
+    item = list_item(shape)
     return (
-        item is not None and item.type_name == "structure" and {"op", "path"} <= set(item.members)
+        item is not None and item.type_name == "structure" and {"op", "path"} <= set(members(item))
     )
 
 
@@ -138,7 +144,7 @@ def json_patch(ctx: AwsContext) -> None:
 def _struct_members(ctx: AwsContext, f: FieldDraft) -> dict[str, Shape]:
     if f.type.kind != "structure" or not f.type.name or f.type.name not in ctx.shape_names:
         return {}
-    return dict(ctx.model.shape_for(f.type.name).members)
+    return dict(members(ctx.model.shape_for(f.type.name)))
 
 
 @rule("aws.nested-update-member")
@@ -196,14 +202,15 @@ def _keyed_items(
     ctx: AwsContext, resource: ResourceDraft, shape: Shape
 ) -> tuple[str, str, dict[str, Shape]] | None:
     """(key member, value member, value's members) of a list of {<primary id>, <structure>}."""
-    item = shape.member if shape.type_name == "list" else None
+    item = list_item(shape)
     if item is None or item.type_name != "structure" or len(resource.primary) != 1:
         return None
     key = resource.primary[0]
-    others = [(n, s) for n, s in item.members.items() if n != key]
-    if key not in item.members or len(others) != 1 or others[0][1].type_name != "structure":
+    item_members = members(item)
+    others = [(n, s) for n, s in item_members.items() if n != key]
+    if key not in item_members or len(others) != 1 or others[0][1].type_name != "structure":
         return None
-    return key, others[0][0], dict(others[0][1].members)
+    return key, others[0][0], dict(members(others[0][1]))
 
 
 @rule("aws.keyed-item-update")

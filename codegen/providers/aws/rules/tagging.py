@@ -10,12 +10,18 @@ resources themselves.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation, TagsModel
-from codegen.providers.aws.rules.context import AwsContext, split_operation, words
+from codegen.providers.aws.rules.context import (
+    AwsContext,
+    list_item,
+    members,
+    split_operation,
+    words,
+)
 from codegen.providers.aws.shapes import AwsTagShape
 
 TAG_WORDS = ("Tag", "Tags", "Tagging", "Untag")
@@ -107,13 +113,14 @@ def _pick(ctx: AwsContext, resource: ResourceDraft, role: str) -> str | None:
     # identity rules run later: what the delete requires selects the resource as well
     deletes = ctx.required_inputs(resource.delete.name) if resource.delete else []
     identity = {*resource.primary, *deletes, *([resource.arn] if resource.arn else [])}
-    for matches in (
+    matchers: tuple[Callable[[str], bool], ...] = (
         lambda n: _specific_noun(n) in own,
         lambda n: bool(identity)
         and set(tag_selectors_of(ctx, n)) <= identity
         and bool(tag_selectors_of(ctx, n)),
         lambda n: _generic(ctx, n),
-    ):
+    )
+    for matches in matchers:
         found = [n for n in ops if matches(n)]
         if found:
             return found[0]
@@ -127,7 +134,7 @@ def _tag_member(ctx: AwsContext, resource: ResourceDraft) -> tuple[str | None, s
     read = None
     if resource.shape:
         read = member_named(
-            ctx.model.shape_for(resource.shape).members, ("Tags", "TagList", "TagSet")
+            members(ctx.model.shape_for(resource.shape)), ("Tags", "TagList", "TagSet")
         )
     return create, read
 
@@ -168,8 +175,8 @@ def _resource_type(ctx: AwsContext, resource: ResourceDraft, create: str | None)
     "transit-gateway-attachment" less its "Vpc"); two such values equally close name none."""
     if create != "TagSpecifications" or resource.create is None:
         return None
-    spec = ctx.input_members(resource.create.name)[create].member
-    enum = getattr(spec.members.get("ResourceType"), "enum", None) or []
+    spec = list_item(ctx.input_members(resource.create.name)[create])
+    enum = getattr(members(spec).get("ResourceType") if spec else None, "enum", None) or []
     for wanted in (resource.name.lower(), (resource.shape or "").lower()):
         for value in enum:
             if value.replace("-", "").lower() == wanted:

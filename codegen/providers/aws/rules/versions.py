@@ -17,7 +17,7 @@ from botocore.model import Shape
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Versioning
-from codegen.providers.aws.rules.context import AwsContext
+from codegen.providers.aws.rules.context import AwsContext, members
 
 
 def _number(shape: Shape) -> str | None:
@@ -66,7 +66,7 @@ def versioned_resources(ctx: AwsContext) -> None:
         answer = next(
             ((m, _number(s)) for m, s in ctx.output_members(call.name).items() if _number(s)), None
         )
-        read_members = ctx.model.shape_for(resource.shape).members
+        read_members = members(ctx.model.shape_for(resource.shape))
         default_number = next(
             (m for m in read_members if m.startswith("Default") and m.endswith("VersionNumber")),
             None,
