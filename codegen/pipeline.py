@@ -93,11 +93,14 @@ def selections(
     for pinned in inputs.services:
         overlay = find_overlay(schemas_dir, pinned.provider, pinned.name)
         service, found = _pinned(schemas_dir, pinned.provider, pinned.name, overlay)
-        pinned_from = f"{registry.provider(pinned.provider).info.sdk} {pinned.sdk_version}"
+        cloud = registry.provider(pinned.provider)
+        pinned_from = f"{cloud.info.sdk} {pinned.sdk_version}"
         chosen, left_out = choose(service, overlay)
         whole = overlay is not None and overlay.generate_all
         out.append(
-            Selection(service, chosen, pinned_from, found.shipped, left_out, whole_service=whole)
+            Selection(
+                service, chosen, cloud, pinned_from, found.shipped, left_out, whole_service=whole
+            )
         )
         if progress:
             progress(f"{pinned.provider}/{pinned.name}")

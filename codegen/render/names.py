@@ -11,14 +11,32 @@ both inputs. A name the runtime's tasks define is escaped with a trailing ``_``,
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from codegen.errors import TasklayerError
-from codegen.model import Resource, Service
+from codegen.model import Field, Resource, Service
 from codegen.naming import PythonIdentifier, class_name, module_name
 
-if TYPE_CHECKING:  # views import this module; the annotation only needs the name
-    from codegen.render.views import FieldView
+
+class NamedField(Protocol):
+    """What the collision checks read of a field's view (render/field_view.py ``FieldView``):
+    the names it becomes. The views call these checks, so this module names no view."""
+
+    @property
+    def field(self) -> Field: ...
+
+    @property
+    def attr(self) -> PythonIdentifier: ...
+
+    @property
+    def on_task(self) -> bool: ...
+
+    @property
+    def is_tags(self) -> bool: ...
+
+    @property
+    def crd_key(self) -> str: ...
+
 
 # Every attribute and method of the runtime's task classes (task.Task, aws_task.AwsTask,
 # gcp_task.GcpTask), and ``id``, which generated tasks add. A field attribute equal to one of
@@ -199,7 +217,7 @@ def _first_twice(pairs: Iterable[tuple[str, str]]) -> tuple[str, str, str] | Non
 def check_fields(
     service: Service,
     resource: Resource,
-    fields: Sequence[FieldView],
+    fields: Sequence[NamedField],
     scopes: Sequence[str],
     has_id: bool,
 ) -> None:

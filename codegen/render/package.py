@@ -14,18 +14,14 @@ from codegen.errors import TasklayerError
 from codegen.inputs import Inputs
 from codegen.model import Service
 from codegen.naming import (
-    Code,
     Docstring,
     PythonIdentifier,
-    PythonLiteral,
-    class_name,
-    python_literal,
     safe_docstring,
 )
 from codegen.providers.base import Provider
-from codegen.providers.registry import PROVIDERS
-from codegen.render import crd, layout
+from codegen.render import crd, imports
 from codegen.render.capability import runtime_service
+from codegen.render.contract import FIELD_SPEC, SpecType, runtime_type
 from codegen.render.env import make_environment, render_template
 from codegen.render.names import check_resources, check_service_name
 from codegen.render.verify import check_modules
@@ -64,13 +60,12 @@ class Selection:
 
     service: Service
     resources: tuple[str, ...]
+    provider: Provider  # the service's cloud: its views, templates and runtime modules
     pinned_from: str = ""
-    shipped: Mapping[str, Any] | None = (
-        None  # what the provider ships beside the code (GCP: its document)
-    )
-    not_generated: Mapping[str, str] = field(
-        default_factory=dict
-    )  # resource -> why (generate: all)
+    # what the provider ships beside the code (GCP: its document)
+    shipped: Mapping[str, Any] | None = None
+    # resource -> why it is not generated (generate: all)
+    not_generated: Mapping[str, str] = field(default_factory=dict)
     whole_service: bool = False  # selected by `generate: all`: an unrenderable resource is left out
 
     @property
@@ -92,6 +87,7 @@ def render_package(
     for a ``generate: all`` selection, the resources that cannot be rendered ("aws/ec2" ->
     {resource: why}); any other selection stops at the first problem."""
     env = make_environment(templates_dir)
+    field_spec = runtime_type(templates_dir, FIELD_SPEC)
     files = dict(_runtime(templates_dir))
     # service labels carry schema text (names, versions): escaped once, as prose
     listed = safe_docstring(
@@ -115,7 +111,7 @@ def render_package(
             f'"""Generated {provider} services; do not edit."""\n'
         )
     for selection in selections:
-        rendered, dropped = _service_dropping_failures(env, selection)
+        rendered, dropped = _service_dropping_failures(env, selection, field_spec)
         files.update(rendered)
         if dropped and not_rendered is not None:
             not_rendered[f"{selection.service.provider}/{selection.service.name}"] = dropped
@@ -129,7 +125,7 @@ class _ResourceFailed(Exception):
 
 
 def _service_dropping_failures(
-    env: jinja2.Environment, selection: Selection
+    env: jinja2.Environment, selection: Selection, field_spec: SpecType
 ) -> tuple[dict[str, str], dict[str, str]]:
     """The service's files; under ``generate: all`` a resource that cannot be rendered (a name
     collision, an unrepresentable shape) is left out with the reason, and the rest rendered
@@ -140,7 +136,7 @@ def _service_dropping_failures(
         if not kept:
             return {}, dropped
         try:
-            return _service(env, replace(selection, resources=kept)), dropped
+            return _service(env, replace(selection, resources=kept), field_spec), dropped
         except _ResourceFailed as failed:
             if not selection.not_generated and not selection.whole_service:
                 raise failed.error from None
@@ -163,14 +159,17 @@ def _runtime(templates_dir: Path) -> dict[str, str]:
     }
 
 
-def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
+def _service(env: jinja2.Environment, selection: Selection, field_spec: SpecType) -> dict[str, str]:
     service = runtime_service(selection.service)
     pinned_from = safe_docstring(f" ({selection.pinned_from})" if selection.pinned_from else "")
-    cloud = PROVIDERS[service.provider]
+    cloud = selection.provider
     check_service_name(service)
     check_resources(service, selection.resources)
     generated = frozenset(selection.resources)
-    views = [cloud.view_class(service.resource(n), service, generated) for n in selection.resources]
+    views = [
+        cloud.view_class(service.resource(n), service, generated, field_spec)
+        for n in selection.resources
+    ]
     base = f"{PACKAGE}/{service.provider}/{service.name}"
     modules = {v.name: v.module for v in views}
     files: dict[str, str] = {}
@@ -188,9 +187,9 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
             env,
             "service_init.py.jinja",
             service=service,
-            type_imports=_type_imports(views, ("",)),
-            exported=_exported(views, ("",)),
-            lazy=_lazy(views, ("",)),
+            type_imports=imports.type_imports(views, ("",)),
+            exported=imports.exported(views, ("",)),
+            lazy=imports.lazy_exports(views, ("",)),
         ),
         f"{base}/core/__init__.py": (
             f'"""Cores of the {service.name} resources; generated, do not edit."""\n'
@@ -199,9 +198,9 @@ def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
             env,
             "reconcilers_init.py.jinja",
             service=service,
-            type_imports=_type_imports(views, _RECONCILER_NAMES),
-            exported=_exported(views, _RECONCILER_NAMES),
-            lazy=_lazy(views, _RECONCILER_NAMES),
+            type_imports=imports.type_imports(views, imports.RECONCILER_NAMES),
+            exported=imports.exported(views, imports.RECONCILER_NAMES),
+            lazy=imports.lazy_exports(views, imports.RECONCILER_NAMES),
         ),
     }
     service_files.update(
@@ -243,8 +242,8 @@ def _resource_files(
             cloud.core_template,
             service=service,
             view=view,
-            core_imports=_core_imports(view, cloud, modules),
-            owner_parent=_owner_parent(view, modules),
+            core_imports=imports.core_imports(view, cloud, modules),
+            owner_parent=imports.owner_parent(view, modules),
             pinned_from=pinned_from,
         ),
         f"{base}/reconcilers/{view.module}.py": render_template(
@@ -253,7 +252,7 @@ def _resource_files(
             service=service,
             view=view,
             cloud=cloud,
-            reconciler_imports=_reconciler_imports(view, cloud),
+            reconciler_imports=imports.reconciler_imports(view, cloud),
             pinned_from=pinned_from,
         ),
         f"{base}/{view.module}.py": render_template(
@@ -262,151 +261,9 @@ def _resource_files(
             service=service,
             view=view,
             cloud=cloud,
-            task_imports=_task_imports(view, modules, cloud),
-            find_how=_find_how(view),
+            task_imports=imports.task_imports(view, modules, cloud),
+            find_how=imports.find_how(view),
             pinned_from=pinned_from,
-            core_call=_core_call(view, cloud),
+            core_call=imports.core_call(view, cloud),
         ),
     }
-
-
-_RECONCILER_NAMES = ("Reconciler", "Spec", "Status")
-
-
-def _lazy(
-    views: list[ResourceView], suffixes: tuple[str, ...]
-) -> list[tuple[PythonLiteral, PythonLiteral]]:
-    """(exported name, module) literals for a package ``__getattr__`` that imports on first use."""
-    return sorted(
-        (python_literal(f"{v.class_name}{suffix}"), python_literal(str(v.module)))
-        for v in views
-        for suffix in suffixes
-    )
-
-
-def _type_imports(views: list[ResourceView], suffixes: tuple[str, ...]) -> list[Code]:
-    """A package's imports for type checkers (inside ``if TYPE_CHECKING:``), one per module."""
-    return [
-        line
-        for v in views
-        for line in layout.from_import(
-            Code(".{}", v.module), [f"{v.class_name}{s}" for s in suffixes], indent=4
-        )
-    ]
-
-
-def _exported(views: list[ResourceView], suffixes: tuple[str, ...]) -> list[Code]:
-    """A package's ``__all__``, sorted."""
-    names = sorted(f"{v.class_name}{suffix}" for v in views for suffix in suffixes)
-    return layout.string_list(Code("__all__"), [python_literal(n) for n in names])
-
-
-def _names(names: list[str]) -> Code:
-    """Constant names, sorted, for an import line."""
-    return Code.listing(", ", [PythonIdentifier(n) for n in sorted(names)])
-
-
-def _parent_spec(module: PythonIdentifier) -> PythonIdentifier:
-    """The name a core imports its owner parent's ``SPEC`` as (``VPC_SPEC``)."""
-    return PythonIdentifier(f"{module.upper()}_SPEC")
-
-
-def _owner_parent(
-    view: ResourceView, modules: dict[str, PythonIdentifier]
-) -> tuple[PythonLiteral, PythonIdentifier] | None:
-    """(field literal, spec constant) of the parent spec an untagged kind is owned through."""
-    if view.owner_parent is None:
-        return None
-    member, resource = view.owner_parent
-    return python_literal(member), _parent_spec(modules[resource])
-
-
-def _core_imports(
-    view: ResourceView, cloud: Provider, modules: dict[str, PythonIdentifier]
-) -> list[Code]:
-    specs = ["CallSpec", "FieldSpec", "Mutability", "ResourceSpec"]
-    if view.owner_parent is not None:
-        specs.append("ParentSpec")
-    if view.create_arguments() is not None:
-        specs.append("CreateSpec")
-    if view.read_arguments() is not None:
-        specs.append("ReadSpec")
-    if view.tags_arguments() is not None:
-        specs.append("TagsSpec")
-    if view.readiness_arguments() is not None:
-        specs.append("ReadinessSpec")
-    if view.versioning_arguments() is not None:
-        specs.append("VersionSpec")
-    if view.change_batch_arguments() is not None:
-        specs.append("ChangeBatchSpec")
-    if view.listing_arguments() is not None and "ReadSpec" not in specs:
-        specs.append("ReadSpec")
-    lines = cloud.core_imports(view) + [
-        Code("from ....runtime.retry import RetryPolicy"),
-        *layout.from_import(Code("....runtime.spec"), specs),
-    ]
-    if view.owner_parent is not None:
-        module = modules[view.owner_parent[1]]
-        lines.append(Code("from .{} import SPEC as {}", module, _parent_spec(module)))
-    return lines
-
-
-def _task_imports(
-    view: ResourceView, modules: dict[str, PythonIdentifier], cloud: Provider
-) -> list[Code]:
-    annotations = " ".join(f.annotation for f in view.task_fields)
-    typing = ["TYPE_CHECKING", "ClassVar"] + (["Any"] if "Any" in annotations else [])
-    standard, runtime, own = cloud.task_imports(view)
-    lines = []
-    if "datetime." in annotations:
-        lines += [Code("import datetime")]
-    lines += [Code("from dataclasses import dataclass"), *standard]
-    lines += [
-        Code("from typing import {}", _names(typing)),
-        Code(""),
-        *runtime,
-        Code("from ...runtime.spec import ResourceSpec"),
-        *own,
-        Code(""),
-        Code("if TYPE_CHECKING:"),
-        Code("    from ...runtime.context import Context"),
-    ]
-    for ref in view.references:
-        module = next(m for name, m in modules.items() if class_name(name) == ref)
-        lines.append(Code("    from .{} import {}", module, ref))
-    return lines
-
-
-def _reconciler_imports(view: ResourceView, cloud: Provider) -> list[Code]:
-    annotations = " ".join(f.plain_type for f in view.fields)
-    typing = ["ClassVar", "TypedDict"] + (["Any"] if "Any" in annotations else [])
-    standard, runtime, own = cloud.reconciler_imports(view)
-    lines = [Code("import datetime"), Code("")] if "datetime." in annotations else []
-    return lines + [
-        *standard,
-        Code("from typing import {}", _names(typing)),
-        Code(""),
-        *runtime,
-        Code("from ....runtime.spec import ResourceSpec"),
-        *own,
-    ]
-
-
-def _core_call(view: ResourceView, cloud: Provider) -> list[Code]:
-    """The lines of the task's ``return Core(...)``, at the method body's indent."""
-    callee, arguments = cloud.task_core(view)
-    return layout.call(Code("return {}", callee), arguments, indent=8)
-
-
-def _find_how(view: ResourceView) -> Docstring:
-    ident = view.resource.identity
-    how = []
-    if ident.primary:
-        how.append(f"{', '.join(ident.primary)}")
-    natural = [("its Name tag" if n == "tag:Name" else n) for n in ident.natural]
-    if natural and tuple(natural) != ident.primary:
-        how.append(", ".join(natural))
-    text = " else by ".join(how) or "no key"
-    if ident.parent:
-        text += f", within its {', '.join(ident.parent)}"
-    return safe_docstring(text)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import TasklayerError, json_pointer
-from codegen.sources.validate import decode_json
+from codegen.sources.strict_json import decode_json
 
 MANIFEST_NAME = "manifest.json"
 _SHA256 = re.compile(r"[0-9a-f]{64}")

@@ -33,6 +33,7 @@ from codegen.sources.manifest import (
     sha256_hex,
     write_provider_section,
 )
+from codegen.sources.strict_json import decode_json
 
 PROVIDER = "aws"
 SERVICE, PAGINATORS, WAITERS = "service-2", "paginators-1", "waiters-2"
@@ -247,7 +248,7 @@ class _CheckedFileLoader(JSONFileLoader):
     def _decode(self, path: Path, payload: bytes) -> Any:
         self._verify(path, payload)
         self.read.append(path)
-        data = validate.decode_json(payload, path)
+        data = decode_json(payload, path)
         if path.name.split(".json")[0].endswith("-extras"):
             validate.check_extras(data, path)
         return data

@@ -34,13 +34,12 @@ class AwsFieldView(FieldView):
         ``{"Value": v}`` wrapper (recorded by the rules, or seen in the field's own type); a
         reference that takes the referred resource's ARN (aws.reference-holds-arn)."""
         f, call = self.field, aws_field(self.field)
-        facts = {
+        return {
             "read_operation": f.read_operation if call.read_attribute else None,
             "read_attribute": call.read_attribute,
             "value_wrapper": call.value_wrapper or ("Value" if self.unwrap(f.type) else None),
-            "holds_arn": True if call.holds_arn else None,  # the default (the id) is not printed
+            "holds_arn": call.holds_arn,
         }
-        return {k: v for k, v in facts.items() if v is not None}
 
     @cached_property
     def task_reference(self) -> PythonIdentifier | None:

@@ -32,7 +32,7 @@ from codegen.sources.manifest import (
     sha256_hex,
     write_provider_section,
 )
-from codegen.sources.validate import decode_json
+from codegen.sources.strict_json import decode_json
 
 PROVIDER = "gcp"
 DOCUMENT_FILE = "discovery.json"

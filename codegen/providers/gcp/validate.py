@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import TasklayerError, json_pointer
-from codegen.sources.validate import MAX_DEPTH, expect_type, require_key
+from codegen.sources.strict_json import MAX_DEPTH
+from codegen.sources.validate import expect_type, require_key
 
 DOCUMENT_KIND = "discovery#restDescription"
 PARAMETER_LOCATIONS = ("path", "query")

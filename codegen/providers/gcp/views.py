@@ -27,11 +27,7 @@ class GcpFieldView(FieldView):
 
     def call_facts(self) -> Mapping[str, object]:
         call = gcp_field(self.field)
-        facts = {
-            "update_param": call.update_param or None,
-            "reference_member": call.reference_member,
-        }
-        return {k: v for k, v in facts.items() if v is not None}
+        return {"update_param": call.update_param, "reference_member": call.reference_member}
 
 
 class GcpResourceView(ResourceView):

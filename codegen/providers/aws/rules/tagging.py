@@ -60,7 +60,7 @@ def tag_operations(ctx: AwsContext) -> None:
             ctx.tag_operations[name] = "untag" if verb in UNTAG_VERBS else "tag"
 
 
-def _specific_noun(op_name: str) -> str:
+def specific_noun(op_name: str) -> str:
     """``TagRole`` -> ``Role``; ``PutBucketTagging`` -> ``Bucket``; generic ones -> ``""``."""
     verb, noun = split_operation(op_name)
     for suffix in ("Tagging", "Tags"):
@@ -100,12 +100,12 @@ def _generic(ctx: AwsContext, op_name: str) -> bool:
     return all("resource" in m.lower() or m.lower() == "arn" for m in selectors)
 
 
-def _pick(ctx: AwsContext, resource: ResourceDraft, role: str) -> str | None:
+def pick(ctx: AwsContext, resource: ResourceDraft, role: str) -> str | None:
     """The resource's own tag call (TagRole, PutBucketTagging), else one that selects it by its
     identity (a service-linked role is tagged by TagRole's RoleName), else the service's generic
     one (TagResource). TagMFADevice, selecting by SerialNumber, is nobody else's."""
     if role == "untag":  # ChangeTagsForResource adds and removes in one call
-        tag = _pick(ctx, resource, "tag")
+        tag = pick(ctx, resource, "tag")
         if tag and member_named(ctx.input_members(tag), ("RemoveTagKeys",)):
             return tag
     ops = sorted(n for n, r in ctx.tag_operations.items() if r == role and _fits(ctx, n, resource))
@@ -114,7 +114,7 @@ def _pick(ctx: AwsContext, resource: ResourceDraft, role: str) -> str | None:
     deletes = ctx.required_inputs(resource.delete.name) if resource.delete else []
     identity = {*resource.primary, *deletes, *([resource.arn] if resource.arn else [])}
     matchers: tuple[Callable[[str], bool], ...] = (
-        lambda n: _specific_noun(n) in own,
+        lambda n: specific_noun(n) in own,
         lambda n: bool(identity)
         and set(tag_selectors_of(ctx, n)) <= identity
         and bool(tag_selectors_of(ctx, n)),
@@ -148,7 +148,7 @@ def tags_model(ctx: AwsContext) -> None:
         create, read = _tag_member(ctx, resource)
         if create is None and read is None:
             continue
-        tag, untag = _pick(ctx, resource, "tag"), _pick(ctx, resource, "untag")
+        tag, untag = pick(ctx, resource, "tag"), pick(ctx, resource, "untag")
         resource_type = _resource_type(ctx, resource, create)
         resource.set(
             "tags",

@@ -28,9 +28,9 @@ SPEC = ResourceSpec(
             name="autoscalingPolicy",
             attr="autoscaling_policy",
             mutability=Mutability.CREATE_ONLY,
-            key="autoscalingPolicy",
             in_create=True,
             server_default=True,
+            key="autoscalingPolicy",
         ),
         FieldSpec(
             name="creationTimestamp",
@@ -42,8 +42,8 @@ SPEC = ResourceSpec(
             name="description",
             attr="description",
             mutability=Mutability.CREATE_ONLY,
-            key="description",
             in_create=True,
+            key="description",
         ),
         FieldSpec(
             name="id",
@@ -61,8 +61,8 @@ SPEC = ResourceSpec(
             name="name",
             attr="name",
             mutability=Mutability.CREATE_ONLY,
-            key="name",
             in_create=True,
+            key="name",
         ),
         FieldSpec(
             name="recommendedSize",
@@ -104,8 +104,8 @@ SPEC = ResourceSpec(
             name="target",
             attr="target",
             mutability=Mutability.CREATE_ONLY,
-            key="target",
             in_create=True,
+            key="target",
         ),
         FieldSpec(
             name="zone",
