@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from codegen.model import CallShape, Field, Resource, Service, TagsModel
+from codegen.model import DEGRADED, CallShape, Field, Resource, Service, TagsModel
 
 
 def field_document(f: Field, detail: bool = False) -> dict[str, Any]:
@@ -19,6 +19,8 @@ def field_document(f: Field, detail: bool = False) -> dict[str, Any]:
         "server_default": f.server_default,
         "source": f.source,
     }
+    if DEGRADED in f.provenance:  # the class the runtime cannot honour, and why it is this one
+        doc["degraded"] = f.provenance[DEGRADED]
     if detail:
         doc.update(
             unordered=f.unordered,
@@ -132,16 +134,19 @@ def service_table(service: Service) -> str:
                 flags.append(f"-> {f.references}")
             if f.update_kind:  # add/remove pairs, patches, nested or flattened members, keyed items
                 flags.append(f.update_kind)
+            if DEGRADED in f.provenance:
+                flags.append("degraded")
             via = " / ".join(op for op in (f.update_operation, f.remove_operation) if op)
             rows.append((f.name, f.mutability.value, via, ",".join(flags), f.source))
         widths = [max(len(row[i]) for row in rows) for i in range(4)]
         for row in rows:
-            out.append(
-                "  "
-                + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=False))
-                + "  "
-                + row[4]
-            )
+            cells = "  ".join(c.ljust(w) for c, w in zip(row[:4], widths, strict=True))
+            out.append(f"  {cells}  {row[4]}")
+        out += [
+            f"  degraded {f.name}: {f.provenance[DEGRADED]}"
+            for f in r.fields
+            if DEGRADED in f.provenance
+        ]
     return "\n".join(out)
 
 

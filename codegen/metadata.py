@@ -31,10 +31,14 @@ def metadata_text(
     inputs: Inputs,
     rendered: dict[str, tuple[str, ...]],
     not_generated: Mapping[str, Mapping[str, str]] | None = None,
+    degraded: Mapping[str, Mapping[str, str]] | None = None,
 ) -> str:
     """``rendered``: "provider/service" -> the resources rendered for it (empty: none);
-    ``not_generated``: "provider/service" -> {resource: why} for a ``generate: all`` service."""
+    ``not_generated``: "provider/service" -> {resource: why} for a ``generate: all`` service;
+    ``degraded``: "provider/service" -> {"Resource.Field": what render made of its class, and
+    why} (render/capability.py)."""
     not_generated = not_generated or {}
+    degraded = degraded or {}
     doc = {
         "format": FORMAT,
         "generator": {"name": "tasklayer", "version": codegen.__version__},
@@ -50,6 +54,11 @@ def metadata_text(
                 **(
                     {"not_generated": dict(left)}
                     if (left := not_generated.get(f"{s.provider}/{s.name}"))
+                    else {}
+                ),
+                **(
+                    {"degraded": dict(lowered)}
+                    if (lowered := degraded.get(f"{s.provider}/{s.name}"))
                     else {}
                 ),
             }

@@ -29,6 +29,11 @@ Provenance = Mapping[str, str]
 """Annotated attribute name -> where its value came from (``rule:<id>`` or
 ``overlay:<file>#<key>``)."""
 
+DEGRADED = "mutability.degraded"
+"""The provenance key of a field whose class the runtime cannot honour (render/capability.py):
+what the class was, what it is rendered as, why, and which rule or overlay had decided it; its
+``mutability`` then names the ``runtime.*`` rule that degraded it."""
+
 
 @dataclass(frozen=True)
 class FieldType:

@@ -25,6 +25,7 @@ from codegen.model import Service
 from codegen.overlays import Overlay, apply_overlay, find_overlay
 from codegen.providers import registry
 from codegen.providers.base import Annotated
+from codegen.render.capability import degraded_fields, runtime_service
 from codegen.render.formatting import format_python
 from codegen.render.package import METADATA_FILE, PackageInfo, Selection, render_package
 from codegen.selection import choose
@@ -124,12 +125,14 @@ def render(
     )
     rendered = {}
     left_out = {}
+    degraded = {}
     for s in chosen:
         key = f"{s.service.provider}/{s.service.name}"
         failed = unrenderable.get(key, {})
         rendered[key] = tuple(n for n in s.resources if n not in failed)
         left_out[key] = {**s.not_generated, **failed}
-    files[METADATA_FILE] = metadata_text(inputs, rendered, left_out)
+        degraded[key] = degraded_fields(runtime_service(s.service), rendered[key])
+    files[METADATA_FILE] = metadata_text(inputs, rendered, left_out, degraded)
     return files
 
 

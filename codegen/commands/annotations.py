@@ -17,10 +17,13 @@ if TYPE_CHECKING:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     from codegen.dump import corpus_summary, service_document, service_table
+    from codegen.render.capability import runtime_service
 
     services = (
         _corpus(args, console) if args.all else _pinned(args.provider, args.schemas, args.service)
     )
+    # as the runtime acts on them: a class it cannot honour shows degraded, with the reason
+    services = [runtime_service(s) for s in services]
     if args.resource:
         services = only_resources(services, args.resource)
     if args.json:
