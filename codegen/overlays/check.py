@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, fields
+from typing import get_type_hints
 
 from codegen.draft import FIELD_DEFAULTS, ResourceDraft, ServiceDraft
 from codegen.model import CallShape, Mutability, TagsModel
+from codegen.overlays.load import FIELD_EXTRA_KEYS, FIELD_VALUES
 from codegen.overlays.schema import FieldOverlay, Overlay, ResourceOverlay, suggest
 from codegen.providers import info
 
@@ -117,16 +119,27 @@ def _why_missing(name: str, names: Names, known: Collection[str]) -> str:
 
 
 def _check_field_facts(overlay: Overlay, fo: FieldOverlay, field_shape: type[CallShape]) -> None:
-    """A key is a neutral fact of every field or one of this provider's own (``field_shape``):
-    another cloud's (``value_wrapper`` in a GCP overlay) would be kept and never used."""
-    own = {f.name for f in fields(field_shape)}
-    for attr in fo.settings:
-        if attr not in FIELD_DEFAULTS and attr not in own:
+    """A key is a neutral fact of every field or one of this provider's own (``field_shape``,
+    whose attribute's type says what value it takes): a misspelt key, or another cloud's
+    (``value_wrapper`` in a GCP overlay), would be kept and never used."""
+    own = get_type_hints(field_shape)
+    facts = [f.name for f in fields(field_shape)]
+    for attr, value in fo.settings.items():
+        if attr in FIELD_DEFAULTS:
+            continue  # read and checked with the file (overlays/load.py)
+        key = f"{fo.key}.{attr}"
+        if attr not in facts:
+            allowed = [*FIELD_VALUES, *FIELD_EXTRA_KEYS, *facts]
             raise overlay.error(
-                f"{fo.key}.{attr}",
-                f"{attr} is not a fact of this provider's fields",
-                [f"its field facts are {', '.join(sorted(set(FIELD_DEFAULTS) | own))}"],
+                key,
+                f"unknown key {attr!r}{suggest(attr, allowed)} ({attr} is not a fact of this "
+                "provider's fields)",
+                [f"allowed keys: {', '.join(allowed)}"],
             )
+        if own[attr] is bool and not isinstance(value, bool):
+            raise overlay.error(key, f"expected true or false, got {value!r}")
+        if own[attr] == str | None and isinstance(value, bool):
+            raise overlay.error(key, f"expected a name or null, got {value!r}")
 
 
 def _check_field(

@@ -197,7 +197,7 @@ class _Reader:
         return {k: kinds[k](self, v, f"{key}.{name}.{k}") for k, v in given.items()}
 
     def field(self, key: str, name: str, value: Any) -> FieldOverlay:
-        entry = self.mapping(value, key, (*FIELD_VALUES, *FIELD_EXTRA_KEYS))
+        entry = self.mapping(value, key, None)  # a provider's own keys are checked with the draft
         add = self.boolean(entry.get("add", False), f"{key}.add")
         kind = entry.get("type")
         if add and (not isinstance(kind, str) or kind not in ADDED_TYPES):
@@ -208,13 +208,25 @@ class _Reader:
         if not add and "type" in entry:
             self.fail(f"{key}.type", "type is only for a field added with add: true")
         values = {
-            k: FIELD_VALUES[k](self, v, f"{key}.{k}") for k, v in entry.items() if k in FIELD_VALUES
+            k: FIELD_VALUES[k](self, v, f"{key}.{k}") if k in FIELD_VALUES else self.fact(v, key, k)
+            for k, v in entry.items()
+            if k not in FIELD_EXTRA_KEYS
         }
         return FieldOverlay(
             name=name, key=key, settings=values, add=add, type=kind if add else None
         )
 
     # value checks: each returns the value in the form the draft takes
+
+    def fact(self, value: Any, key: str, name: str) -> bool | str | None:
+        """A provider's field fact: a flag, a name, or null (its variant says which)."""
+        if not (
+            value is None or isinstance(value, bool) or isinstance(value, str) and value.strip()
+        ):
+            self.fail(
+                f"{key}.{name}", f"expected true or false, a name or null, got {_shown(value)}"
+            )
+        return value
 
     def boolean(self, value: Any, key: str) -> bool:
         if not isinstance(value, bool):
@@ -275,10 +287,9 @@ class _Reader:
 
 _Check = Callable[[_Reader, Any, str], Any]
 
-# every cloud's field keys: the neutral facts and each provider's own (update_param,
-# reference_member: GCP's; read_attribute, value_wrapper, filter_name, holds_arn: AWS's),
-# which check_overlay refuses by name in another provider's overlay and apply_overlay routes
-# into the field's variant
+# the neutral facts of every field; a provider's own (its Field.call variant: AwsFieldShape,
+# GcpFieldShape) are named and typed by that variant alone, and checked against it with the
+# draft (overlays/check.py), which also refuses another provider's in this provider's overlay
 FIELD_VALUES: dict[str, _Check] = {
     "mutability": _Reader.mutability,
     "update_operation": _Reader.optional_name,
@@ -288,15 +299,9 @@ FIELD_VALUES: dict[str, _Check] = {
     "server_default": _Reader.boolean,
     "unordered": _Reader.boolean,
     "references": _Reader.optional_name,
-    "reference_member": _Reader.optional_name,
     "read_name": _Reader.optional_name,
     "update_name": _Reader.optional_name,
-    "update_param": _Reader.boolean,
     "read_operation": _Reader.optional_name,
-    "read_attribute": _Reader.optional_name,
-    "value_wrapper": _Reader.optional_name,
-    "filter_name": _Reader.optional_name,
-    "holds_arn": _Reader.boolean,
     "after": _Reader.names,
     "sensitive_paths": _Reader.names,
     "update_kind": _Reader.update_kind,

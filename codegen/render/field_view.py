@@ -8,8 +8,9 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import ClassVar
 
-from codegen.model import Field, FieldType, Mutability, Resource
+from codegen.model import CallShape, Field, FieldType, Mutability, Resource
 from codegen.naming import Code, PythonIdentifier, PythonLiteral, class_name, python_literal
 from codegen.render.contract import SpecType, default_field_spec
 from codegen.render.names import custom_resource_key, task_attr
@@ -32,11 +33,20 @@ class FieldView:
         provider's view says; none here)."""
         return None
 
+    # the provider's variant of Field.call this view reads (another provider's is an error)
+    field_shape: ClassVar[type[CallShape]] = CallShape
+
     def call_facts(self) -> Mapping[str, object]:
-        """The provider's ``FieldSpec`` keywords for this field (its ``Field.call`` facts as
-        its runtime takes them); :meth:`spec_arguments` leaves out those at FieldSpec's
-        default. None here."""
-        return {}
+        """The provider's ``FieldSpec`` keywords for this field: each fact of its ``Field.call``
+        variant that FieldSpec takes under the same name (AWS's ARN references, GCP's
+        ``update_param``), as the rules recorded it, but those the neutral view computes itself
+        (:meth:`neutral_values`); a provider's view adds what its runtime takes in another
+        form. :meth:`spec_arguments` leaves out those at FieldSpec's default."""
+        facts = dataclasses.asdict(self.field.call_as(self.field_shape))
+        neutral = self.neutral_values()
+        return {
+            k: v for k, v in facts.items() if k in self.field_spec.keywords and k not in neutral
+        }
 
     @cached_property
     def is_tags(self) -> bool:
@@ -102,11 +112,10 @@ class FieldView:
             flags.append("Sensitive: never printed.")
         return " ".join([doc, *flags])
 
-    def spec_values(self) -> dict[str, object]:
-        """Every fact of the field a ``FieldSpec`` keyword carries: the neutral ones and the
-        provider's (:meth:`call_facts`); a provider may not restate a neutral one."""
+    def neutral_values(self) -> dict[str, object]:
+        """The ``FieldSpec`` keywords every provider's field has, computed by the view."""
         f = self.field
-        values: dict[str, object] = {
+        return {
             "name": f.name,
             "mutability": f.mutability,
             "attr": str(self.attr),
@@ -131,6 +140,11 @@ class FieldView:
             "other_form_of": self.other_form_of or None,
             "emptied_before_delete": f.emptied_before_delete,
         }
+
+    def spec_values(self) -> dict[str, object]:
+        """Every fact of the field a ``FieldSpec`` keyword carries: the neutral ones and the
+        provider's (:meth:`call_facts`); a provider may not restate a neutral one."""
+        values = self.neutral_values()
         facts = self.call_facts()
         restated = sorted(set(facts) & set(values))
         if restated:

@@ -10,7 +10,7 @@ from functools import cached_property
 
 from codegen.model import Field, FieldType, Operation
 from codegen.naming import PythonIdentifier, class_name
-from codegen.providers.aws.shapes import AwsTagShape, aws, aws_field, aws_tags
+from codegen.providers.aws.shapes import AwsFieldShape, AwsTagShape, aws, aws_field, aws_tags
 from codegen.render.views import TAGS_SPEC_REQUIRED, Argument, FieldView, ResourceView, arguments
 
 ID_SUFFIXES = ("Ids", "Arns", "ARNs", "Id", "Arn")  # longest first: the stem drops one
@@ -29,17 +29,18 @@ class AwsFieldView(FieldView):
             return t.members[0][1]
         return None
 
+    field_shape = AwsFieldShape
+
     def call_facts(self) -> Mapping[str, object]:
-        """Attribute calls: the separate read and the attribute it is asked for, the
-        ``{"Value": v}`` wrapper (recorded by the rules, or seen in the field's own type); a
-        reference that takes the referred resource's ARN (aws.reference-holds-arn)."""
-        f, call = self.field, aws_field(self.field)
-        return {
-            "read_operation": f.read_operation if call.read_attribute else None,
-            "read_attribute": call.read_attribute,
-            "value_wrapper": call.value_wrapper or ("Value" if self.unwrap(f.type) else None),
-            "holds_arn": call.holds_arn,
-        }
+        """The AWS facts as recorded (:class:`AwsFieldShape`), and what attribute calls take in
+        another form: the separate read of a field asked for by attribute, the ``{"Value": v}``
+        wrapper also where only the field's own type shows it."""
+        facts = dict(super().call_facts())
+        if facts.get("read_attribute"):
+            facts["read_operation"] = self.field.read_operation
+        if not facts.get("value_wrapper") and self.unwrap(self.field.type):
+            facts["value_wrapper"] = "Value"
+        return facts
 
     @cached_property
     def task_reference(self) -> PythonIdentifier | None:

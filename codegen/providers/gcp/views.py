@@ -15,7 +15,7 @@ from typing import Any
 from codegen.errors import TasklayerError
 from codegen.model import Mutability, Operation
 from codegen.naming import Code, PythonIdentifier, python_literal
-from codegen.providers.gcp.shapes import gcp, gcp_field
+from codegen.providers.gcp.shapes import GcpFieldShape, gcp
 from codegen.render.views import Argument, FieldView, ResourceView, arguments
 
 SCOPES = ("project", "region", "zone")
@@ -25,9 +25,7 @@ class GcpFieldView(FieldView):
     """A GCP field: sent as a query parameter of its update (``resize(size=)``), or read back
     as a member of the resource it refers to (an Address's ``address``)."""
 
-    def call_facts(self) -> Mapping[str, object]:
-        call = gcp_field(self.field)
-        return {"update_param": call.update_param, "reference_member": call.reference_member}
+    field_shape = GcpFieldShape
 
 
 class GcpResourceView(ResourceView):
