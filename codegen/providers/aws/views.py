@@ -231,20 +231,16 @@ class AwsResourceView(ResourceView):
         t = self.resource.tags
         if values is None or t is None:
             return values
-        shape, default = aws_tags(t), AwsTagShape()
-        facts = [
-            (f.name, getattr(shape, f.name))
-            for f in dataclasses.fields(shape)
-            if f.name not in _TAGS_SPEC_SLOTS
-        ]
-        return values + arguments([(k, v) for k, v in facts if v != getattr(default, k)])
+        given, default = dataclasses.asdict(aws_tags(t)), dataclasses.asdict(AwsTagShape())
+        facts = [(k, v) for k, v in given.items() if k not in _TAGS_SPEC_SLOTS and v != default[k]]
+        return values + arguments(facts)
 
     def tag_call_facts(self) -> Mapping[str, object]:
         """How the tag calls name the resource: EC2's TagSpecifications type, a list or ARN
         selector (printed where ``TagsSpec`` takes them, whatever their value)."""
         t = self.resource.tags
-        shape = aws_tags(t) if t is not None else AwsTagShape()
-        return {k: getattr(shape, k) for k in TAGS_SPEC_REQUIRED}
+        facts = dataclasses.asdict(aws_tags(t) if t is not None else AwsTagShape())
+        return {k: facts[k] for k in TAGS_SPEC_REQUIRED}
 
     def versioning_arguments(self) -> list[Argument] | None:
         """``VersionSpec``: the calls runtime/versions.py makes to change a versioned resource

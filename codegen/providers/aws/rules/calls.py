@@ -16,6 +16,7 @@ from codegen.model import Operation
 from codegen.providers.aws.rules.context import (
     AwsContext,
     documentation_text,
+    enum_of,
     list_item,
     members,
     singular_candidates,
@@ -157,7 +158,7 @@ def value_wrapper(ctx: AwsContext) -> None:
             reader = f.get("read_operation")
             if reader and reader not in ctx.tag_operations:
                 attribute = ctx.input_members(reader).get("Attribute")
-                for value in getattr(attribute, "enum", None) or []:
+                for value in enum_of(attribute):
                     if value.lower() == f.name.lower():
                         f.set_call(AwsFieldShape, "read_attribute", value, rid)
 
@@ -230,9 +231,9 @@ def _fixed_type(
 ) -> tuple[tuple[str, str], ...]:
     """A required enum member of a tag call whose value spells the resource's name (route53
     ChangeTagsForResource's ``ResourceType: hostedzone``) is sent as that fixed value."""
-    members = ctx.input_members(op_name)
+    inputs = ctx.input_members(op_name)
     for name in ctx.required_inputs(op_name):
-        for value in getattr(members[name], "enum", None) or []:
+        for value in enum_of(inputs[name]):
             if spells(value, resource):
                 return ((name, str(value)),)
     return ()

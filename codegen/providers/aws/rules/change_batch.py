@@ -18,7 +18,9 @@ from codegen.model import ChangeBatch, Mutability, Operation
 from codegen.providers.aws.rules.context import (
     AwsContext,
     documentation_text,
+    enum_of,
     is_list_of,
+    list_item,
     members,
     split_operation,
 )
@@ -29,14 +31,13 @@ ACTIONS = ("CREATE", "UPSERT", "DELETE")
 
 def _changes(shape: Shape | None) -> tuple[str, str, str, Shape] | None:
     """(changes member, action member, item member, item shape) of a batch structure."""
-    for changes, listed in getattr(shape, "members", {}).items():
-        change = getattr(listed, "member", None) if listed.type_name == "list" else None
-        members = getattr(change, "members", {})
+    for changes, listed in members(shape).items():
+        change = members(list_item(listed))
         action = next(
-            (m for m, s in members.items() if set(ACTIONS) <= set(getattr(s, "enum", []) or [])),
+            (m for m, s in change.items() if set(ACTIONS) <= set(enum_of(s))),
             None,
         )
-        items = [(m, s) for m, s in members.items() if s.type_name == "structure"]
+        items = [(m, s) for m, s in change.items() if s.type_name == "structure"]
         if action and len(items) == 1:
             return changes, action, items[0][0], items[0][1]
     return None

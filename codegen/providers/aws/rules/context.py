@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
 
-from botocore.model import ListShape, MapShape, OperationModel, ServiceModel, Shape, StructureShape
+from botocore.model import (
+    ListShape,
+    MapShape,
+    OperationModel,
+    ServiceModel,
+    Shape,
+    StringShape,
+    StructureShape,
+)
 from botocore.waiter import WaiterModel
 
 from codegen.annotate.draft import ResourceDraft, ServiceDraft
@@ -28,7 +36,7 @@ CONTROL_MEMBERS = frozenset(
 )
 
 
-def members(shape: Shape) -> dict[str, Shape]:
+def members(shape: Shape | None) -> dict[str, Shape]:
     """A structure's members; none for a shape of another type. botocore types ``members``
     only on ``StructureShape``: the rules ask here instead of trusting a ``type_name`` test."""
     return shape.members if isinstance(shape, StructureShape) else {}
@@ -37,6 +45,11 @@ def members(shape: Shape) -> dict[str, Shape]:
 def list_item(shape: Shape | None) -> Shape | None:
     """A list's item shape; None for a shape of another type (``ListShape.member``)."""
     return shape.member if isinstance(shape, ListShape) else None
+
+
+def enum_of(shape: Shape | None) -> list[str]:
+    """A string shape's enumerated values; none for any other shape (``StringShape.enum``)."""
+    return list(shape.enum) if isinstance(shape, StringShape) else []
 
 
 def is_list_of(shape: Shape, name: str | None) -> bool:
@@ -192,7 +205,7 @@ class AwsContext:
             )
             ft = FieldType("structure", shape.name, members=members)
         else:
-            ft = FieldType(kind, shape.name, enum=tuple(getattr(shape, "enum", None) or ()))
+            ft = FieldType(kind, shape.name, enum=tuple(enum_of(shape)))
         self._types[shape.name] = ft
         return ft
 
@@ -201,7 +214,7 @@ def is_sensitive(shape: Shape) -> bool:
     return bool(shape.metadata.get("sensitive"))
 
 
-def documentation_text(shape_or_op: Any) -> str:
+def documentation_text(shape_or_op: Shape | OperationModel | None) -> str:
     """Plain text of botocore's HTML documentation, via botocore's own doc tools."""
-    raw = getattr(shape_or_op, "documentation", "") or ""
+    raw = (shape_or_op.documentation if shape_or_op is not None else "") or ""
     return html_to_text(raw) if raw else ""

@@ -277,11 +277,11 @@ def read_through_wrapper(ctx: AwsContext) -> None:
             continue
         wrapper = ctx.model.shape_for(resource.shape)
         inner = [
-            (name, shape.member)
-            for name, shape in getattr(wrapper, "members", {}).items()
-            if shape.type_name == "list"
-            and shape.member.type_name == "structure"
-            and shape.member.name in wanted
+            (name, item)
+            for name, shape in members(wrapper).items()
+            if (item := list_item(shape)) is not None
+            and item.type_name == "structure"
+            and item.name in wanted
         ]
         if len(inner) != 1:
             continue

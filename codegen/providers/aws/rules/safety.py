@@ -10,7 +10,7 @@ from botocore.model import ListShape, MapShape, Shape
 
 from codegen.annotate.rules import rule, source
 from codegen.model import Readiness
-from codegen.providers.aws.rules.context import AwsContext, is_sensitive, members
+from codegen.providers.aws.rules.context import AwsContext, enum_of, is_sensitive, members
 from codegen.providers.aws.shapes import aws
 
 MAX_DEPTH = 8  # nested structures deeper than this are not searched for secrets
@@ -145,10 +145,10 @@ def terminal_states_from_enum(ctx: AwsContext) -> None:
         if resource.readiness is not None or not resource.shape or "State" not in resource.fields:
             continue
         shape = ctx.model.shape_for(resource.shape)
-        member = getattr(shape, "members", {}).get("State")
+        member = members(shape).get("State")
         gone = tuple(
             value
-            for value in (getattr(member, "enum", None) or [])
+            for value in enum_of(member)
             if isinstance(value, str) and value.lower() in GONE_STATES
         )
         if gone:
@@ -169,14 +169,14 @@ def terminal_when_deletion_date(ctx: AwsContext) -> None:
     for resource in ctx.resources():
         if resource.readiness is not None or not resource.shape:
             continue
-        members = getattr(ctx.model.shape_for(resource.shape), "members", {})
+        read = members(ctx.model.shape_for(resource.shape))
         mark = next(
             (
                 m
                 for m in DELETION_MARKS
                 if m in resource.fields
-                and members.get(m) is not None
-                and members[m].type_name == "timestamp"
+                and read.get(m) is not None
+                and read[m].type_name == "timestamp"
             ),
             None,
         )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation, TagsModel
-from codegen.providers.aws.rules.context import AwsContext
+from codegen.providers.aws.rules.context import AwsContext, enum_of
 from codegen.providers.aws.rules.tagging import pick, specific_noun, spells
 
 
@@ -27,7 +27,7 @@ def _names_resource(ctx: AwsContext, resource: ResourceDraft, op_name: str) -> b
     return any(
         spells(value, resource)
         for name in ctx.required_inputs(op_name)
-        for value in getattr(members[name], "enum", None) or []
+        for value in enum_of(members[name])
     )
 
 

@@ -17,6 +17,7 @@ from codegen.annotate.rules import rule, source
 from codegen.model import Operation, TagsModel
 from codegen.providers.aws.rules.context import (
     AwsContext,
+    enum_of,
     list_item,
     members,
     split_operation,
@@ -86,8 +87,8 @@ def spells(value: str, resource: ResourceDraft) -> bool:
 def _fits(ctx: AwsContext, op_name: str, resource: ResourceDraft) -> bool:
     """A required enum member of the call (ChangeTagsForResource's ResourceType) has a value
     for this resource, or the call has none."""
-    members = ctx.input_members(op_name)
-    enums = [getattr(members[m], "enum", None) for m in ctx.required_inputs(op_name)]
+    inputs = ctx.input_members(op_name)
+    enums = [enum_of(inputs[m]) for m in ctx.required_inputs(op_name)]
     return all(any(spells(v, resource) for v in e) for e in enums if e)
 
 
@@ -176,7 +177,7 @@ def _resource_type(ctx: AwsContext, resource: ResourceDraft, create: str | None)
     if create != "TagSpecifications" or resource.create is None:
         return None
     spec = list_item(ctx.input_members(resource.create.name)[create])
-    enum = getattr(members(spec).get("ResourceType") if spec else None, "enum", None) or []
+    enum = enum_of(members(spec).get("ResourceType"))
     for wanted in (resource.name.lower(), (resource.shape or "").lower()):
         for value in enum:
             if value.replace("-", "").lower() == wanted:

@@ -17,12 +17,11 @@ from botocore.model import Shape
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Versioning
-from codegen.providers.aws.rules.context import AwsContext, members
+from codegen.providers.aws.rules.context import AwsContext, list_item, members
 
 
 def _number(shape: Shape) -> str | None:
-    members = getattr(shape, "members", {})
-    return next((m for m in members if m.endswith("VersionNumber")), None)
+    return next((m for m in members(shape) if m.endswith("VersionNumber")), None)
 
 
 def _read(
@@ -38,8 +37,8 @@ def _read(
         if selector is None or not any(p in inputs for p in resource.primary):
             continue
         for member, shape in ctx.output_members(op_name).items():
-            item = getattr(shape, "member", None)
-            if item is not None and all(f in getattr(item, "members", {}) for f in fields):
+            item = list_item(shape)
+            if item is not None and all(f in members(item) for f in fields):
                 return op_name, member, selector
     return None
 
