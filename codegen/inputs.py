@@ -214,7 +214,7 @@ def _template_files(templates_dir: Path) -> dict[str, str]:
     if not templates_dir.is_dir():
         raise TasklayerError("templates folder is missing", file=templates_dir)
     runtime = templates_dir / RUNTIME
-    if not runtime.is_dir() or not any(runtime.glob("*.py")):
+    if not runtime.is_dir() or not any(runtime.rglob("*.py")):
         raise TasklayerError(
             "the runtime sources are missing: the package would ship without its runtime",
             file=runtime,

@@ -102,7 +102,7 @@ def runtime_sources(templates: Path) -> list[str]:
     return [
         p.read_text()
         for folder in ("runtime", "testing")
-        for p in sorted((templates / folder).glob("*.py"))
+        for p in sorted((templates / folder).rglob("*.py"))
     ]
 
 

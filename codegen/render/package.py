@@ -145,17 +145,19 @@ def _service_dropping_failures(
 
 def _runtime(templates_dir: Path) -> dict[str, str]:
     """The runtime, and the testing helpers users' tests import (``tasklayer_tasks.testing``),
-    both copied verbatim."""
+    both copied verbatim, subpackages (a layer's folder) included."""
     runtime = templates_dir / "runtime"
-    if not any(runtime.glob("*.py")):
+    if not any(runtime.rglob("*.py")):
         raise TasklayerError(
             "the runtime sources are missing: the package would ship without its runtime",
             file=runtime,
         )
     return {
-        f"{PACKAGE}/{folder}/{path.name}": path.read_text(encoding="utf-8")
+        f"{PACKAGE}/{folder}/{path.relative_to(templates_dir / folder).as_posix()}": path.read_text(
+            encoding="utf-8"
+        )
         for folder in ("runtime", "testing")
-        for path in sorted((templates_dir / folder).glob("*.py"))
+        for path in sorted((templates_dir / folder).rglob("*.py"))
     }
 
 
