@@ -16,8 +16,8 @@ from pathlib import Path
 from codegen.cache import DEFAULT_DIR, Cache, tree_key
 from codegen.errors import TasklayerError
 from codegen.inputs import Inputs, collect_inputs
-from codegen.providers import NAMES
 from codegen.metadata import black_version
+from codegen.providers import NAMES
 from codegen.writer import WriteResult, write_tree
 
 PACKAGE = "tasklayer_tasks"  # as codegen.render.package names it (not imported: it pulls in Jinja2)
@@ -44,7 +44,9 @@ class Outcome:
     files: dict[str, str]
     cached: bool
     unrendered: dict[str, str] = field(default_factory=dict)  # "aws/route53" -> why nothing
-    not_generated: dict[str, dict[str, str]] = field(default_factory=dict)  # "aws/ec2" -> {resource: why}
+    not_generated: dict[str, dict[str, str]] = field(
+        default_factory=dict
+    )  # "aws/ec2" -> {resource: why}
 
 
 def default_cache_dir(repo_root: Path) -> Path:
@@ -90,7 +92,11 @@ def _render(options: GenerateOptions, inputs: Inputs, cache: Cache | None) -> di
         if options.progress:
             options.progress(name, done, total)
 
-    formatter = format_python if cache is None else cache.formatter(format_python, f"{black_version()} {MODE!r}")
+    formatter = (
+        format_python
+        if cache is None
+        else cache.formatter(format_python, f"{black_version()} {MODE!r}")
+    )
 
     def format_step(files: dict[str, str]) -> dict[str, str]:
         out = formatter(files)
@@ -109,11 +115,17 @@ def _resolve_services(inputs: Inputs, names: list[str] | None) -> set[tuple[str,
     out = set()
     for name in names:
         provider, _, service = name.rpartition("/")
-        found = [(s.provider, s.name) for s in inputs.services if s.name == service and provider in ("", s.provider)]
+        found = [
+            (s.provider, s.name)
+            for s in inputs.services
+            if s.name == service and provider in ("", s.provider)
+        ]
         if len(found) != 1:
             if len(found) > 1:
-                raise TasklayerError(f"service {name!r} is pinned for several providers",
-                                     notes=[f"name one: {', '.join(f'{p}/{n}' for p, n in found)}"])
+                raise TasklayerError(
+                    f"service {name!r} is pinned for several providers",
+                    notes=[f"name one: {', '.join(f'{p}/{n}' for p, n in found)}"],
+                )
             raise unpinned_service_error(name, [(s.provider, s.name) for s in inputs.services])
         out.update(found)
     return out
@@ -141,13 +153,22 @@ def _only(files: dict[str, str], wanted: set[tuple[str, str]], output: Path) -> 
 def _disk_paths(output: Path) -> list[str]:
     if not output.is_dir():
         return []
-    return [p.relative_to(output).as_posix() for p in output.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"]
+    return [
+        p.relative_to(output).as_posix()
+        for p in output.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+    ]
 
 
 def _services_in(paths: list[str] | dict[str, str]) -> set[str]:
-    return {f"{p.split('/')[1]}/{p.split('/')[2]}" for p in paths
-            if _service_of(p) and p.startswith(PACKAGE + "/") and p.endswith("/__init__.py") and p.count("/") == 3}
+    return {
+        f"{p.split('/')[1]}/{p.split('/')[2]}"
+        for p in paths
+        if _service_of(p)
+        and p.startswith(PACKAGE + "/")
+        and p.endswith("/__init__.py")
+        and p.count("/") == 3
+    }
 
 
 def _refuse_drops(files: dict[str, str], output: Path, allow: bool) -> None:
@@ -178,8 +199,11 @@ def _metadata_services(files: dict[str, str]) -> list[dict]:  # type: ignore[typ
 def _not_generated(files: dict[str, str]) -> dict[str, dict[str, str]]:
     """Resources a ``generate: all`` left out, and why (read back from the metadata file, so a
     cached run says the same as a fresh one)."""
-    return {f"{s['provider']}/{s['service']}": s["not_generated"]
-            for s in _metadata_services(files) if s.get("not_generated")}
+    return {
+        f"{s['provider']}/{s['service']}": s["not_generated"]
+        for s in _metadata_services(files)
+        if s.get("not_generated")
+    }
 
 
 def _unrendered(files: dict[str, str], inputs: Inputs) -> dict[str, str]:
@@ -189,11 +213,14 @@ def _unrendered(files: dict[str, str], inputs: Inputs) -> dict[str, str]:
         if s["rendered"]:
             continue
         if s.get("not_generated"):
-            out[f"{s['provider']}/{s['service']}"] = "`generate: all` found no resource with a complete annotation"
+            out[f"{s['provider']}/{s['service']}"] = (
+                "`generate: all` found no resource with a complete annotation"
+            )
             continue
         overlay = f"{s['provider']}/{s['service']}.yaml"
         out[f"{s['provider']}/{s['service']}"] = (
-            f"its overlay (schemas/overlays/{overlay}) has no `generate:` list" if overlay in inputs.overlays
+            f"its overlay (schemas/overlays/{overlay}) has no `generate:` list"
+            if overlay in inputs.overlays
             else f"it has no overlay (schemas/overlays/{overlay}) with a `generate:` list"
         )
     return out

@@ -33,7 +33,9 @@ _FORMAT = "1"
 def generator_digest() -> str:
     """The generator's own code: a changed rule or renderer must miss the cache."""
     root = Path(codegen.__file__).parent
-    files = {p.relative_to(root).as_posix(): _sha(p.read_bytes()) for p in sorted(root.rglob("*.py"))}
+    files = {
+        p.relative_to(root).as_posix(): _sha(p.read_bytes()) for p in sorted(root.rglob("*.py"))
+    }
     return digest_of(files)
 
 
@@ -62,7 +64,9 @@ class Cache:
     def tree(self, key: str) -> dict[str, str] | None:
         """path -> sha256 of the output for ``key``, or None."""
         try:
-            return dict(json.loads((self.root / "trees" / f"{key}.json").read_text(encoding="utf-8")))
+            return dict(
+                json.loads((self.root / "trees" / f"{key}.json").read_text(encoding="utf-8"))
+            )
         except (OSError, ValueError):
             return None
 
@@ -82,11 +86,14 @@ class Cache:
             data = text.encode("utf-8")
             tree[path] = _sha(data)
             self._put("blobs", tree[path], data)
-        self._atomic_write(self.root / "trees" / f"{key}.json", json.dumps(tree, sort_keys=True).encode())
+        self._atomic_write(
+            self.root / "trees" / f"{key}.json", json.dumps(tree, sort_keys=True).encode()
+        )
 
     # -- black ---------------------------------------------------------------------------
-    def formatter(self, format_python: Callable[[dict[str, str]], dict[str, str]], salt: str
-                  ) -> Callable[[dict[str, str]], dict[str, str]]:
+    def formatter(
+        self, format_python: Callable[[dict[str, str]], dict[str, str]], salt: str
+    ) -> Callable[[dict[str, str]], dict[str, str]]:
         """``format_python`` that formats only sources it has not seen formatted before."""
 
         def cached_format(files: dict[str, str]) -> dict[str, str]:
@@ -96,8 +103,14 @@ class Cache:
             done = format_python(todo) if todo else {}
             for path, text in done.items():
                 self._put("black", keys[path], text.encode("utf-8"))
-            return {p: done[p] if p in done else (known[p].decode("utf-8") if p in known and known[p] is not None
-                                                  else t) for p, t in files.items()}
+            return {
+                p: (
+                    done[p]
+                    if p in done
+                    else (data.decode("utf-8") if (data := known.get(p)) is not None else t)
+                )
+                for p, t in files.items()
+            }
 
         return cached_format
 

@@ -6,9 +6,10 @@ terminal (never into a log or a pipe) and not with ``-q``.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 
 class Console:
@@ -44,7 +45,9 @@ class Console:
         width = max(10, min(40, shutil.get_terminal_size((80, 20)).columns - 40))
         filled = width * done // max(total, 1)
         line = f"{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {item}"
-        self.stream.write("\r" + line[: shutil.get_terminal_size((80, 20)).columns - 1].ljust(self._width()))
+        self.stream.write(
+            "\r" + line[: shutil.get_terminal_size((80, 20)).columns - 1].ljust(self._width())
+        )
         self.stream.flush()
         self._bar_drawn = True
         if done >= total:
@@ -58,3 +61,8 @@ class Console:
 
     def _width(self) -> int:
         return shutil.get_terminal_size((80, 20)).columns - 1
+
+
+def print_json(value: Any) -> None:
+    """A command's result as JSON, on stdout."""
+    print(json.dumps(value, indent=2))

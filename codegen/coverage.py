@@ -53,24 +53,38 @@ def _statuses(path: Path, provider: str) -> list[str]:
     report = _read_json(path)
     section = report.get(provider, {}) if isinstance(report, dict) else None
     if not isinstance(section, dict):
-        raise TasklayerError(f"expected an object per provider, then per service, then per resource; "
-                             f"got {type(section).__name__}", file=path, pointer=f"/{provider}")
+        raise TasklayerError(
+            f"expected an object per provider, then per service, then per resource; "
+            f"got {type(section).__name__}",
+            file=path,
+            pointer=f"/{provider}",
+        )
     out = []
     for service, resources in section.items():
         for name, row in (resources or {}).items():
             status = row.get("status") if isinstance(row, dict) else None
             if status not in ("pass", "fail", "skipped"):
-                raise TasklayerError(f"status must be pass, fail or skipped, got {status!r}",
-                                     file=path, pointer=f"/{provider}/{service}/{name}/status")
+                raise TasklayerError(
+                    f"status must be pass, fail or skipped, got {status!r}",
+                    file=path,
+                    pointer=f"/{provider}/{service}/{name}/status",
+                )
             out.append(status)
     return out
 
 
 def coverage_line(c: dict[str, Any]) -> str:
-    generated = "not generated here (no generated/ metadata)" if c["generated"] is None else f"{c['generated']} generated"
+    generated = (
+        "not generated here (no generated/ metadata)"
+        if c["generated"] is None
+        else f"{c['generated']} generated"
+    )
     if c["swept"] is None:
         swept = "not swept (no reports/conformance.json)"
     else:
         swept = f"{c['swept_passing']} swept-passing of {c['swept']} swept"
-    return (f"{c['provider']}: {c['resources']} resources, {c['complete']} complete (identity, create, read, delete), "
-            f"{generated}, {swept}")
+    return (
+        f"{c['provider']}: {c['resources']} resources, {c['complete']} complete (identity, "
+        "create, read, delete), "
+        f"{generated}, {swept}"
+    )

@@ -12,6 +12,7 @@ from typing import Any
 from codegen.model import (
     CallShape,
     CarriesCall,
+    ChangeBatch,
     Field,
     FieldType,
     Identity,
@@ -19,11 +20,10 @@ from codegen.model import (
     Operation,
     Operations,
     Readiness,
-    Versioning,
-    ChangeBatch,
     Resource,
     Service,
     TagsModel,
+    Versioning,
 )
 
 FIELD_DEFAULTS: dict[str, Any] = {
@@ -136,7 +136,9 @@ class ResourceDraft:
 
     def freeze(self) -> Resource:
         identity_prov = {
-            k: v for k, v in self.provenance.items() if k in ("primary", "arn", "natural", "parent", "owner_parent", "named_by")
+            k: v
+            for k, v in self.provenance.items()
+            if k in ("primary", "arn", "natural", "parent", "owner_parent", "named_by")
         }
         return Resource(
             name=self.name,
@@ -179,7 +181,9 @@ class ServiceDraft:
     resources: dict[str, ResourceDraft] = field(default_factory=dict)
     source_files: tuple[str, ...] = ()
     call_shape: type[CallShape] = CallShape  # the provider's variant, for calls a later stage adds
-    tag_shape: type[CallShape] = CallShape  # ... and of a tags model's calls (overlays set its facts)
+    tag_shape: type[CallShape] = (
+        CallShape  # ... and of a tags model's calls (overlays set its facts)
+    )
     field_shape: type[CallShape] = CallShape  # ... and of a field's (overlays set its facts)
 
     def claimed_operations(self) -> set[str]:

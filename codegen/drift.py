@@ -74,8 +74,12 @@ class Report:
         }
 
 
-def compare(old: list[tuple[Service, frozenset[str]]], new: list[tuple[Service, frozenset[str]]],
-            labels: tuple[dict[str, str], dict[str, str]], package_version: str) -> Report:
+def compare(
+    old: list[tuple[Service, frozenset[str]]],
+    new: list[tuple[Service, frozenset[str]]],
+    labels: tuple[dict[str, str], dict[str, str]],
+    package_version: str,
+) -> Report:
     """``old`` / ``new``: each annotated service with the resources it renders."""
     before = {f"{s.provider}/{s.name}": (s, r) for s, r in old}
     after = {f"{s.provider}/{s.name}": (s, r) for s, r in new}
@@ -90,11 +94,15 @@ def compare(old: list[tuple[Service, frozenset[str]]], new: list[tuple[Service, 
         new_resources = {r.name: r for r in new_service.resources} if new_service else {}
         for name in sorted(old_resources.keys() | new_resources.keys()):
             rendered = name in old_rendered or name in new_rendered
-            changes += _resource(key, name, old_resources.get(name), new_resources.get(name), rendered)
+            changes += _resource(
+                key, name, old_resources.get(name), new_resources.get(name), rendered
+            )
     return Report(tuple(changes), tuple(versions), package_version)
 
 
-def _resource(service: str, name: str, old: Resource | None, new: Resource | None, rendered: bool) -> list[Change]:
+def _resource(
+    service: str, name: str, old: Resource | None, new: Resource | None, rendered: bool
+) -> list[Change]:
     def change(kind: str, detail: str, level: str) -> Change:
         return Change(service, name, kind, detail, level, rendered)
 
@@ -112,7 +120,13 @@ def _resource(service: str, name: str, old: Resource | None, new: Resource | Non
         a, b = old_ops.get(op), new_ops.get(op)
         if a != b:
             gone = b in (None, []) and op in ("create", "delete", "read")
-            out.append(change("operation", f"{op} operation: {_show(a)} -> {_show(b)}", "major" if gone else "patch"))
+            out.append(
+                change(
+                    "operation",
+                    f"{op} operation: {_show(a)} -> {_show(b)}",
+                    "major" if gone else "patch",
+                )
+            )
     old_fields, new_fields = {f.name: f for f in old.fields}, {f.name: f for f in new.fields}
     for field in sorted(old_fields.keys() | new_fields.keys()):
         out += [change(*c) for c in _field(field, old_fields.get(field), new_fields.get(field))]
@@ -135,20 +149,49 @@ def _field(name: str, old: Field | None, new: Field | None) -> list[tuple[str, s
     if old.type.python() != new.type.python():
         out.append(("type", f"`{name}` type: {old.type.python()} -> {new.type.python()}", "major"))
     if old.required != new.required:
-        out.append(("required", f"`{name}` {'now required' if new.required else 'no longer required'}",
-                    "major" if new.required else "minor"))
+        out.append(
+            (
+                "required",
+                f"`{name}` {'now required' if new.required else 'no longer required'}",
+                "major" if new.required else "minor",
+            )
+        )
     for flag in ("write_only", "sensitive"):
         if getattr(old, flag) != getattr(new, flag):
-            out.append((flag.replace("_", "-"), f"`{name}` {flag.replace('_', '-')}: {getattr(old, flag)} -> "
-                        f"{getattr(new, flag)}", "patch"))
+            out.append(
+                (
+                    flag.replace("_", "-"),
+                    f"`{name}` {flag.replace('_', '-')}: {getattr(old, flag)} -> "
+                    f"{getattr(new, flag)}",
+                    "patch",
+                )
+            )
     if old.update_operation != new.update_operation and a == b:
-        out.append(("update-operation", f"`{name}` updated by {_show(old.update_operation)} -> "
-                    f"{_show(new.update_operation)}", "patch"))
+        out.append(
+            (
+                "update-operation",
+                f"`{name}` updated by {_show(old.update_operation)} -> "
+                f"{_show(new.update_operation)}",
+                "patch",
+            )
+        )
     old_enum, new_enum = set(_enum(old)), set(_enum(new))
     if new_enum - old_enum and old_enum:
-        out.append(("enum-values-added", f"`{name}` enum values added: {_show(sorted(new_enum - old_enum))}", "minor"))
+        out.append(
+            (
+                "enum-values-added",
+                f"`{name}` enum values added: {_show(sorted(new_enum - old_enum))}",
+                "minor",
+            )
+        )
     if old_enum - new_enum:
-        out.append(("enum-values-removed", f"`{name}` enum values removed: {_show(sorted(old_enum - new_enum))}", "major"))
+        out.append(
+            (
+                "enum-values-removed",
+                f"`{name}` enum values removed: {_show(sorted(old_enum - new_enum))}",
+                "major",
+            )
+        )
     return out
 
 
@@ -183,17 +226,29 @@ def markdown(report: Report) -> str:
     rendered = [c for c in report.changes if c.rendered]
     other = [c for c in report.changes if not c.rendered]
     lines = [f"## tasklayer-tasks {report.next_version}", ""]
-    why = {"major": "breaking for code that vendors the package", "minor": "additive",
-           "patch": "behaviour only", "none": "nothing rendered changed"}[report.bump]
-    below_one = " (below 1.0 a breaking change bumps the minor number, anything else the patch)" \
-        if report.package_version.startswith("0.") and report.bump != "none" else ""
-    lines.append(f"Suggested bump: **{report.bump}** ({why}): {report.package_version} -> {report.next_version}{below_one}.")
+    why = {
+        "major": "breaking for code that vendors the package",
+        "minor": "additive",
+        "patch": "behaviour only",
+        "none": "nothing rendered changed",
+    }[report.bump]
+    below_one = (
+        " (below 1.0 a breaking change bumps the minor number, anything else the patch)"
+        if report.package_version.startswith("0.") and report.bump != "none"
+        else ""
+    )
+    lines.append(
+        f"Suggested bump: **{report.bump}** ({why}): {report.package_version} -> "
+        f"{report.next_version}{below_one}."
+    )
     if report.versions:
         lines += ["", "Schemas:"] + [f"- {s}: {o} -> {n}" for s, o, n in report.versions]
     for title, level in (("Breaking", "major"), ("Added", "minor"), ("Changed behaviour", "patch")):
         items = [c for c in rendered if c.level == level]
         if items:
-            lines += ["", f"### {title}", ""] + [f"- {c.service} {c.resource}: {c.detail}" for c in items]
+            lines += ["", f"### {title}", ""] + [
+                f"- {c.service} {c.resource}: {c.detail}" for c in items
+            ]
     if not rendered:
         lines += ["", "No change to the rendered resources."]
     if other:
@@ -201,6 +256,9 @@ def markdown(report: Report) -> str:
         for c in other:
             by_service.setdefault(c.service, set()).add(c.resource)
         lines += ["", "### Not rendered (no change to the package)", ""]
-        lines += [f"- {s}: {len(other_names)} resources changed ({', '.join(sorted(other_names)[:12])}"
-                  f"{', ...' if len(other_names) > 12 else ''})" for s, other_names in sorted(by_service.items())]
+        lines += [
+            f"- {s}: {len(other_names)} resources changed ({', '.join(sorted(other_names)[:12])}"
+            f"{', ...' if len(other_names) > 12 else ''})"
+            for s, other_names in sorted(by_service.items())
+        ]
     return "\n".join(lines) + "\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from codegen.model import CallShape, Field, Resource, Service, TagsModel
+from codegen.model import DEGRADED, CallShape, Field, Resource, Service, TagsModel
 
 
 def field_document(f: Field, detail: bool = False) -> dict[str, Any]:
@@ -19,6 +19,8 @@ def field_document(f: Field, detail: bool = False) -> dict[str, Any]:
         "server_default": f.server_default,
         "source": f.source,
     }
+    if DEGRADED in f.provenance:  # the class the runtime cannot honour, and why it is this one
+        doc["degraded"] = f.provenance[DEGRADED]
     if detail:
         doc.update(
             unordered=f.unordered,
@@ -53,9 +55,14 @@ def resource_document(r: Resource, detail: bool = False) -> dict[str, Any]:
         doc["api_name"] = r.api_name
         doc["shape"] = r.shape
         doc["waiters"] = list(r.waiters)
-        doc["idempotency_token"] = r.operations.create.idempotency_token if r.operations.create else None
+        doc["idempotency_token"] = (
+            r.operations.create.idempotency_token if r.operations.create else None
+        )
         doc["tags"] = None if r.tags is None else _tags_document(r.tags)
-        doc["provenance"] = {**r.provenance, **{f"identity.{k}": v for k, v in r.identity.provenance.items()}}
+        doc["provenance"] = {
+            **r.provenance,
+            **{f"identity.{k}": v for k, v in r.identity.provenance.items()},
+        }
     return doc
 
 
@@ -96,28 +103,50 @@ def service_document(service: Service, detail: bool = False) -> dict[str, Any]:
 
 def service_table(service: Service) -> str:
     """A human view: one table per resource."""
-    out = [f"{service.provider}/{service.name} {service.api_version}: {len(service.resources)} resources"]
+    out = [
+        f"{service.provider}/{service.name} {service.api_version}: {len(service.resources)} "
+        "resources"
+    ]
     for r in service.resources:
         ops = r.operations.names()
         ident = r.identity
         out.append("")
-        out.append(f"{r.name}  (primary {', '.join(ident.primary) or '-'}; natural {', '.join(ident.natural) or '-'};"
-                   f" parent {', '.join(ident.parent) or '-'}; arn {ident.arn or '-'})")
+        out.append(
+            f"{r.name}  (primary {', '.join(ident.primary) or '-'}; natural "
+            f"{', '.join(ident.natural) or '-'};"
+            f" parent {', '.join(ident.parent) or '-'}; arn {ident.arn or '-'})"
+        )
         out.append("  " + "  ".join(f"{k}={v}" for k, v in ops.items() if v))
         rows = [("field", "class", "update via", "flags", "source")]
         for f in r.fields:
-            flags = [n for n, on in (("required", f.required), ("write-only", f.write_only),
-                                     ("sensitive", f.sensitive), ("server-default", f.server_default),
-                                     ("unordered", f.unordered)) if on]
+            flags = [
+                n
+                for n, on in (
+                    ("required", f.required),
+                    ("write-only", f.write_only),
+                    ("sensitive", f.sensitive),
+                    ("server-default", f.server_default),
+                    ("unordered", f.unordered),
+                )
+                if on
+            ]
             if f.references:
                 flags.append(f"-> {f.references}")
             if f.update_kind:  # add/remove pairs, patches, nested or flattened members, keyed items
                 flags.append(f.update_kind)
+            if DEGRADED in f.provenance:
+                flags.append("degraded")
             via = " / ".join(op for op in (f.update_operation, f.remove_operation) if op)
             rows.append((f.name, f.mutability.value, via, ",".join(flags), f.source))
         widths = [max(len(row[i]) for row in rows) for i in range(4)]
         for row in rows:
-            out.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[4])
+            cells = "  ".join(c.ljust(w) for c, w in zip(row[:4], widths, strict=True))
+            out.append(f"  {cells}  {row[4]}")
+        out += [
+            f"  degraded {f.name}: {f.provenance[DEGRADED]}"
+            for f in r.fields
+            if DEGRADED in f.provenance
+        ]
     return "\n".join(out)
 
 

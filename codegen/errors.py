@@ -25,7 +25,9 @@ class TasklayerError(Exception):
         super().__init__(self.reason)
 
     def __str__(self) -> str:
-        pointer = "(top level)" if self.pointer == "" else self.pointer  # "" points at the whole document
+        pointer = (
+            "(top level)" if self.pointer == "" else self.pointer
+        )  # "" points at the whole document
         where = ": ".join(str(p) for p in (self.file, pointer) if p is not None)
         text = f"{where}: {self.reason}" if where else self.reason
         if self.fragment:

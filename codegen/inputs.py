@@ -95,7 +95,14 @@ def collect_inputs(schemas_dir: Path, templates_dir: Path) -> Inputs:
     _refuse_unknown_top_level(schemas_dir)
     overlays = _checked_overlays(schemas_dir, services)
     templates = _template_files(templates_dir)
-    return Inputs(tuple(services), schemas, overlays, templates, sdk_versions, read_package_version(schemas_dir))
+    return Inputs(
+        tuple(services),
+        schemas,
+        overlays,
+        templates,
+        sdk_versions,
+        read_package_version(schemas_dir),
+    )
 
 
 def _verify_schema_files(schemas_dir: Path, recorded: dict[str, str]) -> None:
@@ -163,10 +170,13 @@ def _check_overlay_file(path: Path, provider: str, pinned: list[str]) -> None:
         what = "a dangling symlink" if path.is_symlink() else "not a file"
         raise TasklayerError(f"overlay is {what}, so it would never be read", file=path)
     if path.suffix != ".yaml":
-        raise TasklayerError("overlay files are named <service>.yaml; this one is never read", file=path)
+        raise TasklayerError(
+            "overlay files are named <service>.yaml; this one is never read", file=path
+        )
     if path.stem not in pinned:
         raise TasklayerError(
-            f"overlay for {provider} service {path.stem!r}, which is not pinned, so it is never read",
+            f"overlay for {provider} service {path.stem!r}, which is not pinned, so it is never "
+            "read",
             file=path,
             notes=[f"pinned: {', '.join(pinned) or '(none)'}", *_did_you_mean(path.stem, pinned)],
         )
@@ -183,14 +193,20 @@ def _refuse_empty_overlay(path: Path) -> None:
     except (yaml.YAMLError, UnicodeDecodeError, RecursionError):
         return  # the overlay loader reports it with the line (nesting too deep included)
     if not data:
-        raise TasklayerError("overlay is empty: it names no resource", file=path,
-                             notes=["delete the file if the rules alone are right for this service"])
+        raise TasklayerError(
+            "overlay is empty: it names no resource",
+            file=path,
+            notes=["delete the file if the rules alone are right for this service"],
+        )
     if isinstance(data, dict) and "generate" in data and not data["generate"]:
         raise TasklayerError(
             "`generate` is empty: the service would render nothing",
             file=path,
             pointer="generate",
-            notes=["list the resources to render, or delete the key (then nothing is rendered, and generate says so)"],
+            notes=[
+                "list the resources to render, or delete the key (then nothing is rendered, and "
+                "generate says so)"
+            ],
         )
 
 
@@ -198,7 +214,7 @@ def _template_files(templates_dir: Path) -> dict[str, str]:
     if not templates_dir.is_dir():
         raise TasklayerError("templates folder is missing", file=templates_dir)
     runtime = templates_dir / RUNTIME
-    if not runtime.is_dir() or not any(runtime.glob("*.py")):
+    if not runtime.is_dir() or not any(runtime.rglob("*.py")):
         raise TasklayerError(
             "the runtime sources are missing: the package would ship without its runtime",
             file=runtime,

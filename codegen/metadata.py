@@ -28,11 +28,17 @@ def black_version() -> str:
 
 
 def metadata_text(
-    inputs: Inputs, rendered: dict[str, tuple[str, ...]], not_generated: Mapping[str, Mapping[str, str]] | None = None
+    inputs: Inputs,
+    rendered: dict[str, tuple[str, ...]],
+    not_generated: Mapping[str, Mapping[str, str]] | None = None,
+    degraded: Mapping[str, Mapping[str, str]] | None = None,
 ) -> str:
     """``rendered``: "provider/service" -> the resources rendered for it (empty: none);
-    ``not_generated``: "provider/service" -> {resource: why} for a ``generate: all`` service."""
+    ``not_generated``: "provider/service" -> {resource: why} for a ``generate: all`` service;
+    ``degraded``: "provider/service" -> {"Resource.Field": what render made of its class, and
+    why} (render/capability.py)."""
     not_generated = not_generated or {}
+    degraded = degraded or {}
     doc = {
         "format": FORMAT,
         "generator": {"name": "tasklayer", "version": codegen.__version__},
@@ -45,14 +51,26 @@ def metadata_text(
                 "api_version": s.api_version,
                 "pinned_from": f"{info(s.provider).distribution} {s.sdk_version}",
                 "rendered": list(rendered.get(f"{s.provider}/{s.name}", ())),
-                **({"not_generated": dict(left)} if (left := not_generated.get(f"{s.provider}/{s.name}")) else {}),
+                **(
+                    {"not_generated": dict(left)}
+                    if (left := not_generated.get(f"{s.provider}/{s.name}"))
+                    else {}
+                ),
+                **(
+                    {"degraded": dict(lowered)}
+                    if (lowered := degraded.get(f"{s.provider}/{s.name}"))
+                    else {}
+                ),
             }
             for s in inputs.services
         ],
         "inputs": {
             "schemas": dict(sorted(inputs.schemas.items())),
             "overlays": dict(sorted(inputs.overlays.items())),
-            "templates": {"set_sha256": inputs.templates_digest, "files": dict(sorted(inputs.templates.items()))},
+            "templates": {
+                "set_sha256": inputs.templates_digest,
+                "files": dict(sorted(inputs.templates.items())),
+            },
         },
     }
     return json.dumps(doc, indent=2, sort_keys=False) + "\n"

@@ -2,15 +2,17 @@
 
 Plain frozen dataclasses: Service -> Resource -> Field / Operation. Nothing here knows about
 botocore or discovery documents; sources and annotation rules fill it in. Every annotated value
-carries its provenance: the id of the rule that decided it (``rule:aws.create-input-without-update``)
-or the overlay file and key that corrected it (``overlay:schemas/overlays/aws/ec2.yaml#resources.Vpc.fields.X.mutability``).
+carries its provenance: the id of the rule that decided it
+(``rule:aws.create-input-without-update``) or the overlay file and key that corrected it
+(``overlay:schemas/overlays/aws/ec2.yaml#resources.Vpc.fields.X.mutability``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any, ClassVar, Mapping, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 
 class Mutability(str, Enum):
@@ -24,7 +26,13 @@ class Mutability(str, Enum):
 UPDATE_KINDS = ("add_remove", "per_item", "json_patch", "nested", "flattened", "keyed_item")
 
 Provenance = Mapping[str, str]
-"""Annotated attribute name -> where its value came from (``rule:<id>`` or ``overlay:<file>#<key>``)."""
+"""Annotated attribute name -> where its value came from (``rule:<id>`` or
+``overlay:<file>#<key>``)."""
+
+DEGRADED = "mutability.degraded"
+"""The provenance key of a field whose class the runtime cannot honour (render/capability.py):
+what the class was, what it is rendered as, why, and which rule or overlay had decided it; its
+``mutability`` then names the ``runtime.*`` rule that degraded it."""
 
 
 @dataclass(frozen=True)
@@ -130,7 +138,9 @@ class Field(CarriesCall):
     references: str | None = None  # name of the resource this field refers to (by id)
     read_name: str | None = None  # the member that carries it in reads, when named differently
     update_name: str | None = None  # the member that carries it in its update input, when renamed
-    read_operation: str | None = None  # a separate read (DescribeVpcAttribute) when not in the main read
+    read_operation: str | None = (
+        None  # a separate read (DescribeVpcAttribute) when not in the main read
+    )
     after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
     sensitive_paths: tuple[str, ...] = ()  # secret parts inside it ("LaunchTemplateData.UserData")
     # how its update call changes it, when not by sending the new value (None): "add_remove"
@@ -149,7 +159,8 @@ class Field(CarriesCall):
     # (update input path, path inside the field) for "nested", "flattened", "keyed_item" and
     # "json_patch" updates: ("PrivateDnsHostnameTypeOnLaunch", "HostnameType")
     update_paths: tuple[tuple[str, str], ...] = ()
-    # the create sets it only inside another member's structure: "IpPermissions[].Ipv6Ranges[].CidrIpv6"
+    # the create sets it only inside another member's structure:
+    # "IpPermissions[].Ipv6Ranges[].CidrIpv6"
     create_path: str | None = None
     in_create: bool = False  # the create call takes it (a fact of the schema, not a judgement)
     in_read: bool = False  # the main read returns it
@@ -176,7 +187,9 @@ class Operation(CarriesCall):
     name: str  # AWS operation name or discovery method id
     role: str  # create | read | list | update | delete | tag | untag
     identity_members: tuple[str, ...] = ()  # input members that select the resource
-    output_member: str | None = None  # where the resource sits in the output ("Vpc", "Vpcs", "items")
+    output_member: str | None = (
+        None  # where the resource sits in the output ("Vpc", "Vpcs", "items")
+    )
     output_is_list: bool = False
     id_filter: str | None = None  # member that selects by id in a read ("VpcIds", "network")
     natural_filter: str | None = None  # member that selects by the natural key ("Names", "filter")
@@ -188,7 +201,9 @@ class Operation(CarriesCall):
     token_taken: tuple[str, ...] = ()
     paginated: bool = False
     fields: tuple[str, ...] = ()  # for updates: the resource fields this call carries
-    returned_once: tuple[str, ...] = ()  # a create's answer members no read returns again (a private key)
+    returned_once: tuple[
+        str, ...
+    ] = ()  # a create's answer members no read returns again (a private key)
     # a create made by another operation when an input only it takes is set: (member, operation),
     # ("PublicKeyMaterial", "ImportKeyPair") beside CreateKeyPair
     alternatives: tuple[tuple[str, str], ...] = ()
@@ -262,7 +277,8 @@ class Readiness:
     """When a created resource is ready: a state field's value, from the cloud's own waiter
     (NatGatewayAvailable: ``NatGateways[].State == "available"``; "failed" ends the wait).
     ``ready`` is None where only the states a resource never leaves are known (a state enum's
-    ``deleting`` / ``deleted``, with no waiter to say which state is ready): nothing is waited for."""
+    ``deleting`` / ``deleted``, with no waiter to say which state is ready): nothing is waited for.
+    """
 
     field: str
     ready: str | None

@@ -17,7 +17,8 @@ import builtins
 import keyword
 import math
 import re
-from typing import Iterable, Literal, Union
+from collections.abc import Iterable
+from typing import Literal
 
 from botocore import xform_name
 
@@ -54,7 +55,9 @@ class PythonIdentifier(str):
 
     def __new__(cls, value: str) -> PythonIdentifier:
         if not _is_safe(value):
-            raise ValueError(f"not a safe Python identifier: {value!r} (use PythonIdentifier.from_api)")
+            raise ValueError(
+                f"not a safe Python identifier: {value!r} (use PythonIdentifier.from_api)"
+            )
         return super().__new__(cls, value)
 
     @classmethod
@@ -63,7 +66,9 @@ class PythonIdentifier(str):
         if style not in _DIGIT_PREFIX:
             raise ValueError(f"unknown identifier style {style!r}")
         if not name or not name.strip():
-            raise TasklayerError("an API name is empty; it cannot become a Python identifier", fragment=repr(name))
+            raise TasklayerError(
+                "an API name is empty; it cannot become a Python identifier", fragment=repr(name)
+            )
         snake = xform_name(name)  # botocore's own rule, so names match boto3's (keep its quirks)
         return cls(_make_safe(snake if style == "snake" else _pascal(snake), style))
 
@@ -72,12 +77,18 @@ class PythonIdentifier(str):
         """``name`` as it is, when it can be written as a class-body annotation (a TypedDict
         key): ASCII, an identifier, not a keyword, not dunder. Builtin names are fine there.
         None when it cannot (the key then goes into a functional TypedDict as a literal)."""
-        ok = name.isascii() and name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("__")
+        ok = (
+            name.isascii()
+            and name.isidentifier()
+            and not keyword.iskeyword(name)
+            and not name.startswith("__")
+        )
         return str.__new__(cls, name) if ok else None
 
 
 def _pascal(snake: str) -> str:
-    """``vpc_zone_identifier`` -> ``VpcZoneIdentifier``; other separators (``-``, ``.``) split too."""
+    """``vpc_zone_identifier`` -> ``VpcZoneIdentifier``; other separators (``-``, ``.``) split
+    too."""
     return "".join(w[:1].upper() + w[1:] for w in _WORD_SEPARATOR.split(snake))
 
 
@@ -171,7 +182,9 @@ def _source(value: object) -> str:
     if isinstance(value, dict):
         pairs = (f"{_source(k)}: {_source(v)}" for k, v in value.items())
         return "{" + ", ".join(pairs) + "}"
-    raise UnrepresentableValue(f"cannot write a {type(value).__name__} into generated code: {value!r:.80}")
+    raise UnrepresentableValue(
+        f"cannot write a {type(value).__name__} into generated code: {value!r:.80}"
+    )
 
 
 def _string(value: str) -> str:
@@ -183,7 +196,13 @@ def _string(value: str) -> str:
     if "'" not in value:
         return '"' + text[1:-1] + '"'
     # both quotes, no more double than single: black swaps to double quotes, escaping those
-    return '"' + "".join('\\"' if ch == '"' else ch if ch == "'" else str.__repr__(ch)[1:-1] for ch in value) + '"'
+    return (
+        '"'
+        + "".join(
+            '\\"' if ch == '"' else ch if ch == "'" else str.__repr__(ch)[1:-1] for ch in value
+        )
+        + '"'
+    )
 
 
 class PythonLiteral(str):
@@ -194,7 +213,8 @@ class PythonLiteral(str):
 
 
 class Docstring(str):
-    """Prose escaped to sit between ``\"\"\"`` and ``\"\"\"``: only :func:`safe_docstring` makes one."""
+    """Prose escaped to sit between ``\"\"\"`` and ``\"\"\"``: only :func:`safe_docstring` makes
+    one."""
 
     def __new__(cls, value: object) -> Docstring:
         raise TypeError("Docstring is made by safe_docstring(text)")
@@ -213,7 +233,9 @@ class Code(str):
     def __new__(cls, template: str, *parts: CodePart) -> Code:
         for part in parts:
             if not isinstance(part, CODE_PARTS):
-                raise TypeError(f"unsafe value for generated code: {type(part).__name__} {part!r:.80}")
+                raise TypeError(
+                    f"unsafe value for generated code: {type(part).__name__} {part!r:.80}"
+                )
         return super().__new__(cls, template.format(*parts) if parts else template)
 
     @classmethod
@@ -223,9 +245,9 @@ class Code(str):
         return cls(separator.join("{}" for _ in items), *items)
 
 
-CodePart = Union[PythonIdentifier, PythonLiteral, Code]
+CodePart = PythonIdentifier | PythonLiteral | Code
 CODE_PARTS = (PythonIdentifier, PythonLiteral, Code)
-Safe = Union[PythonIdentifier, PythonLiteral, Docstring, Code]
+Safe = PythonIdentifier | PythonLiteral | Docstring | Code
 SAFE_TYPES = (PythonIdentifier, PythonLiteral, Docstring, Code)
 
 

@@ -51,11 +51,15 @@ def locked(target: Path, *, shared: bool = False, timeout: float = 120.0) -> Ite
                 break
             except BlockingIOError:
                 if not waiting:
-                    print(f"tasklayer: waiting for another tasklayer generate writing {target} ...", file=sys.stderr)
+                    print(
+                        f"tasklayer: waiting for another tasklayer generate writing {target} ...",
+                        file=sys.stderr,
+                    )
                     waiting = True
                 if time.monotonic() > deadline:
                     raise TasklayerError(
-                        f"another tasklayer generate has held the lock for {timeout:.0f}s; not writing",
+                        f"another tasklayer generate has held the lock for {timeout:.0f}s; not "
+                        "writing",
                         file=str(target),
                     ) from None
                 time.sleep(0.1)
@@ -84,11 +88,21 @@ def exchange(a: Path, b: Path) -> bool:
         renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except (AttributeError, OSError):
         return False
-    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    renameat2.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
     if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
         return True
     err = ctypes.get_errno()
-    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):  # an old kernel or a filesystem without it
+    if err in (
+        errno.ENOSYS,
+        errno.EINVAL,
+        errno.ENOTSUP,
+    ):  # an old kernel or a filesystem without it
         return False
     raise OSError(err, os.strerror(err), str(b))
 

@@ -9,6 +9,7 @@ import dataclasses
 from pathlib import Path
 
 from codegen.providers.aws.rules.run import annotate_model
+from codegen.providers.aws.provider import PROVIDER as AWS
 from codegen.providers.aws.shapes import AwsFieldShape
 from codegen.render.formatting import format_python
 from codegen.render.package import PackageInfo, Selection, render_package
@@ -36,7 +37,7 @@ def hostile_model() -> ServiceModel:
 def test_hostile_schema_text_stays_data() -> None:
     _, draft = annotate_model(hostile_model(), service="toy", api_version="2020-01-01")
     service = draft.freeze()
-    files = format_python(render_package([Selection(service, ("Widget",))], TEMPLATES, PACKAGE))
+    files = format_python(render_package([Selection(service, ("Widget",), AWS)], TEMPLATES, PACKAGE))
     task = files["tasklayer_tasks/aws/toy/widget.py"]
     tree = ast.parse(task)  # valid Python
     imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
@@ -90,7 +91,7 @@ def test_safety_and_provenance_values_reach_code_only_as_literals() -> None:
     )
     service = dataclasses.replace(service, resources=tuple(widget if r.name == "Widget" else r for r in service.resources))
     pinned_from = 'botocore 1.0"""; import os; """'
-    files = format_python(render_package([Selection(service, ("Widget", "WidgetAssociation"), pinned_from)], TEMPLATES, PACKAGE))
+    files = format_python(render_package([Selection(service, ("Widget", "WidgetAssociation"), AWS, pinned_from)], TEMPLATES, PACKAGE))
 
     core = files["tasklayer_tasks/aws/toy/core/widget.py"]
     keywords = _spec_keywords(core)

@@ -13,11 +13,37 @@ import re
 
 # Words whose singular is the word itself (English uncountables and Latin/Greek -s singulars
 # common in API nouns).
-UNCHANGED = frozenset({
-    "alias", "analysis", "basis", "bias", "canvas", "chassis", "data", "diagnosis", "equipment",
-    "gas", "information", "lens", "metadata", "news", "series", "species", "status", "virus",
-    "axis", "campus", "corpus", "census", "consensus", "bonus", "bus", "focus", "radius",
-})
+UNCHANGED = frozenset(
+    {
+        "alias",
+        "analysis",
+        "basis",
+        "bias",
+        "canvas",
+        "chassis",
+        "data",
+        "diagnosis",
+        "equipment",
+        "gas",
+        "information",
+        "lens",
+        "metadata",
+        "news",
+        "series",
+        "species",
+        "status",
+        "virus",
+        "axis",
+        "campus",
+        "corpus",
+        "census",
+        "consensus",
+        "bonus",
+        "bus",
+        "focus",
+        "radius",
+    }
+)
 
 # (pattern on the lower-cased last word, replacement), first match wins: exceptions before the
 # general rules they would otherwise fall to.

@@ -7,8 +7,9 @@ lands on the function that decided it. Each provider lists its rules, in order, 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Generic, Sequence, TypeVar
+from typing import Generic, TypeVar
 
 C = TypeVar("C")
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from codegen.cli import print_json
-from codegen.console import Console
+from codegen.console import Console, print_json
 from codegen.names import unpinned_service_error
 from codegen.providers import info
 
@@ -17,8 +17,13 @@ if TYPE_CHECKING:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     from codegen.dump import corpus_summary, service_document, service_table
+    from codegen.render.capability import runtime_service
 
-    services = _corpus(args, console) if args.all else _pinned(args.provider, args.schemas, args.service)
+    services = (
+        _corpus(args, console) if args.all else _pinned(args.provider, args.schemas, args.service)
+    )
+    # as the runtime acts on them: a class it cannot honour shows degraded, with the reason
+    services = [runtime_service(s) for s in services]
     if args.resource:
         services = only_resources(services, args.resource)
     if args.json:
@@ -32,15 +37,19 @@ def run(args: argparse.Namespace, console: Console) -> int:
     noun = info(args.provider).corpus_noun if args.all else "services"
     print(summary_line(corpus_summary(services), noun))
     if args.all:
-        from codegen.cli import find_root
+        from codegen.checkout import find_root
         from codegen.coverage import coverage, coverage_line
 
-        root = Path(args.schemas).resolve().parent if args.schemas is not None else find_root(Path.cwd())
+        root = (
+            Path(args.schemas).resolve().parent
+            if args.schemas is not None
+            else find_root(Path.cwd())
+        )
         print(coverage_line(coverage(args.provider, services, root)))
     return 0
 
 
-def _pinned(provider: str, schemas: Path, names: list[str] | None) -> list:
+def _pinned(provider: str, schemas: Path, names: list[str] | None) -> list[Service]:
     from codegen.pipeline import annotated
 
     pinned = _pinned_names(provider, schemas)
@@ -62,7 +71,9 @@ def only_resources(services: list[Service], names: list[str]) -> list[Service]:
         if name not in known:
             where = ", ".join(f"{s.provider}/{s.name}" for s in services)
             raise unknown_name_error("resource", name, known, notes=[f"in {where}"])
-    kept = [replace(s, resources=tuple(r for r in s.resources if r.name in names)) for s in services]
+    kept = [
+        replace(s, resources=tuple(r for r in s.resources if r.name in names)) for s in services
+    ]
     return [s for s in kept if s.resources]
 
 
@@ -78,8 +89,9 @@ def installed_names(provider: str) -> list[str]:
     return PROVIDERS[provider].installed_names()
 
 
-def _corpus(args: argparse.Namespace, console: Console) -> list:
-    """Every installed service (``--service`` narrows): a crash here is a rule bug worth a report."""
+def _corpus(args: argparse.Namespace, console: Console) -> list[Service]:
+    """Every installed service (``--service`` narrows): a crash here is a rule bug worth a
+    report."""
     from codegen.pipeline import annotate
     from codegen.providers.registry import PROVIDERS
 
@@ -92,8 +104,9 @@ def _corpus(args: argparse.Namespace, console: Console) -> list:
     return services
 
 
-def summary_line(summary: dict, noun: str = "services") -> str:
+def summary_line(summary: Mapping[str, Any], noun: str = "services") -> str:
     return (
-        f"{summary['services']} {noun}, {summary['resources']} resources, {summary['fields']} fields, "
+        f"{summary['services']} {noun}, {summary['resources']} resources, {summary['fields']} "
+        "fields, "
         f"{summary['unknown_fields']} unknown ({summary['unknown_fraction']:.2%})"
     )

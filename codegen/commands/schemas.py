@@ -7,7 +7,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from codegen.cli import print_json
 from codegen.console import Console
 from codegen.errors import TasklayerError
 from codegen.providers import NAMES, info
@@ -22,7 +21,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if args.check:
         return _check(args, console)
     if not args.services:
-        raise TasklayerError(f"name the services to pin: `tasklayer schemas pin {args.provider} <service>...`")
+        raise TasklayerError(
+            f"name the services to pin: `tasklayer schemas pin {args.provider} <service>...`"
+        )
     return _pin(args, console)
 
 
@@ -32,30 +33,48 @@ def _pin(args: argparse.Namespace, console: Console) -> int:
 
     PROVIDERS[args.provider].pin(args.services, args.schemas, args.sdk_data)
     after = _pinned_files(args.schemas, args.provider)
-    touched = {path for path in after if path.split("/")[1] in {n.replace(":", ".").split(".")[0] for n in args.services}}
-    before = {p: v for p, v in before.items() if p in touched or p.split("/")[1] in {t.split("/")[1] for t in touched}}
+    touched = {
+        path
+        for path in after
+        if path.split("/")[1] in {n.replace(":", ".").split(".")[0] for n in args.services}
+    }
+    before = {
+        p: v
+        for p, v in before.items()
+        if p in touched or p.split("/")[1] in {t.split("/")[1] for t in touched}
+    }
     after = {p: v for p, v in after.items() if p in touched}
     counts: dict[str, int] = {}
     for line, kind in per_file_changes(before, after):
         counts[kind] = counts.get(kind, 0) + 1
         (console.info if kind != "unchanged" else console.detail)(line)
-    console.info(", ".join(f"{n} {kind}" for kind, n in sorted(counts.items(), key=lambda kv: _ORDER.index(kv[0]))) + f" ({args.schemas / 'manifest.json'})")
+    console.info(
+        ", ".join(
+            f"{n} {kind}" for kind, n in sorted(counts.items(), key=lambda kv: _ORDER.index(kv[0]))
+        )
+        + f" ({args.schemas / 'manifest.json'})"
+    )
     return 0
 
 
 def _pinned_files(schemas: Path, provider: str) -> dict[str, tuple[str, str]]:
-    """"aws/ec2/service-2.json" -> (sha256, "2016-11-15 from botocore 1.43.11")."""
+    """ "aws/ec2/service-2.json" -> (sha256, "2016-11-15 from botocore 1.43.11")."""
     section = read_manifest(schemas).get(provider, {})
     out = {}
     for name, entry in section.get("services", {}).items():
         key = info(provider).manifest_key
         sdk = entry.get(key, section.get(key, "?"))
         for file, sha in entry.get("files", {}).items():
-            out[f"{provider}/{name}/{file}"] = (sha, f"{entry.get('api_version')} from {info(provider).distribution} {sdk}")
+            out[f"{provider}/{name}/{file}"] = (
+                sha,
+                f"{entry.get('api_version')} from {info(provider).distribution} {sdk}",
+            )
     return out
 
 
-def per_file_changes(before: dict[str, tuple[str, str]], after: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
+def per_file_changes(
+    before: dict[str, tuple[str, str]], after: dict[str, tuple[str, str]]
+) -> list[tuple[str, str]]:
     lines = []
     for path in sorted(before.keys() | after.keys()):
         if path not in before:
@@ -74,17 +93,23 @@ def _check(args: argparse.Namespace, console: Console) -> int:
     rows = _compare_with_sdk(args.schemas, args.provider, args.services, args.sdk_data)
     stale = [r for r in rows if r["state"] != "current"]  # newer, older, differs, unpinned
     for r in rows:
-        line = f"{r['state']:<9} {args.provider}/{r['service']}: pinned {r['pinned']}, SDK has {r['sdk']}"
+        where = f"{args.provider}/{r['service']}"
+        line = f"{r['state']:<9} {where}: pinned {r['pinned']}, SDK has {r['sdk']}"
         (console.info if r["state"] != "current" else console.detail)(line)
     if stale:
-        console.info(f"{len(stale)} of {len(rows)} pins differ from the SDK; "
-                     f"`tasklayer schemas pin {args.provider} {' '.join(r['service'] for r in stale)}` updates them")
+        console.info(
+            f"{len(stale)} of {len(rows)} pins differ from the SDK; "
+            f"`tasklayer schemas pin {args.provider} {' '.join(r['service'] for r in stale)}` "
+            "updates them"
+        )
         return 1
     console.info(f"all {len(rows)} {args.provider} pins match the SDK")
     return 0
 
 
-def _compare_with_sdk(schemas: Path, provider: str, services: list[str] | None, sdk_data: Path | None) -> list[dict[str, Any]]:
+def _compare_with_sdk(
+    schemas: Path, provider: str, services: list[str] | None, sdk_data: Path | None
+) -> list[dict[str, Any]]:
     from codegen.providers.registry import PROVIDERS
 
     section = read_manifest(schemas).get(provider, {})
@@ -98,15 +123,22 @@ def _compare_with_sdk(schemas: Path, provider: str, services: list[str] | None, 
             state, where = "unpinned", "-"
         else:
             sdk_of_pin = entry.get(facts.manifest_key, section.get(facts.manifest_key, "?"))
-            where = (f"{entry['api_version']}{' rev ' + entry['revision'] if 'revision' in entry else ''}"
-                     f" from {facts.distribution} {sdk_of_pin}")
-            state = "current" if digests == entry.get("files") else _direction(sdk_of_pin, sdk.rsplit(" ", 1)[1])
+            where = (
+                f"{entry['api_version']}"
+                f"{' rev ' + entry['revision'] if 'revision' in entry else ''}"
+                f" from {facts.distribution} {sdk_of_pin}"
+            )
+            state = (
+                "current"
+                if digests == entry.get("files")
+                else _direction(sdk_of_pin, sdk.rsplit(" ", 1)[1])
+            )
         rows.append({"service": name, "state": state, "pinned": where, "sdk": sdk})
     return rows
 
 
 def _direction(pinned: str, sdk: str) -> str:
-    """"newer" when the SDK's version is above the pin's; a differing file from the same or an
+    """ "newer" when the SDK's version is above the pin's; a differing file from the same or an
     older SDK is "differs" / "older"."""
     try:
         from packaging.version import InvalidVersion, Version

@@ -10,8 +10,8 @@ references to a resource that is gone) are recorded against the overlay key that
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from dataclasses import fields, replace
-from typing import Collection
 
 from codegen.draft import FIELD_DEFAULTS, FieldDraft, ResourceDraft, ServiceDraft
 from codegen.model import CallShape, Mutability, Operation, TagsModel
@@ -19,7 +19,9 @@ from codegen.overlays.check import Names, check_overlay
 from codegen.overlays.schema import ADDED_TYPES, FieldOverlay, Overlay, ResourceOverlay
 
 
-def apply_overlay(given: ServiceDraft, overlay: Overlay, operation_names: Collection[str]) -> ServiceDraft:
+def apply_overlay(
+    given: ServiceDraft, overlay: Overlay, operation_names: Collection[str]
+) -> ServiceDraft:
     """The draft as the overlay corrects it: the whole overlay is checked first, then renames,
     corrections, and finally exclusions and ``include`` are applied to a copy."""
     names = check_overlay(given, overlay, operation_names)
@@ -55,7 +57,7 @@ def _drop(draft: ServiceDraft, overlay: Overlay, names: Names) -> None:
     """Remove excluded and not-included resources, and clear references to them: a reference
     must name a resource the model has."""
     why = {old: f"resources.{old}.exclude" for old in names.excluded}
-    why.update({name: "include" for name in names.final - names.kept})
+    why.update(dict.fromkeys(names.final - names.kept, "include"))
     if not why:
         return
     draft.resources = {k: r for k, r in draft.resources.items() if k not in why}
@@ -81,7 +83,9 @@ def _apply_tags(
     src = overlay.source(f"{entry.key}.tags")
     neutral = {f.name for f in fields(TagsModel)}
     given = {k: v for k, v in entry.tags.items() if k in neutral}
-    facts = {k: v for k, v in entry.tags.items() if k not in neutral}  # the provider's (check_overlay)
+    facts = {
+        k: v for k, v in entry.tags.items() if k not in neutral
+    }  # the provider's (check_overlay)
     base = resource.tags
     tags = replace(base, **given, source=src) if base else TagsModel(**given, source=src)
     resource.set("tags", tags.with_call(tag_shape, **facts) if facts else tags, src)
@@ -92,7 +96,11 @@ def _apply_tags(
 
 
 def _apply_field(
-    overlay: Overlay, resource: ResourceDraft, fo: FieldOverlay, call_shape: type[CallShape], field_shape: type[CallShape]
+    overlay: Overlay,
+    resource: ResourceDraft,
+    fo: FieldOverlay,
+    call_shape: type[CallShape],
+    field_shape: type[CallShape],
 ) -> None:
     if fo.add:
         assert fo.type is not None  # load guarantees it
@@ -107,15 +115,31 @@ def _apply_field(
         else:  # the provider's own fact (check_overlay refused another provider's)
             f.set_call(field_shape, attr, value, overlay.source(f"{fo.key}.{attr}"))
     mutability = fo.settings.get("mutability")
-    if mutability not in (None, Mutability.MUTABLE) and "update_operation" not in fo.settings and previous:
+    if (
+        mutability not in (None, Mutability.MUTABLE)
+        and "update_operation" not in fo.settings
+        and previous
+    ):
         # a field the overlay says cannot change keeps no update operation from the rules
         f.set("update_operation", None, overlay.source(f"{fo.key}.mutability"))
     if f.get("update_operation") != previous:
-        _reroute(resource, fo.name, previous, f.get("update_operation"), f.provenance["update_operation"], call_shape)
+        _reroute(
+            resource,
+            fo.name,
+            previous,
+            f.get("update_operation"),
+            f.provenance["update_operation"],
+            call_shape,
+        )
 
 
 def _reroute(
-    resource: ResourceDraft, field: str, old: str | None, new: str | None, src: str, call_shape: type[CallShape]
+    resource: ResourceDraft,
+    field: str,
+    old: str | None,
+    new: str | None,
+    src: str,
+    call_shape: type[CallShape],
 ) -> None:
     """Keep the resource's update calls in step with the field: it leaves the call that carried
     it (a call left carrying nothing is dropped) and joins ``new``, made if the rules had none."""
@@ -132,7 +156,11 @@ def _reroute(
             delete = resource.delete  # a new update call selects the resource as its delete does
             members = delete.identity_members if delete else tuple(resource.primary)
             call = call_shape.selecting_like(delete, members)
-            calls.append(Operation(new, "update", identity_members=members, call=call, fields=(field,), source=src))
+            calls.append(
+                Operation(
+                    new, "update", identity_members=members, call=call, fields=(field,), source=src
+                )
+            )
         elif field not in calls[at].fields:
             calls[at] = replace(calls[at], fields=(*calls[at].fields, field))
     resource.set("update", calls, src)

@@ -8,13 +8,15 @@ stay wrong without anybody noticing.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, fields
-from typing import Collection
+from typing import get_type_hints
 
 from codegen.draft import FIELD_DEFAULTS, ResourceDraft, ServiceDraft
 from codegen.model import CallShape, Mutability, TagsModel
-from codegen.providers import info
+from codegen.overlays.load import FIELD_EXTRA_KEYS, FIELD_VALUES
 from codegen.overlays.schema import FieldOverlay, Overlay, ResourceOverlay, suggest
+from codegen.providers import info
 
 
 @dataclass(frozen=True)
@@ -54,13 +56,15 @@ def _as_list(value: object) -> list[str]:
     return [value] if isinstance(value, str) else list(value)  # type: ignore[call-overload]
 
 
-
-
-def _check_identity(overlay: Overlay, resource: ResourceDraft, entry: ResourceOverlay, provider: str) -> None:
+def _check_identity(
+    overlay: Overlay, resource: ResourceDraft, entry: ResourceOverlay, provider: str
+) -> None:
     """Identity names a field (an added one too), ``tag:<key>`` for a natural key, a scope, or
     what the rules already had there: a name that is none of these selects by nothing."""
     added = {fo.name for fo in entry.fields if fo.add}
-    known = set(resource.fields) | added | set(info(provider).scope_parameters)  # call parameters, not fields
+    known = (
+        set(resource.fields) | added | set(info(provider).scope_parameters)
+    )  # call parameters, not fields
     for attr, values in entry.identity.items():
         had, listed = (_as_list(v) for v in (getattr(resource, attr), values))
         for value in listed:
@@ -115,16 +119,27 @@ def _why_missing(name: str, names: Names, known: Collection[str]) -> str:
 
 
 def _check_field_facts(overlay: Overlay, fo: FieldOverlay, field_shape: type[CallShape]) -> None:
-    """A key is a neutral fact of every field or one of this provider's own (``field_shape``):
-    another cloud's (``value_wrapper`` in a GCP overlay) would be kept and never used."""
-    own = {f.name for f in fields(field_shape)}
-    for attr in fo.settings:
-        if attr not in FIELD_DEFAULTS and attr not in own:
+    """A key is a neutral fact of every field or one of this provider's own (``field_shape``,
+    whose attribute's type says what value it takes): a misspelt key, or another cloud's
+    (``value_wrapper`` in a GCP overlay), would be kept and never used."""
+    own = get_type_hints(field_shape)
+    facts = [f.name for f in fields(field_shape)]
+    for attr, value in fo.settings.items():
+        if attr in FIELD_DEFAULTS:
+            continue  # read and checked with the file (overlays/load.py)
+        key = f"{fo.key}.{attr}"
+        if attr not in facts:
+            allowed = [*FIELD_VALUES, *FIELD_EXTRA_KEYS, *facts]
             raise overlay.error(
-                f"{fo.key}.{attr}",
-                f"{attr} is not a fact of this provider's fields",
-                [f"its field facts are {', '.join(sorted(set(FIELD_DEFAULTS) | own))}"],
+                key,
+                f"unknown key {attr!r}{suggest(attr, allowed)} ({attr} is not a fact of this "
+                "provider's fields)",
+                [f"allowed keys: {', '.join(allowed)}"],
             )
+        if own[attr] is bool and not isinstance(value, bool):
+            raise overlay.error(key, f"expected true or false, got {value!r}")
+        if own[attr] == str | None and isinstance(value, bool):
+            raise overlay.error(key, f"expected a name or null, got {value!r}")
 
 
 def _check_field(
@@ -136,7 +151,9 @@ def _check_field(
 ) -> None:
     exists = fo.name in resource.fields
     if fo.add and exists:
-        raise overlay.error(f"{fo.key}.add", f"{resource.name} already has a field {fo.name!r}; drop add")
+        raise overlay.error(
+            f"{fo.key}.add", f"{resource.name} already has a field {fo.name!r}; drop add"
+        )
     if not fo.add and not exists:
         hint = suggest(fo.name, resource.fields)
         raise overlay.error(
@@ -148,12 +165,14 @@ def _check_field(
         op = fo.settings.get(attr)
         if op is not None and op not in operation_names:
             raise overlay.error(
-                f"{fo.key}.{attr}", f"no operation {op!r} in the service{suggest(op, operation_names)}"
+                f"{fo.key}.{attr}",
+                f"no operation {op!r} in the service{suggest(op, operation_names)}",
             )
     for other in fo.settings.get("after", ()):
         if other not in resource.fields or other == fo.name:
             raise overlay.error(
-                f"{fo.key}.after", f"no other field {other!r} in {resource.name}{suggest(other, resource.fields)}"
+                f"{fo.key}.after",
+                f"no other field {other!r} in {resource.name}{suggest(other, resource.fields)}",
             )
     ref = fo.settings.get("references")
     if ref is not None and ref not in names.kept:
@@ -167,15 +186,21 @@ def _check_mutability(overlay: Overlay, resource: ResourceDraft, fo: FieldOverla
     """A mutable field must say which operation changes it, and only a mutable field has one:
     the update routing in generated code depends on both."""
     current = resource.fields[fo.name].values if fo.name in resource.fields else {}
-    mutability = fo.settings.get("mutability", current.get("mutability", FIELD_DEFAULTS["mutability"]))
+    mutability = fo.settings.get(
+        "mutability", current.get("mutability", FIELD_DEFAULTS["mutability"])
+    )
     if "mutability" in fo.settings and mutability is not Mutability.MUTABLE:
         op = fo.settings.get("update_operation")  # the rules' operation goes with the rules' class
     else:
         op = fo.settings.get("update_operation", current.get("update_operation"))
     touched = "mutability" in fo.settings or "update_operation" in fo.settings
     if touched and mutability is Mutability.MUTABLE and op is None:
-        key = f"{fo.key}.mutability" if "mutability" in fo.settings else f"{fo.key}.update_operation"
-        raise overlay.error(key, "a mutable field needs an update_operation: say which operation carries it")
+        key = (
+            f"{fo.key}.mutability" if "mutability" in fo.settings else f"{fo.key}.update_operation"
+        )
+        raise overlay.error(
+            key, "a mutable field needs an update_operation: say which operation carries it"
+        )
     if touched and op is not None and mutability is not Mutability.MUTABLE:
         raise overlay.error(
             f"{fo.key}.update_operation",
@@ -193,7 +218,8 @@ def _check_tags(
 ) -> None:
     if entry.tags and resource.tags is None and "field" not in entry.tags:
         raise overlay.error(
-            f"{entry.key}.tags", f"{resource.name} has no tags model to correct; give at least tags.field"
+            f"{entry.key}.tags",
+            f"{resource.name} has no tags model to correct; give at least tags.field",
         )
     neutral = {f.name for f in fields(TagsModel)}
     own = {f.name for f in fields(tag_shape)}

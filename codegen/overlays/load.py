@@ -8,8 +8,9 @@ draft or the service model (resource, field and operation names) happen in ``che
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable, NoReturn, cast
+from typing import Any, NoReturn, cast
 
 import yaml
 
@@ -56,7 +57,10 @@ def find_overlay(schemas_dir: Path, provider: str, service: str) -> Overlay | No
     stray = path.with_suffix(".yml")
     if stray.exists():  # would otherwise be ignored without a word
         raise overlay_error(
-            _relative(stray, schemas_dir.parent), {}, "", "overlay files are named <service>.yaml, not .yml"
+            _relative(stray, schemas_dir.parent),
+            {},
+            "",
+            "overlay files are named <service>.yaml, not .yml",
         )
     if not path.is_file():
         return None
@@ -69,13 +73,15 @@ def load_overlay(path: Path, repo_root: Path) -> Overlay:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise overlay_error(file, {}, "", f"cannot read overlay: {exc}")
+        raise overlay_error(file, {}, "", f"cannot read overlay: {exc}") from None
     try:
         data = parse_yaml(text)
     except yaml.YAMLError as exc:
-        raise overlay_error(file, {}, "", yaml_reason(exc))
+        raise overlay_error(file, {}, "", yaml_reason(exc)) from None
     except RecursionError:
-        raise overlay_error(file, {}, "", f"nested too deeply to read, at line {_too_deep_at(text)}") from None
+        raise overlay_error(
+            file, {}, "", f"nested too deeply to read, at line {_too_deep_at(text)}"
+        ) from None
     return _Reader(file).overlay({} if data is None else data)
 
 
@@ -87,7 +93,7 @@ def _too_deep_at(text: str, limit: int = 100) -> int:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
-                if depth > limit:
+                if depth > limit and event.start_mark is not None:
                     return event.start_mark.line + 1
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
@@ -152,12 +158,17 @@ class _Reader:
             return {"generate": self.names(value, "generate")}
         entry = self.mapping(value, "generate", ("all", "except"))
         if entry.get("all") is not True:
-            self.fail("generate.all", "a mapping under generate takes all: true (and except:); a list names resources")
+            self.fail(
+                "generate.all",
+                "a mapping under generate takes all: true (and except:); a list names resources",
+            )
         excepted = entry.get("except", {})
         reasons = self.mapping(excepted, "generate.except", None) if excepted != {} else {}
         for name, why in reasons.items():
             if not isinstance(why, str) or not why.strip():
-                self.fail(f"generate.except.{name}", f"say why {name} is not generated, got {_shown(why)}")
+                self.fail(
+                    f"generate.except.{name}", f"say why {name} is not generated, got {_shown(why)}"
+                )
         return {"generate_all": True, "generate_except": dict(reasons)}
 
     def resource(self, name: str, value: Any) -> ResourceOverlay:
@@ -186,7 +197,7 @@ class _Reader:
         return {k: kinds[k](self, v, f"{key}.{name}.{k}") for k, v in given.items()}
 
     def field(self, key: str, name: str, value: Any) -> FieldOverlay:
-        entry = self.mapping(value, key, (*FIELD_VALUES, *FIELD_EXTRA_KEYS))
+        entry = self.mapping(value, key, None)  # a provider's own keys are checked with the draft
         add = self.boolean(entry.get("add", False), f"{key}.add")
         kind = entry.get("type")
         if add and (not isinstance(kind, str) or kind not in ADDED_TYPES):
@@ -196,10 +207,26 @@ class _Reader:
             )
         if not add and "type" in entry:
             self.fail(f"{key}.type", "type is only for a field added with add: true")
-        values = {k: FIELD_VALUES[k](self, v, f"{key}.{k}") for k, v in entry.items() if k in FIELD_VALUES}
-        return FieldOverlay(name=name, key=key, settings=values, add=add, type=kind if add else None)
+        values = {
+            k: FIELD_VALUES[k](self, v, f"{key}.{k}") if k in FIELD_VALUES else self.fact(v, key, k)
+            for k, v in entry.items()
+            if k not in FIELD_EXTRA_KEYS
+        }
+        return FieldOverlay(
+            name=name, key=key, settings=values, add=add, type=kind if add else None
+        )
 
     # value checks: each returns the value in the form the draft takes
+
+    def fact(self, value: Any, key: str, name: str) -> bool | str | None:
+        """A provider's field fact: a flag, a name, or null (its variant says which)."""
+        if not (
+            value is None or isinstance(value, bool) or isinstance(value, str) and value.strip()
+        ):
+            self.fail(
+                f"{key}.{name}", f"expected true or false, a name or null, got {_shown(value)}"
+            )
+        return value
 
     def boolean(self, value: Any, key: str) -> bool:
         if not isinstance(value, bool):
@@ -232,29 +259,37 @@ class _Reader:
 
     def pairs(self, value: Any, key: str) -> tuple[tuple[str, str], ...]:
         """A list of [name, name] pairs: (update path, field path), (member, fixed value)."""
-        if not isinstance(value, list) or not all(isinstance(v, list) and len(v) == 2 for v in value):
+        if not isinstance(value, list) or not all(
+            isinstance(v, list) and len(v) == 2 for v in value
+        ):
             self.fail(key, f"expected a list of [name, name] pairs, got {_shown(value)}")
         return tuple((self.name(a, key), self.name(b, key)) for a, b in value)
 
     def update_kind(self, value: Any, key: str) -> str | None:
         if value is not None and value not in UPDATE_KINDS:
             hint = suggest(value, list(UPDATE_KINDS)) if isinstance(value, str) else ""
-            self.fail(key, f"update_kind must be null or one of {', '.join(UPDATE_KINDS)}, got {_shown(value)}{hint}")
+            self.fail(
+                key,
+                f"update_kind must be null or one of {', '.join(UPDATE_KINDS)}, got "
+                f"{_shown(value)}{hint}",
+            )
         return value  # type: ignore[no-any-return]
 
     def mutability(self, value: Any, key: str) -> Mutability:
         allowed = [m.value for m in Mutability]
         if value not in allowed:
             hint = suggest(value, allowed) if isinstance(value, str) else ""
-            self.fail(key, f"mutability must be one of {', '.join(allowed)}, got {_shown(value)}{hint}")
+            self.fail(
+                key, f"mutability must be one of {', '.join(allowed)}, got {_shown(value)}{hint}"
+            )
         return Mutability(value)
 
 
 _Check = Callable[[_Reader, Any, str], Any]
 
-# every cloud's field keys: the neutral facts and each provider's own (update_param,
-# reference_member: GCP's; read_attribute, value_wrapper, filter_name, holds_arn: AWS's), which check_overlay refuses
-# by name in another provider's overlay and apply_overlay routes into the field's variant
+# the neutral facts of every field; a provider's own (its Field.call variant: AwsFieldShape,
+# GcpFieldShape) are named and typed by that variant alone, and checked against it with the
+# draft (overlays/check.py), which also refuses another provider's in this provider's overlay
 FIELD_VALUES: dict[str, _Check] = {
     "mutability": _Reader.mutability,
     "update_operation": _Reader.optional_name,
@@ -264,15 +299,9 @@ FIELD_VALUES: dict[str, _Check] = {
     "server_default": _Reader.boolean,
     "unordered": _Reader.boolean,
     "references": _Reader.optional_name,
-    "reference_member": _Reader.optional_name,
     "read_name": _Reader.optional_name,
     "update_name": _Reader.optional_name,
-    "update_param": _Reader.boolean,
     "read_operation": _Reader.optional_name,
-    "read_attribute": _Reader.optional_name,
-    "value_wrapper": _Reader.optional_name,
-    "filter_name": _Reader.optional_name,
-    "holds_arn": _Reader.boolean,
     "after": _Reader.names,
     "sensitive_paths": _Reader.names,
     "update_kind": _Reader.update_kind,
@@ -294,8 +323,11 @@ TAGS_VALUES: dict[str, _Check] = {
     k: (
         _Reader.name
         if k in ("field", "payload_member", "key_member", "value_member")
-        else _Reader.boolean if k in _TAGS_BOOLEANS
-        else _Reader.pairs if k == "selector_extra" else _Reader.optional_name
+        else (
+            _Reader.boolean
+            if k in _TAGS_BOOLEANS
+            else _Reader.pairs if k == "selector_extra" else _Reader.optional_name
+        )
     )
     for k in TAGS_KEYS
 }

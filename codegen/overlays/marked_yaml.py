@@ -30,9 +30,13 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> Marked:
         try:
             duplicate = key in result
         except TypeError:  # a list or mapping used as a key
-            raise yaml.MarkedYAMLError(problem="a key must be a plain name", problem_mark=key_node.start_mark)
+            raise yaml.MarkedYAMLError(
+                problem="a key must be a plain name", problem_mark=key_node.start_mark
+            ) from None
         if duplicate:
-            raise yaml.MarkedYAMLError(problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark)
+            raise yaml.MarkedYAMLError(
+                problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark
+            )
         result[key] = loader.construct_object(value_node, deep=True)
         result.lines[key] = key_node.start_mark.line + 1
     return result
@@ -43,7 +47,7 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _constru
 
 def parse_yaml(text: str) -> Any:
     """Parse safely (no arbitrary objects); raises yaml.YAMLError."""
-    return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+    return yaml.load(text, Loader=_Loader)
 
 
 def yaml_reason(exc: yaml.YAMLError) -> str:

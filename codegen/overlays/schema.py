@@ -9,8 +9,9 @@ Every value keeps the key path it came from, because provenance and error messag
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from codegen.errors import TasklayerError
 from codegen.model import FieldType

@@ -43,13 +43,16 @@ class Provider(Protocol):
     with these members; nothing outside the provider's folder branches on which cloud it is."""
 
     info: ProviderInfo
-    rules: Sequence[Any]  # the annotation rules, in the order they run (``codegen.annotate.rules.Rule``)
+    rules: Sequence[
+        Any
+    ]  # the annotation rules, in the order they run (``codegen.annotate.rules.Rule``)
     call_shape: type[CallShape]  # its variant of the model's call shape
     tag_shape: type[CallShape]  # its variant of a tags model's call facts (TagsModel.call)
     field_shape: type[CallShape]  # its variant of a field's call facts (Field.call)
     view_class: type[ResourceView]  # how its resources are printed
     core_template: str  # the template of a core module (``aws/core.py.jinja``)
-    runtime_core: tuple[str, ...]  # its modules in templates/runtime/ (``aws/core``, ``wiring/aws``, ...)
+    # its modules in templates/runtime/ (``aws/core``, ``wiring/aws``, ...)
+    runtime_core: tuple[str, ...]
     task_base: PythonIdentifier  # the runtime class a task extends (``AwsTask``)
     reconciler_base: PythonIdentifier
 
@@ -68,8 +71,12 @@ class Provider(Protocol):
     # render
     def core_imports(self, view: ResourceView) -> list[Code]: ...
     def task_imports(self, view: ResourceView) -> tuple[list[Code], list[Code], list[Code]]: ...
-    def reconciler_imports(self, view: ResourceView) -> tuple[list[Code], list[Code], list[Code]]: ...
+    def reconciler_imports(
+        self, view: ResourceView
+    ) -> tuple[list[Code], list[Code], list[Code]]: ...
     def task_core(self, view: ResourceView) -> tuple[Code, list[Code]]: ...
     def task_class_lines(self, view: ResourceView) -> list[Code]: ...
     def reconciler_class_lines(self, view: ResourceView) -> list[Code]: ...
-    def shipped_files(self, shipped: Mapping[str, Any] | None, views: list[ResourceView]) -> dict[str, str]: ...
+    def shipped_files(
+        self, shipped: Mapping[str, Any] | None, views: list[ResourceView]
+    ) -> dict[str, str]: ...

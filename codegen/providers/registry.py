@@ -20,4 +20,3 @@ def provider(name: str) -> Provider:
     if name not in PROVIDERS:
         raise TasklayerError(f"no provider {name!r}", notes=[f"providers: {', '.join(NAMES)}"])
     return PROVIDERS[name]
-

@@ -7,21 +7,22 @@ runs a rule that mentions ``oldSelf`` only where the old object has that node: `
 oldSelf`` on the field refuses a change, and ``has(self.f) == has(oldSelf.f)`` on ``spec``
 refuses adding or removing it later (``spec`` defaults to ``{}`` so it always exists). Every
 rule sits at a node of cardinality one (the spec or one of its fields, never inside a list or
-map), which keeps the apiserver's cost estimate to one comparison per rule. Top-level keys are camelCase (``cidrBlock``); nested structures keep the API's member
-names, since the reconciler passes them to the API as they are. Built as data and dumped as
-YAML, so the schema is structural by construction (every node has a type).
+map), which keeps the apiserver's cost estimate to one comparison per rule. Top-level keys are
+camelCase (``cidrBlock``); nested structures keep the API's member names, since the reconciler
+passes them to the API as they are. Built as data and dumped as YAML, so the schema is
+structural by construction (every node has a type).
 """
 
 from __future__ import annotations
 
-import io
 from typing import Any
-
-import yaml
 
 from codegen.errors import TasklayerError, json_pointer
 from codegen.model import FieldType, Mutability
-from codegen.render.views import FieldView, ResourceView, Unwrap
+from codegen.render.crd_yaml import dump_yaml
+from codegen.render.field_view import FieldView
+from codegen.render.values import Unwrap
+from codegen.render.views import ResourceView
 
 VERSION = "v1alpha1"
 DOMAIN = "tasklayer.dev"
@@ -67,7 +68,10 @@ def openapi(t: FieldType, unwrap: Unwrap, depth: int = 0) -> dict[str, Any]:
     if t.kind == "map" and t.item is not None:
         return {"type": "object", "additionalProperties": openapi(t.item, unwrap, depth + 1)}
     if t.kind == "structure" and t.members and depth < 6:
-        return {"type": "object", "properties": {n: openapi(m, unwrap, depth + 1) for n, m in t.members}}
+        return {
+            "type": "object",
+            "properties": {n: openapi(m, unwrap, depth + 1) for n, m in t.members},
+        }
     # recursive or very deep structures: kept, not described
     return {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
 
@@ -80,9 +84,31 @@ def _described(schema: dict[str, Any], text: str) -> dict[str, Any]:
 
 
 # words CEL reserves: the apiserver exposes a property named like one as ``__word__``
-CEL_RESERVED = frozenset({"true", "false", "null", "in", "as", "break", "const", "continue", "else", "for",
-                          "function", "if", "import", "let", "loop", "package", "namespace", "return", "var",
-                          "void", "while"})
+CEL_RESERVED = frozenset(
+    {
+        "true",
+        "false",
+        "null",
+        "in",
+        "as",
+        "break",
+        "const",
+        "continue",
+        "else",
+        "for",
+        "function",
+        "if",
+        "import",
+        "let",
+        "loop",
+        "package",
+        "namespace",
+        "return",
+        "var",
+        "void",
+        "while",
+    }
+)
 
 
 def cel_member(key: str, where: str, file: str | None = None) -> str:
@@ -92,9 +118,14 @@ def cel_member(key: str, where: str, file: str | None = None) -> str:
     if key in CEL_RESERVED:
         return f"__{key}__"
     if not (key.isascii() and key.isidentifier() and "_" not in key):
-        raise TasklayerError(f"spec key {key!r} is not a plain identifier, so no CEL rule can guard it",
-                             file=file, pointer=where,
-                             notes=["rename the field with an overlay (schemas/overlays/...), or exclude the resource"])
+        raise TasklayerError(
+            f"spec key {key!r} is not a plain identifier, so no CEL rule can guard it",
+            file=file,
+            pointer=where,
+            notes=[
+                "rename the field with an overlay (schemas/overlays/...), or exclude the resource"
+            ],
+        )
     return key
 
 
@@ -109,12 +140,16 @@ def _key_origin(view: ResourceView, key: str) -> tuple[str, str | None]:
         file, _, entry = named.removeprefix("overlay:").partition("#")
         return _printable(entry), file
     files = view.service.source_files
-    return _printable(json_pointer("resources", view.name, "fields", field.name)), files[0] if files else None
+    return _printable(json_pointer("resources", view.name, "fields", field.name)), (
+        files[0] if files else None
+    )
 
 
 def _printable(text: str) -> str:
     """``text`` with control characters and line breaks escaped, so an error stays one line."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
 
 
 def fixed_message(key: str, why: str) -> str:
@@ -128,8 +163,11 @@ def _unchanged(key: str) -> list[dict[str, Any]]:
 
 def _present_as_before(key: str, member: str) -> dict[str, Any]:
     """On the spec: the field is there after an update exactly when it was there before."""
-    return {"rule": f"has(self.{member}) == has(oldSelf.{member})",
-            "message": fixed_message(key, "it cannot be added or removed later"), "fieldPath": f".{key}"}
+    return {
+        "rule": f"has(self.{member}) == has(oldSelf.{member})",
+        "message": fixed_message(key, "it cannot be added or removed later"),
+        "fieldPath": f".{key}",
+    }
 
 
 def _is_fixed(f: FieldView) -> bool:
@@ -139,8 +177,10 @@ def _is_fixed(f: FieldView) -> bool:
 
 def _name_is_fixed(view: ResourceView) -> bool:
     """The spec's ``name`` is the resource's own create-only name (GCP), not a Name tag (AWS)."""
-    return any(f.attr == "name" and f.field.mutability in (Mutability.CREATE_ONLY, Mutability.UNKNOWN)
-               for f in view.fields)
+    return any(
+        f.attr == "name" and f.field.mutability in (Mutability.CREATE_ONLY, Mutability.UNKNOWN)
+        for f in view.fields
+    )
 
 
 def _spec_property(f: FieldView) -> dict[str, Any]:
@@ -164,8 +204,14 @@ def _conditions() -> dict[str, Any]:
 
 def spec_schema(view: ResourceView) -> dict[str, Any]:
     props: dict[str, Any] = {
-        "name": {"type": "string", "description": "Names the resource (its Name tag where it has one)."},
-        "shared": {"type": "boolean", "description": "Use an existing resource; never change or delete it."},
+        "name": {
+            "type": "string",
+            "description": "Names the resource (its Name tag where it has one).",
+        },
+        "shared": {
+            "type": "boolean",
+            "description": "Use an existing resource; never change or delete it.",
+        },
     }
     fixed: list[str] = []
     if _name_is_fixed(view):
@@ -174,16 +220,20 @@ def spec_schema(view: ResourceView) -> dict[str, Any]:
     if view.resource.tags is not None:
         props["additionalTags"] = {"type": "object", "additionalProperties": {"type": "string"}}
     for scope in view.scopes:  # GCP: the region or zone it lives in, fixed once created
-        props[str(scope)] = {"type": "string", "description": f"The {scope}; the operator's default when unset.",
-                             "x-kubernetes-validations": _unchanged(str(scope))}
+        props[str(scope)] = {
+            "type": "string",
+            "description": f"The {scope}; the operator's default when unset.",
+            "x-kubernetes-validations": _unchanged(str(scope)),
+        }
         fixed.append(str(scope))
     props.update({f.crd_key: _spec_property(f) for f in view.spec_fields})
     fixed += [f.crd_key for f in view.spec_fields if _is_fixed(f)]
     # defaulted to {} so that an old object always has a spec for the rules below to compare
     schema: dict[str, Any] = {"type": "object", "default": {}}
     if fixed:
-        schema["x-kubernetes-validations"] = [_present_as_before(key, cel_member(key, *_key_origin(view, key)))
-                                              for key in fixed]
+        schema["x-kubernetes-validations"] = [
+            _present_as_before(key, cel_member(key, *_key_origin(view, key))) for key in fixed
+        ]
     return {**schema, "properties": props}
 
 
@@ -192,16 +242,34 @@ def status_schema(view: ResourceView) -> dict[str, Any]:
     props["conditions"] = _conditions()
     if view.resource.tags is not None:
         props["tags"] = {"type": "object", "additionalProperties": {"type": "string"}}
-    props.update({f.crd_key: _described(openapi(f.field.type, f.unwrap), f.field.documentation) for f in view.status_fields})
+    props.update(
+        {
+            f.crd_key: _described(openapi(f.field.type, f.unwrap), f.field.documentation)
+            for f in view.status_fields
+        }
+    )
     return {"type": "object", "properties": props}
 
 
 def crd(view: ResourceView) -> dict[str, Any]:
     kind = str(view.class_name)
-    names = {"kind": kind, "listKind": f"{kind}List", "plural": plural(kind), "singular": kind.lower()}
+    names = {
+        "kind": kind,
+        "listKind": f"{kind}List",
+        "plural": plural(kind),
+        "singular": kind.lower(),
+    }
     columns = [
-        {"name": "Ready", "type": "string", "jsonPath": '.status.conditions[?(@.type=="Ready")].status'},
-        {"name": "Reason", "type": "string", "jsonPath": '.status.conditions[?(@.type=="Ready")].reason'},
+        {
+            "name": "Ready",
+            "type": "string",
+            "jsonPath": '.status.conditions[?(@.type=="Ready")].status',
+        },
+        {
+            "name": "Reason",
+            "type": "string",
+            "jsonPath": '.status.conditions[?(@.type=="Ready")].reason',
+        },
     ]
     if view.has_id:
         columns.insert(0, {"name": "ID", "type": "string", "jsonPath": ".status.id"})
@@ -224,7 +292,10 @@ def crd(view: ResourceView) -> dict[str, Any]:
                         "openAPIV3Schema": {
                             "type": "object",
                             "description": view.documentation[:DESCRIPTION_LIMIT],
-                            "properties": {"spec": spec_schema(view), "status": status_schema(view)},
+                            "properties": {
+                                "spec": spec_schema(view),
+                                "status": status_schema(view),
+                            },
                         }
                     },
                 }
@@ -234,90 +305,6 @@ def crd(view: ResourceView) -> dict[str, Any]:
 
 
 def crd_yaml(view: ResourceView) -> str:
-    header = f"# Generated by `tasklayer generate` for {view.service.provider}/{view.service.name} {view.name}; do not edit.\n"
+    what = f"{view.service.provider}/{view.service.name} {view.name}"
+    header = f"# Generated by `tasklayer generate` for {what}; do not edit.\n"
     return header + dump_yaml(crd(view))
-
-
-def dump_yaml(document: object) -> str:
-    """PyYAML's safe dump (``allow_unicode``: text as it is, not ``\\u`` escapes), built faster.
-
-    The nodes are what PyYAML's SafeRepresenter builds for these documents (dicts in order,
-    lists, strings, booleans, integers; no object twice, so no aliases), made without its
-    generic dispatch; the implicit-tag questions the serializer asks of every scalar are
-    answered once per distinct scalar. libyaml's emitter writes PyYAML's bytes except where it
-    folds a double-quoted scalar differently; with ``allow_unicode`` a scalar is double-quoted
-    only for a character that is not printable, so documents whose strings are all printable
-    (all committed ones) take libyaml's emitter and the rest PyYAML's own.
-    tests/test_crds.py holds this to PyYAML's plain ``yaml.dump`` on every committed CRD.
-    """
-    nodes = _Nodes()
-    node = nodes.of(document)
-    if node is None:  # outside the shapes above: PyYAML's own representer
-        return yaml.dump(document, Dumper=yaml.SafeDumper, **_DUMP_OPTIONS)
-    stream = io.StringIO()
-    dumper = (_FastDumper if _FastDumper is not None and nodes.printable else _PureDumper)(stream, **_DUMP_OPTIONS)
-    dumper.open()
-    dumper.serialize(node)
-    dumper.close()
-    return stream.getvalue()
-
-
-_DUMP_OPTIONS: dict[str, Any] = {"sort_keys": False, "width": 100, "allow_unicode": True}
-_STR, _BOOL, _INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int"
-_MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
-
-
-class _Nodes:
-    """SafeRepresenter's nodes under ``default_flow_style=False``, and whether every string is
-    printable."""
-
-    def __init__(self) -> None:
-        self.printable = True
-        self._seen: set[int] = set()
-
-    def of(self, value: object) -> yaml.Node | None:
-        """``None`` for a value SafeRepresenter would represent otherwise (another type, or a
-        dict or list met twice: an alias)."""
-        if isinstance(value, str):
-            if self.printable and not value.isprintable():
-                self.printable = False
-            return yaml.ScalarNode(_STR, value)
-        if isinstance(value, bool):
-            return yaml.ScalarNode(_BOOL, "true" if value else "false")
-        if isinstance(value, int):
-            return yaml.ScalarNode(_INT, str(value))
-        if not isinstance(value, (dict, list)) or id(value) in self._seen:
-            return None
-        self._seen.add(id(value))
-        if isinstance(value, dict):
-            pairs = [(self.of(k), self.of(v)) for k, v in value.items()]
-            if any(k is None or v is None for k, v in pairs):
-                return None
-            return yaml.MappingNode(_MAP, pairs, flow_style=False)
-        items = [self.of(v) for v in value]
-        if any(v is None for v in items):
-            return None
-        return yaml.SequenceNode(_SEQ, items, flow_style=False)
-
-
-class _ResolveOnce:
-    """The serializer asks, of every scalar, which tag its text would resolve to implicitly; the
-    answer depends on the text alone, and CRDs repeat the same few hundred texts."""
-
-    _resolved: dict[tuple[str, Any], str] = {}
-
-    def resolve(self, kind: type, value: Any, implicit: Any) -> str:
-        if kind is not yaml.ScalarNode:
-            return super().resolve(kind, value, implicit)  # type: ignore[misc]
-        key = (value, implicit)
-        tag = self._resolved.get(key)
-        if tag is None:
-            tag = self._resolved[key] = super().resolve(kind, value, implicit)  # type: ignore[misc]
-        return tag
-
-
-class _PureDumper(_ResolveOnce, yaml.SafeDumper):
-    pass
-
-
-_FastDumper = type("_FastDumper", (_ResolveOnce, yaml.CSafeDumper), {}) if hasattr(yaml, "CSafeDumper") else None

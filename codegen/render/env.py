@@ -22,9 +22,9 @@ import jinja2
 from codegen.errors import TasklayerError
 from codegen.naming import (
     SAFE_TYPES,
+    Code,
     Docstring,
     PythonLiteral,
-    Code,
     UnrepresentableValue,
     class_name,
     module_name,
@@ -121,7 +121,11 @@ def render_template(env: jinja2.Environment, name: str, /, **context: Any) -> st
             f"template syntax error: {err.message}",
             file=err.filename or name,
             pointer=f"line {err.lineno}",
-            fragment=err.source.splitlines()[err.lineno - 1].strip() if err.source and err.lineno else None,
+            fragment=(
+                err.source.splitlines()[err.lineno - 1].strip()
+                if err.source and err.lineno
+                else None
+            ),
         ) from err
     except (jinja2.TemplateError, UnrepresentableValue, UnsafeOutput) as err:
         file, line = _template_location(env, err, name)
@@ -132,7 +136,9 @@ def render_template(env: jinja2.Environment, name: str, /, **context: Any) -> st
         raise
 
 
-def _template_location(env: jinja2.Environment, err: BaseException, name: str) -> tuple[str, str | None]:
+def _template_location(
+    env: jinja2.Environment, err: BaseException, name: str
+) -> tuple[str, str | None]:
     """The innermost template frame of ``err``'s traceback (Jinja2 rewrites tracebacks so its
     frames carry the template's file name and line), or just ``name`` when there is none."""
     roots = _template_roots(env)

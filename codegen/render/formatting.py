@@ -21,8 +21,9 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from concurrent.futures import ProcessPoolExecutor
+from importlib import metadata
+from pathlib import Path
 
 import black
 from black.mode import TargetVersion
@@ -54,15 +55,20 @@ def format_python(files: dict[str, str], workers: int | None = None) -> dict[str
     """
     paths = [path for path in files if path.endswith(".py")]
     clean = _known_clean()
-    _FORMATTED.update((files[p], (files[p], None)) for p in paths if clean and _digest(files[p]) in clean)
+    _FORMATTED.update(
+        (files[p], (files[p], None)) for p in paths if clean and _digest(files[p]) in clean
+    )
     todo = list(dict.fromkeys(files[p] for p in paths if files[p] not in _FORMATTED))
     count = _default_workers(len(todo)) if workers is None else max(1, workers)
-    _FORMATTED.update(zip(todo, _map(_black, todo, count)))
+    _FORMATTED.update(zip(todo, _map(_black, todo, count), strict=True))
     results = {p: _FORMATTED[files[p]] for p in paths}
     for path in paths:  # the first failure in the files' own order: the same error every run
         error = results[path][1]
         if error is not None:
-            raise TasklayerError(f"generated source is not valid Python (a generator or template bug): {error}", file=path)
+            raise TasklayerError(
+                f"generated source is not valid Python (a generator or template bug): {error}",
+                file=path,
+            )
     return {path: results[path][0] if path in results else text for path, text in files.items()}
 
 
@@ -71,7 +77,7 @@ def _digest(source: str) -> str:
 
 
 def _clean_key() -> dict[str, str]:
-    return {"black": black.__version__, "mode": repr(MODE)}
+    return {"black": metadata.version("black"), "mode": repr(MODE)}
 
 
 def _known_clean() -> frozenset[str]:
@@ -125,7 +131,9 @@ def _black(source: str) -> _Result:
 def _map(fn: Callable[[str], _Result], items: list[str], workers: int) -> list[_Result]:
     if workers <= 1 or len(items) <= 1:
         return [fn(item) for item in items]
-    with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         return list(pool.map(fn, items, chunksize=max(1, len(items) // (workers * 4))))
 
 
@@ -140,7 +148,7 @@ def _die_with_parent(parent: int) -> None:
     except (AttributeError, OSError):
         pass
     if os.getppid() != parent:  # the parent died before the line above took effect
-        os._exit(1)
+        os.kill(os.getpid(), signal.SIGKILL)  # what the death signal would have done
 
 
 _PR_SET_PDEATHSIG = 1

@@ -10,14 +10,33 @@ both inputs. A name the runtime's tasks define is escaped with a trailing ``_``,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from codegen.errors import TasklayerError
-from codegen.model import Resource, Service
+from codegen.model import Field, Resource, Service
 from codegen.naming import PythonIdentifier, class_name, module_name
 
-if TYPE_CHECKING:  # views import this module; the annotation only needs the name
-    from codegen.render.views import FieldView
+
+class NamedField(Protocol):
+    """What the collision checks read of a field's view (render/field_view.py ``FieldView``):
+    the names it becomes. The views call these checks, so this module names no view."""
+
+    @property
+    def field(self) -> Field: ...
+
+    @property
+    def attr(self) -> PythonIdentifier: ...
+
+    @property
+    def on_task(self) -> bool: ...
+
+    @property
+    def is_tags(self) -> bool: ...
+
+    @property
+    def crd_key(self) -> str: ...
+
 
 # Every attribute and method of the runtime's task classes (kops.task.Task, wiring.aws.AwsTask,
 # wiring.gcp.GcpTask), and ``id``, which generated tasks add. A field attribute equal to one of
@@ -25,13 +44,60 @@ if TYPE_CHECKING:  # views import this module; the annotation only needs the nam
 # runtime gains cannot be missed.
 RUNTIME_TASK_NAMES = frozenset(
     {
-        "_answer_is_whole", "_attempt", "_create", "_describe", "_find_attempt", "_first_look",
-        "_declared", "fields", "_how_found", "_match", "_unread", "_unseen", "look_early", "missing_fields",
-        "_mutable_changes", "_one", "_owner", "_owns", "_read_back", "_run", "_unresolved", "adopt",
-        "attempt_token", "check_changes", "check_ready", "core", "core_for", "delete", "dependencies",
-        "desired", "document", "find", "find_state", "from_state", "id", "key", "lifecycle", "locate",
-        "name", "observed", "owned", "owner", "pass_core", "placement", "reference_to", "reference_value", "render_cloud",
-        "resource_id", "returned", "run", "scope", "shared", "spec", "to_create",
+        "_answer_is_whole",
+        "_attempt",
+        "_create",
+        "_describe",
+        "_find_attempt",
+        "_first_look",
+        "_declared",
+        "fields",
+        "_how_found",
+        "_match",
+        "_unread",
+        "_unseen",
+        "look_early",
+        "missing_fields",
+        "_mutable_changes",
+        "_one",
+        "_owner",
+        "_owns",
+        "_read_back",
+        "_run",
+        "_unresolved",
+        "adopt",
+        "attempt_token",
+        "check_changes",
+        "check_ready",
+        "core",
+        "core_for",
+        "delete",
+        "dependencies",
+        "desired",
+        "document",
+        "find",
+        "find_state",
+        "from_state",
+        "id",
+        "key",
+        "lifecycle",
+        "locate",
+        "name",
+        "observed",
+        "owned",
+        "owner",
+        "pass_core",
+        "placement",
+        "reference_to",
+        "reference_value",
+        "render_cloud",
+        "resource_id",
+        "returned",
+        "run",
+        "scope",
+        "shared",
+        "spec",
+        "to_create",
     }
 )
 
@@ -46,17 +112,52 @@ SERVICE_MODULES = frozenset({"core", "reconcilers", "operator"})
 CLASS_SUFFIXES = ("", "Core", "Reconciler", "Spec", "Status")
 
 # Names the generated modules import or define beside the resources' classes (templates and
-# render/package.py, providers/<cloud>/provider.py); render/verify.py checks the output against shadowing
-# anyway, this says which input caused it. A core also imports its owner parent's SPEC as
+# render/package.py, providers/<cloud>/provider.py); render/verify.py checks the output against
+# shadowing anyway, this says which input caused it. A core also imports its owner parent's SPEC as
 # ``<PARENT_MODULE>_SPEC``: all capitals with a suffix, so no class or constant here can be it.
 MODULE_NAMES = frozenset(
     {
-        "Any", "AwsCore", "AwsReconciler", "AwsTask", "CallSpec", "CannotChangeFieldError", "Changes",
-        "ClassVar", "Context", "CreateSpec", "DOCUMENT", "FieldSpec", "GROUP", "GcpCore", "GcpReconciler",
+        "Any",
+        "AwsCore",
+        "AwsReconciler",
+        "AwsTask",
+        "CallSpec",
+        "CannotChangeFieldError",
+        "Changes",
+        "ClassVar",
+        "Context",
+        "CreateSpec",
+        "DOCUMENT",
+        "FieldSpec",
+        "GROUP",
+        "GcpCore",
+        "GcpReconciler",
         "Mutability",
-        "GcpTask", "Mapping", "ParentSpec", "Path", "RECONCILERS", "ReadSpec", "ReadinessSpec", "Reconciler", "VersionSpec", "ChangeBatchSpec",
-        "ResourceSpec", "RetryPolicy", "SPEC", "TYPE_CHECKING", "TagsSpec", "Task", "TypedDict", "VERSION",
-        "dataclass", "datetime", "kopf", "operator", "register", "_MODULES", "importlib",
+        "GcpTask",
+        "Mapping",
+        "ParentSpec",
+        "Path",
+        "RECONCILERS",
+        "ReadSpec",
+        "ReadinessSpec",
+        "Reconciler",
+        "VersionSpec",
+        "ChangeBatchSpec",
+        "ResourceSpec",
+        "RetryPolicy",
+        "SPEC",
+        "TYPE_CHECKING",
+        "TagsSpec",
+        "Task",
+        "TypedDict",
+        "VERSION",
+        "dataclass",
+        "datetime",
+        "kopf",
+        "operator",
+        "register",
+        "_MODULES",
+        "importlib",
     }
 )
 
@@ -67,7 +168,11 @@ def custom_resource_key(key: str, resource: Resource, in_spec: bool, in_status: 
     status's ``id``; an FpgaImage's ``Name`` is ``fpgaImageName`` beside the spec's ``name``)."""
     ident = resource.identity
     has_id = len(ident.primary) == 1 and ident.primary[0] != "name"  # as ResourceView.has_id
-    own = {*(SPEC_KEYS if in_spec else ()), *(STATUS_KEYS if in_status else ()), *(("id",) if in_status and has_id else ())}
+    own = {
+        *(SPEC_KEYS if in_spec else ()),
+        *(STATUS_KEYS if in_status else ()),
+        *(("id",) if in_status and has_id else ()),
+    }
     if key not in own:
         return key
     kind = resource.name
@@ -85,12 +190,17 @@ def task_attr(candidate: PythonIdentifier, is_name: bool) -> PythonIdentifier:
 def collision(
     service: Service, where: str, file: str | None, what: str, first: str, second: str
 ) -> TasklayerError:
-    file = file or (service.source_files[0] if service.source_files else f"{service.provider}/{service.name}")
+    file = file or (
+        service.source_files[0] if service.source_files else f"{service.provider}/{service.name}"
+    )
     return TasklayerError(
-        f"{first!r} and {second!r} both become {what}; one would shadow the other in generated code",
+        f"{first!r} and {second!r} both become {what}; one would shadow the other in generated "
+        "code",
         file=file,
         pointer=where,
-        notes=["rename one of them with an overlay (schemas/overlays/...), or exclude the resource"],
+        notes=[
+            "rename one of them with an overlay (schemas/overlays/...), or exclude the resource"
+        ],
     )
 
 
@@ -107,7 +217,7 @@ def _first_twice(pairs: Iterable[tuple[str, str]]) -> tuple[str, str, str] | Non
 def check_fields(
     service: Service,
     resource: Resource,
-    fields: Sequence[FieldView],
+    fields: Sequence[NamedField],
     scopes: Sequence[str],
     has_id: bool,
 ) -> None:
@@ -123,41 +233,59 @@ def check_fields(
         clash = _first_twice(pairs)
         if clash:
             name, first, second = clash
-            raise collision(service, f"{where}/{second}", None, f"the task attribute {name!r}", first, second)
+            raise collision(
+                service, f"{where}/{second}", None, f"the task attribute {name!r}", first, second
+            )
     spec_fixed = [(k, f"the spec's own {k!r}") for k in (*SPEC_KEYS, *scopes)]
     spec = [(f.crd_key, f.field.name) for f in fields if f.on_task and not f.is_tags]
-    status_fixed = [(k, f"the status's own {k!r}") for k in (*STATUS_KEYS, *(("id",) if has_id else ()))]
+    status_fixed = [
+        (k, f"the status's own {k!r}") for k in (*STATUS_KEYS, *(("id",) if has_id else ()))
+    ]
     # a primary id whose key is ``id`` (a HostedZone's ``Id``) is the status's own id, not a clash
     own_id = resource.identity.primary[0] if has_id else None
     status = [
         (f.crd_key, f.field.name)
         for f in fields
-        if (f.field.in_read or f.field.read_operation) and not f.is_tags
+        if (f.field.in_read or f.field.read_operation)
+        and not f.is_tags
         and not (f.field.name == own_id and f.crd_key == "id")
     ]
     for kind, pairs in (("spec", [*spec_fixed, *spec]), ("status", [*status_fixed, *status])):
         clash = _first_twice(pairs)
         if clash:
             name, first, second = clash
-            raise collision(service, f"{where}/{second}", None, f"the custom resource {kind} key {name!r}", first, second)
+            raise collision(
+                service,
+                f"{where}/{second}",
+                None,
+                f"the custom resource {kind} key {name!r}",
+                first,
+                second,
+            )
 
 
 def check_resources(service: Service, names: Sequence[str]) -> None:
     """Class and module names of the rendered resources are unique in the service, and clear
     of the service folder's own modules."""
-    classes: list[tuple[str, str]] = [(n, f"the generated modules' own {n!r}") for n in sorted(MODULE_NAMES)]
+    classes: list[tuple[str, str]] = [
+        (n, f"the generated modules' own {n!r}") for n in sorted(MODULE_NAMES)
+    ]
     for name in names:
         base = class_name(name)
         classes += [(f"{base}{suffix}", name) for suffix in CLASS_SUFFIXES]
     clash = _first_twice(classes)
     if clash:
         generated, first, second = clash
-        raise collision(service, *_origin(service, second), f"the class {generated!r}", first, second)
+        raise collision(
+            service, *_origin(service, second), f"the class {generated!r}", first, second
+        )
     modules = [(m, f"the service's own {m!r} module") for m in sorted(SERVICE_MODULES)]
     clash = _first_twice([*modules, *((str(module_name(n)), n) for n in names)])
     if clash:
         generated, first, second = clash
-        raise collision(service, *_origin(service, second), f"the module {generated!r}", first, second)
+        raise collision(
+            service, *_origin(service, second), f"the module {generated!r}", first, second
+        )
 
 
 def _origin(service: Service, resource: str) -> tuple[str, str | None]:
@@ -177,5 +305,7 @@ def check_service_name(service: Service) -> None:
     except ValueError:
         file = service.source_files[0] if service.source_files else None
         raise TasklayerError(
-            f"service name {service.name!r} cannot be a Python package name", file=file, pointer="/name"
+            f"service name {service.name!r} cannot be a Python package name",
+            file=file,
+            pointer="/name",
         ) from None

@@ -3,23 +3,28 @@ task per selected resource, and the package files. Returns file path -> source t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import jinja2
 
 from codegen.errors import TasklayerError
 from codegen.inputs import Inputs
 from codegen.model import Service
-from codegen.naming import Code, Docstring, PythonIdentifier, PythonLiteral, class_name, python_literal, safe_docstring
-from codegen.render import crd, layout
+from codegen.naming import (
+    Docstring,
+    PythonIdentifier,
+    safe_docstring,
+)
+from codegen.providers.base import Provider
+from codegen.render import crd, imports
+from codegen.render.capability import runtime_service
+from codegen.render.contract import FIELD_SPEC, SpecType, runtime_type
+from codegen.render.env import make_environment, render_template
 from codegen.render.names import check_resources, check_service_name
 from codegen.render.verify import check_modules
-from codegen.render.env import make_environment, render_template
-from codegen.render.capability import runtime_service
-from codegen.providers.base import Provider
-from codegen.providers.registry import PROVIDERS
 from codegen.render.views import ResourceView
 
 PACKAGE = "tasklayer_tasks"
@@ -42,7 +47,10 @@ class PackageInfo:
 
     @classmethod
     def of(cls, inputs: Inputs) -> PackageInfo:
-        return cls(version=inputs.package_version, botocore_floor=inputs.sdk_versions.get("botocore", "unknown"))
+        return cls(
+            version=inputs.package_version,
+            botocore_floor=inputs.sdk_versions.get("botocore", "unknown"),
+        )
 
 
 @dataclass(frozen=True)
@@ -52,9 +60,12 @@ class Selection:
 
     service: Service
     resources: tuple[str, ...]
+    provider: Provider  # the service's cloud: its views, templates and runtime modules
     pinned_from: str = ""
-    shipped: Mapping[str, Any] | None = None  # what the provider ships beside the code (GCP: its document)
-    not_generated: Mapping[str, str] = field(default_factory=dict)  # resource -> why (generate: all)
+    # what the provider ships beside the code (GCP: its document)
+    shipped: Mapping[str, Any] | None = None
+    # resource -> why it is not generated (generate: all)
+    not_generated: Mapping[str, str] = field(default_factory=dict)
     whole_service: bool = False  # selected by `generate: all`: an unrenderable resource is left out
 
     @property
@@ -65,7 +76,10 @@ class Selection:
 
 
 def render_package(
-    selections: list[Selection], templates_dir: Path, package: PackageInfo, sources: list[str] | None = None,
+    selections: list[Selection],
+    templates_dir: Path,
+    package: PackageInfo,
+    sources: list[str] | None = None,
     not_rendered: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, str]:
     """``sources``: the services the whole package is made of, when only some of them are
@@ -73,12 +87,18 @@ def render_package(
     for a ``generate: all`` selection, the resources that cannot be rendered ("aws/ec2" ->
     {resource: why}); any other selection stops at the first problem."""
     env = make_environment(templates_dir)
+    field_spec = runtime_type(templates_dir, FIELD_SPEC)
     files = dict(_runtime(templates_dir))
     # service labels carry schema text (names, versions): escaped once, as prose
-    listed = safe_docstring(", ".join(sources if sources is not None else [s.label for s in selections]))
+    listed = safe_docstring(
+        ", ".join(sources if sources is not None else [s.label for s in selections])
+    )
     files["pyproject.toml"] = render_template(
-        env, "package/pyproject.toml.jinja", botocore_floor=safe_docstring(package.botocore_floor),
-        googleapiclient_floor=safe_docstring(GOOGLEAPICLIENT_FLOOR), version=safe_docstring(package.version),
+        env,
+        "package/pyproject.toml.jinja",
+        botocore_floor=safe_docstring(package.botocore_floor),
+        googleapiclient_floor=safe_docstring(GOOGLEAPICLIENT_FLOOR),
+        version=safe_docstring(package.version),
         metadata_file=safe_docstring(METADATA_FILE),
     )
     files["README.md"] = render_template(env, "package/README.md.jinja", sources=listed)
@@ -87,9 +107,11 @@ def render_package(
     files[f"{PACKAGE}/py.typed"] = ""
     providers = sorted({s.service.provider for s in selections})
     for provider in providers:
-        files[f"{PACKAGE}/{provider}/__init__.py"] = f'"""Generated {provider} services; do not edit."""\n'
+        files[f"{PACKAGE}/{provider}/__init__.py"] = (
+            f'"""Generated {provider} services; do not edit."""\n'
+        )
     for selection in selections:
-        rendered, dropped = _service_dropping_failures(env, selection)
+        rendered, dropped = _service_dropping_failures(env, selection, field_spec)
         files.update(rendered)
         if dropped and not_rendered is not None:
             not_rendered[f"{selection.service.provider}/{selection.service.name}"] = dropped
@@ -102,7 +124,9 @@ class _ResourceFailed(Exception):
         self.resource, self.error = resource, error
 
 
-def _service_dropping_failures(env: jinja2.Environment, selection: Selection) -> tuple[dict[str, str], dict[str, str]]:
+def _service_dropping_failures(
+    env: jinja2.Environment, selection: Selection, field_spec: SpecType
+) -> tuple[dict[str, str], dict[str, str]]:
     """The service's files; under ``generate: all`` a resource that cannot be rendered (a name
     collision, an unrepresentable shape) is left out with the reason, and the rest rendered
     again without it (its neighbours' references to it change)."""
@@ -112,7 +136,7 @@ def _service_dropping_failures(env: jinja2.Environment, selection: Selection) ->
         if not kept:
             return {}, dropped
         try:
-            return _service(env, replace(selection, resources=kept)), dropped
+            return _service(env, replace(selection, resources=kept), field_spec), dropped
         except _ResourceFailed as failed:
             if not selection.not_generated and not selection.whole_service:
                 raise failed.error from None
@@ -121,201 +145,128 @@ def _service_dropping_failures(env: jinja2.Environment, selection: Selection) ->
 
 def _runtime(templates_dir: Path) -> dict[str, str]:
     """The runtime, and the testing helpers users' tests import (``tasklayer_tasks.testing``),
-    both copied verbatim."""
+    both copied verbatim, subpackages (a layer's folder) included."""
     runtime = templates_dir / "runtime"
-    if not any(runtime.glob("*.py")):
-        raise TasklayerError("the runtime sources are missing: the package would ship without its runtime", file=runtime)
+    if not any(runtime.rglob("*.py")):
+        raise TasklayerError(
+            "the runtime sources are missing: the package would ship without its runtime",
+            file=runtime,
+        )
     return {
-        f"{PACKAGE}/{folder}/{path.relative_to(templates_dir / folder).as_posix()}": path.read_text(encoding="utf-8")
+        f"{PACKAGE}/{folder}/{path.relative_to(templates_dir / folder).as_posix()}": path.read_text(
+            encoding="utf-8"
+        )
         for folder in ("runtime", "testing")
         for path in sorted((templates_dir / folder).rglob("*.py"))
         if "__pycache__" not in path.parts
     }
 
 
-def _service(env: jinja2.Environment, selection: Selection) -> dict[str, str]:
+def _service(env: jinja2.Environment, selection: Selection, field_spec: SpecType) -> dict[str, str]:
     service = runtime_service(selection.service)
     pinned_from = safe_docstring(f" ({selection.pinned_from})" if selection.pinned_from else "")
-    cloud = PROVIDERS[service.provider]
+    cloud = selection.provider
     check_service_name(service)
     check_resources(service, selection.resources)
     generated = frozenset(selection.resources)
-    views = [cloud.view_class(service.resource(n), service, generated) for n in selection.resources]
+    views = [
+        cloud.view_class(service.resource(n), service, generated, field_spec)
+        for n in selection.resources
+    ]
     base = f"{PACKAGE}/{service.provider}/{service.name}"
     modules = {v.name: v.module for v in views}
     files: dict[str, str] = {}
     for view in views:  # each resource first: a problem is then blamed on the resource that has it
         try:
-            files.update(check_modules(_resource_files(env, selection, view, cloud, modules, base, pinned_from)))
+            files.update(
+                check_modules(
+                    _resource_files(env, selection, view, cloud, modules, base, pinned_from)
+                )
+            )
         except TasklayerError as err:
             raise _ResourceFailed(view.name, err) from None
     service_files = {
         f"{base}/__init__.py": render_template(
-            env, "service_init.py.jinja", service=service,
-            type_imports=_type_imports(views, ("",)), exported=_exported(views, ("",)), lazy=_lazy(views, ("",)),
+            env,
+            "service_init.py.jinja",
+            service=service,
+            type_imports=imports.type_imports(views, ("",)),
+            exported=imports.exported(views, ("",)),
+            lazy=imports.lazy_exports(views, ("",)),
         ),
-        f"{base}/core/__init__.py": f'"""Cores of the {service.name} resources; generated, do not edit."""\n',
+        f"{base}/core/__init__.py": (
+            f'"""Cores of the {service.name} resources; generated, do not edit."""\n'
+        ),
         f"{base}/reconcilers/__init__.py": render_template(
-            env, "reconcilers_init.py.jinja", service=service, type_imports=_type_imports(views, _RECONCILER_NAMES),
-            exported=_exported(views, _RECONCILER_NAMES), lazy=_lazy(views, _RECONCILER_NAMES),
+            env,
+            "reconcilers_init.py.jinja",
+            service=service,
+            type_imports=imports.type_imports(views, imports.RECONCILER_NAMES),
+            exported=imports.exported(views, imports.RECONCILER_NAMES),
+            lazy=imports.lazy_exports(views, imports.RECONCILER_NAMES),
         ),
     }
-    service_files.update({f"{base}/{name}": text for name, text in cloud.shipped_files(selection.shipped, views).items()})
+    service_files.update(
+        {
+            f"{base}/{name}": text
+            for name, text in cloud.shipped_files(selection.shipped, views).items()
+        }
+    )
     if views:
         service_files[f"{base}/operator.py"] = render_template(
-            env, "operator.py.jinja", service=service, views=views, package=PythonIdentifier(PACKAGE),
-            group=crd.group(views[0]), version=crd.VERSION,
+            env,
+            "operator.py.jinja",
+            service=service,
+            views=views,
+            package=PythonIdentifier(PACKAGE),
+            group=crd.group(views[0]),
+            version=crd.VERSION,
             plurals=[(crd.plural(str(v.class_name)), v) for v in views],
         )
     return {**check_modules(service_files), **files}
 
 
 def _resource_files(
-    env: jinja2.Environment, selection: Selection, view: ResourceView, cloud: Provider,
-    modules: dict[str, PythonIdentifier], base: str, pinned_from: Docstring,
+    env: jinja2.Environment,
+    selection: Selection,
+    view: ResourceView,
+    cloud: Provider,
+    modules: dict[str, PythonIdentifier],
+    base: str,
+    pinned_from: Docstring,
 ) -> dict[str, str]:
     """One resource's core, reconciler and task modules, and its custom resource definition."""
     service = selection.service
+    crds = f"{PACKAGE}/{CRDS}/{service.provider}/{service.name}"
     return {
-        f"{PACKAGE}/{CRDS}/{service.provider}/{service.name}/{crd.plural(str(view.class_name))}.yaml": crd.crd_yaml(view),
+        f"{crds}/{crd.plural(str(view.class_name))}.yaml": crd.crd_yaml(view),
         f"{base}/core/{view.module}.py": render_template(
-            env, cloud.core_template, service=service, view=view, core_imports=_core_imports(view, cloud, modules),
-            owner_parent=_owner_parent(view, modules), pinned_from=pinned_from,
+            env,
+            cloud.core_template,
+            service=service,
+            view=view,
+            core_imports=imports.core_imports(view, cloud, modules),
+            owner_parent=imports.owner_parent(view, modules),
+            pinned_from=pinned_from,
         ),
         f"{base}/reconcilers/{view.module}.py": render_template(
-            env, "reconciler.py.jinja", service=service, view=view, cloud=cloud,
-            reconciler_imports=_reconciler_imports(view, cloud), pinned_from=pinned_from,
+            env,
+            "reconciler.py.jinja",
+            service=service,
+            view=view,
+            cloud=cloud,
+            reconciler_imports=imports.reconciler_imports(view, cloud),
+            pinned_from=pinned_from,
         ),
         f"{base}/{view.module}.py": render_template(
-            env, "kops_task.py.jinja", service=service, view=view, cloud=cloud,
-            task_imports=_task_imports(view, modules, cloud), find_how=_find_how(view), pinned_from=pinned_from,
-            core_call=_core_call(view, cloud),
+            env,
+            "kops_task.py.jinja",
+            service=service,
+            view=view,
+            cloud=cloud,
+            task_imports=imports.task_imports(view, modules, cloud),
+            find_how=imports.find_how(view),
+            pinned_from=pinned_from,
+            core_call=imports.core_call(view, cloud),
         ),
     }
-
-
-_RECONCILER_NAMES = ("Reconciler", "Spec", "Status")
-
-
-def _lazy(views: list[ResourceView], suffixes: tuple[str, ...]) -> list[tuple[PythonLiteral, PythonLiteral]]:
-    """(exported name, module) literals for a package ``__getattr__`` that imports on first use."""
-    return sorted(
-        (python_literal(f"{v.class_name}{suffix}"), python_literal(str(v.module))) for v in views for suffix in suffixes
-    )
-
-
-def _type_imports(views: list[ResourceView], suffixes: tuple[str, ...]) -> list[Code]:
-    """A package's imports for type checkers (inside ``if TYPE_CHECKING:``), one per module."""
-    return [line for v in views
-            for line in layout.from_import(Code(".{}", v.module), [f"{v.class_name}{s}" for s in suffixes], indent=4)]
-
-
-def _exported(views: list[ResourceView], suffixes: tuple[str, ...]) -> list[Code]:
-    """A package's ``__all__``, sorted."""
-    names = sorted(f"{v.class_name}{suffix}" for v in views for suffix in suffixes)
-    return layout.string_list(Code("__all__"), [python_literal(n) for n in names])
-
-
-def _names(names: list[str]) -> Code:
-    """Constant names, sorted, for an import line."""
-    return Code.listing(", ", [PythonIdentifier(n) for n in sorted(names)])
-
-
-def _parent_spec(module: PythonIdentifier) -> PythonIdentifier:
-    """The name a core imports its owner parent's ``SPEC`` as (``VPC_SPEC``)."""
-    return PythonIdentifier(f"{module.upper()}_SPEC")
-
-
-def _owner_parent(view: ResourceView, modules: dict[str, PythonIdentifier]) -> tuple[PythonLiteral, PythonIdentifier] | None:
-    """(field literal, spec constant) of the parent spec an untagged kind is owned through."""
-    if view.owner_parent is None:
-        return None
-    member, resource = view.owner_parent
-    return python_literal(member), _parent_spec(modules[resource])
-
-
-def _core_imports(view: ResourceView, cloud: Provider, modules: dict[str, PythonIdentifier]) -> list[Code]:
-    specs = ["CallSpec", "FieldSpec", "Mutability", "ResourceSpec"]
-    if view.owner_parent is not None:
-        specs.append("ParentSpec")
-    if view.create_arguments() is not None:
-        specs.append("CreateSpec")
-    if view.read_arguments() is not None:
-        specs.append("ReadSpec")
-    if view.tags_arguments() is not None:
-        specs.append("TagsSpec")
-    if view.readiness_arguments() is not None:
-        specs.append("ReadinessSpec")
-    if view.versioning_arguments() is not None:
-        specs.append("VersionSpec")
-    if view.change_batch_arguments() is not None:
-        specs.append("ChangeBatchSpec")
-    if view.listing_arguments() is not None and "ReadSpec" not in specs:
-        specs.append("ReadSpec")
-    lines = cloud.core_imports(view) + [
-        Code("from ....runtime.contract.retry import RetryPolicy"),
-        *layout.from_import(Code("....runtime.contract.spec"), specs),
-    ]
-    if view.owner_parent is not None:
-        module = modules[view.owner_parent[1]]
-        lines.append(Code("from .{} import SPEC as {}", module, _parent_spec(module)))
-    return lines
-
-
-def _task_imports(view: ResourceView, modules: dict[str, PythonIdentifier], cloud: Provider) -> list[Code]:
-    annotations = " ".join(f.annotation for f in view.task_fields)
-    typing = ["TYPE_CHECKING", "ClassVar"] + (["Any"] if "Any" in annotations else [])
-    standard, runtime, own = cloud.task_imports(view)
-    lines = []
-    if "datetime." in annotations:
-        lines += [Code("import datetime")]
-    lines += [Code("from dataclasses import dataclass"), *standard]
-    lines += [
-        Code("from typing import {}", _names(typing)),
-        Code(""),
-        *runtime,
-        Code("from ...runtime.contract.spec import ResourceSpec"),
-        *own,
-        Code(""),
-        Code("if TYPE_CHECKING:"),
-        Code("    from ...runtime.contract.context import Context"),
-    ]
-    for ref in view.references:
-        module = next(m for name, m in modules.items() if class_name(name) == ref)
-        lines.append(Code("    from .{} import {}", module, ref))
-    return lines
-
-
-def _reconciler_imports(view: ResourceView, cloud: Provider) -> list[Code]:
-    annotations = " ".join(f.plain_type for f in view.fields)
-    typing = ["ClassVar", "TypedDict"] + (["Any"] if "Any" in annotations else [])
-    standard, runtime, own = cloud.reconciler_imports(view)
-    lines = [Code("import datetime"), Code("")] if "datetime." in annotations else []
-    return lines + [
-        *standard,
-        Code("from typing import {}", _names(typing)),
-        Code(""),
-        *runtime,
-        Code("from ....runtime.contract.spec import ResourceSpec"),
-        *own,
-    ]
-
-
-def _core_call(view: ResourceView, cloud: Provider) -> list[Code]:
-    """The lines of the task's ``return Core(...)``, at the method body's indent."""
-    callee, arguments = cloud.task_core(view)
-    return layout.call(Code("return {}", callee), arguments, indent=8)
-
-
-def _find_how(view: ResourceView) -> Docstring:
-    ident = view.resource.identity
-    how = []
-    if ident.primary:
-        how.append(f"{', '.join(ident.primary)}")
-    natural = [("its Name tag" if n == "tag:Name" else n) for n in ident.natural]
-    if natural and tuple(natural) != ident.primary:
-        how.append(", ".join(natural))
-    text = " else by ".join(how) or "no key"
-    if ident.parent:
-        text += f", within its {', '.join(ident.parent)}"
-    return safe_docstring(text)

@@ -3,14 +3,15 @@ once.
 
 Views and the safe types make schema text unable to become code; this checks the result
 anyway, since a name imported and then defined again (a resource renamed ``Task`` beside
-``from ...runtime.kops.task import Task``) is valid Python that silently shadows. Either problem is an
-error naming the module, the line and both bindings, never output that fails on import.
+``from ...runtime.kops.task import Task``) is valid Python that silently shadows. Either
+problem is an error naming the module, the line and both bindings, never output that fails
+on import.
 """
 
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from collections.abc import Iterator
 
 from codegen.errors import TasklayerError
 
@@ -38,11 +39,15 @@ def _check_module(path: str, source: str) -> None:
     for name, line in _bindings(tree.body):
         if name in seen:
             raise TasklayerError(
-                f"the name {name!r} is bound twice at module level (lines {seen[name]} and {line}); "
+                f"the name {name!r} is bound twice at module level (lines {seen[name]} and "
+                f"{line}); "
                 "one would shadow the other",
                 file=path,
                 pointer=f"line {line}",
-                notes=["a resource or class name collides with a name the module imports; rename it with an overlay"],
+                notes=[
+                    "a resource or class name collides with a name the module imports; rename it "
+                    "with an overlay"
+                ],
             )
         seen[name] = line
 
@@ -52,7 +57,11 @@ def _bindings(body: list[ast.stmt]) -> Iterator[tuple[str, int]]:
     for node in body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
-                if alias.name != "annotations" or not isinstance(node, ast.ImportFrom) or node.module != "__future__":
+                if (
+                    alias.name != "annotations"
+                    or not isinstance(node, ast.ImportFrom)
+                    or node.module != "__future__"
+                ):
                     yield (alias.asname or alias.name).split(".")[0], node.lineno
         elif isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             yield node.name, node.lineno

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import TasklayerError, json_pointer
-from codegen.sources.validate import decode_json
+from codegen.sources.strict_json import decode_json
 
 MANIFEST_NAME = "manifest.json"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -42,9 +42,7 @@ def read_manifest(schemas_dir: Path) -> dict[str, Any]:
         return {}
     data = decode_json(path.read_bytes(), path)
     if not isinstance(data, dict):
-        raise TasklayerError(
-            "the manifest must be a JSON object", file=path, pointer=""
-        )
+        raise TasklayerError("the manifest must be a JSON object", file=path, pointer="")
     return data
 
 
@@ -63,9 +61,7 @@ def read_provider_services(
             file=path,
         )
     section = read_manifest(schemas_dir).get(provider, {})
-    _check(
-        isinstance(section, dict), path, json_pointer(provider), "expected an object"
-    )
+    _check(isinstance(section, dict), path, json_pointer(provider), "expected an object")
     services = section.get("services", {})
     _check(
         isinstance(services, dict),
@@ -80,9 +76,7 @@ def read_provider_services(
     return dict(services)
 
 
-def write_provider_section(
-    schemas_dir: Path, provider: str, section: dict[str, Any]
-) -> Path:
+def write_provider_section(schemas_dir: Path, provider: str, section: dict[str, Any]) -> Path:
     """Replace one provider's section, keep the others, and write atomically."""
     manifest = read_manifest(schemas_dir)
     manifest[provider] = section
@@ -101,15 +95,23 @@ def _write_manifest(schemas_dir: Path, manifest: dict[str, Any]) -> Path:
 def read_package_version(schemas_dir: Path) -> str:
     """The generated package's version the manifest records (``major.minor.patch``)."""
     version = read_manifest(schemas_dir).get(PACKAGE_VERSION_KEY, FIRST_PACKAGE_VERSION)
-    _check(isinstance(version, str) and bool(_SEMVER.fullmatch(version)), manifest_path(schemas_dir),
-           json_pointer(PACKAGE_VERSION_KEY), "expected a version major.minor.patch")
+    _check(
+        isinstance(version, str) and bool(_SEMVER.fullmatch(version)),
+        manifest_path(schemas_dir),
+        json_pointer(PACKAGE_VERSION_KEY),
+        "expected a version major.minor.patch",
+    )
     return str(version)
 
 
 def write_package_version(schemas_dir: Path, version: str) -> Path:
     """Record the generated package's version, keeping every provider's section."""
-    _check(bool(_SEMVER.fullmatch(version)), manifest_path(schemas_dir), json_pointer(PACKAGE_VERSION_KEY),
-           "expected a version major.minor.patch")
+    _check(
+        bool(_SEMVER.fullmatch(version)),
+        manifest_path(schemas_dir),
+        json_pointer(PACKAGE_VERSION_KEY),
+        "expected a version major.minor.patch",
+    )
     manifest = read_manifest(schemas_dir)
     manifest[PACKAGE_VERSION_KEY] = version
     return _write_manifest(schemas_dir, manifest)
@@ -125,7 +127,12 @@ def _check_service_entry(entry: Any, path: Path, pointer: str) -> None:
     )
     for key in _OPTIONAL_TEXT:  # a gcp entry's document revision and googleapiclient version
         if key in entry:
-            _check(_is_plain_name(entry[key]), path, f"{pointer}/{key}", "expected a plain version string")
+            _check(
+                _is_plain_name(entry[key]),
+                path,
+                f"{pointer}/{key}",
+                "expected a plain version string",
+            )
     files = entry.get("files")
     _check(isinstance(files, dict), path, pointer + "/files", "expected an object")
     for name, digest in files.items():
@@ -141,11 +148,7 @@ def _check_service_entry(entry: Any, path: Path, pointer: str) -> None:
 
 def _is_plain_name(name: Any) -> bool:
     """Names from the manifest become path parts; refuse anything that could leave the folder."""
-    return (
-        isinstance(name, str)
-        and bool(_PLAIN_NAME.fullmatch(name))
-        and name not in (".", "..")
-    )
+    return isinstance(name, str) and bool(_PLAIN_NAME.fullmatch(name)) and name not in (".", "..")
 
 
 def _check(ok: bool, path: Path, pointer: str, reason: str) -> None:

@@ -19,20 +19,22 @@ from botocore.waiter import WaiterModel
 from jmespath.exceptions import JMESPathError  # type: ignore[import-untyped]
 
 from codegen.errors import TasklayerError, json_pointer
+from codegen.sources.strict_json import MAX_DEPTH
 
 # botocore's own list of types, so a type it learns later is accepted here too.
-SHAPE_TYPES = frozenset(
-    ("structure", "list", "map", *DenormalizedStructureBuilder.SCALAR_TYPES)
-)
+SHAPE_TYPES = frozenset(("structure", "list", "map", *DenormalizedStructureBuilder.SCALAR_TYPES))
 
 # Where a shape of each container type refers to other shapes.
 _NESTED_REFS = {"list": ("member",), "map": ("key", "value")}
-# Shapes nest at most ~22 deep in the whole botocore corpus; far deeper is damage, and would
-# exhaust the recursion of every walker after this one.
-MAX_DEPTH = 100
 # Traits the rules read as booleans; a string "false" would silently read as true.
 _BOOLEAN_TRAITS = ("idempotencyToken", "sensitive")
-_MATCHERS = {"path": True, "pathAll": True, "pathAny": True, "status": False, "error": False}  # -> has argument
+_MATCHERS = {
+    "path": True,
+    "pathAll": True,
+    "pathAny": True,
+    "status": False,
+    "error": False,
+}  # -> has argument
 _STATES = ("success", "failure", "retry")
 _OPERATION_REFS = ("input", "output")
 _JSON_TYPE_NAMES = {
@@ -44,84 +46,6 @@ _JSON_TYPE_NAMES = {
     bool: "a boolean",
     type(None): "null",
 }
-
-
-def decode_json(payload: bytes, file: Path | str) -> Any:
-    """Parse one schema file; a decoding problem names the file, line and column."""
-    try:
-        text = payload.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise TasklayerError(
-            f"not UTF-8 text (byte {exc.start}): {exc.reason}", file=file
-        )
-    duplicates: list[tuple[dict[str, Any], str]] = []
-    try:
-        data = json.loads(text, object_pairs_hook=lambda pairs: _object(pairs, duplicates), parse_constant=_no_constant)
-    except RecursionError:
-        line, column = _too_deep_at(text)
-        raise TasklayerError(f"nested too deeply to read, at line {line} column {column}", file=file) from None
-    except _StrictJsonError as exc:
-        raise TasklayerError(f"invalid JSON: {exc}", file=file) from None
-    except json.JSONDecodeError as exc:
-        raise TasklayerError(
-            f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-            file=file,
-            fragment=text[max(exc.pos - 60, 0) : exc.pos + 20] or "<empty file>",
-        ) from None
-    if duplicates:
-        owner, key = duplicates[0]
-        raise TasklayerError(
-            f"duplicate key {key!r} (JSON keeps the last one silently)", file=file, pointer=_pointer_to(data, owner, key)
-        )
-    return data
-
-
-def _too_deep_at(text: str, limit: int = MAX_DEPTH) -> tuple[int, int]:
-    """Line and column where brackets first nest deeper than ``limit`` (outside strings)."""
-    depth, in_string, escaped, line, start = 0, False, False, 1, 0
-    for index, ch in enumerate(text):
-        if in_string:
-            escaped, in_string = (not escaped and ch == "\\"), in_string and (escaped or ch != '"')
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > limit:
-                return line, index - start + 1
-        elif ch in "]}":
-            depth -= 1
-        if ch == "\n":
-            line, start = line + 1, index + 1
-    return line, 1
-
-
-def _object(pairs: list[tuple[str, Any]], duplicates: list[tuple[dict[str, Any], str]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        duplicates.append((obj, next(k for k, _ in pairs if k in seen or seen.add(k))))  # type: ignore[func-returns-value]
-    return obj
-
-
-def _pointer_to(root: Any, owner: dict[str, Any], key: str) -> str:
-    """The JSON pointer of ``owner[key]`` in ``root`` (walked without recursion)."""
-    todo: list[tuple[Any, tuple[str, ...]]] = [(root, ())]
-    while todo:
-        node, path = todo.pop()
-        if node is owner:
-            return json_pointer(*path, key)
-        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-        todo.extend((v, (*path, str(k))) for k, v in items)
-    return json_pointer(key)
-
-
-class _StrictJsonError(ValueError):
-    """What RFC 8259 leaves open and Python's json accepts: NaN and Infinity (repeated keys,
-    the other such case, are collected by ``_object`` and reported with their pointer)."""
-
-
-def _no_constant(name: str) -> Any:
-    raise _StrictJsonError(f"{name} is not JSON (it would be copied into the shipped package)")
 
 
 def check_service(model: Any, file: Path | str) -> None:
@@ -150,7 +74,14 @@ def check_paginators(data: Any, operations: dict[str, Any], file: Path | str) ->
                 file=file,
                 pointer=pointer,
             )
-        for key in ("input_token", "output_token", "result_key", "limit_key", "more_results", "non_aggregate_keys"):
+        for key in (
+            "input_token",
+            "output_token",
+            "result_key",
+            "limit_key",
+            "more_results",
+            "non_aggregate_keys",
+        ):
             if key in config:
                 _expressions(config[key], file, f"{pointer}/{key}")
 
@@ -198,22 +129,32 @@ def _check_acceptor(acceptor: Any, file: Path | str, pointer: str) -> None:
     matcher = require_key(acceptor, "matcher", str, file, pointer)
     if matcher not in _MATCHERS:
         raise TasklayerError(
-            f"unknown waiter matcher {matcher!r} (known: {', '.join(_MATCHERS)})", file=file, pointer=pointer + "/matcher"
+            f"unknown waiter matcher {matcher!r} (known: {', '.join(_MATCHERS)})",
+            file=file,
+            pointer=pointer + "/matcher",
         )
     state = require_key(acceptor, "state", str, file, pointer)
     if state not in _STATES:
         raise TasklayerError(
-            f"unknown acceptor state {state!r} (known: {', '.join(_STATES)})", file=file, pointer=pointer + "/state"
+            f"unknown acceptor state {state!r} (known: {', '.join(_STATES)})",
+            file=file,
+            pointer=pointer + "/state",
         )
     if "expected" not in acceptor:
-        raise TasklayerError("missing required key 'expected'", file=file, pointer=pointer + "/expected")
+        raise TasklayerError(
+            "missing required key 'expected'", file=file, pointer=pointer + "/expected"
+        )
     if _MATCHERS[matcher]:
-        _jmespath(require_key(acceptor, "argument", str, file, pointer), file, pointer + "/argument")
+        _jmespath(
+            require_key(acceptor, "argument", str, file, pointer), file, pointer + "/argument"
+        )
 
 
 def _positive(value: Any, file: Path | str, pointer: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise TasklayerError(f"expected a positive whole number, got {_shorten(value)}", file=file, pointer=pointer)
+        raise TasklayerError(
+            f"expected a positive whole number, got {_shorten(value)}", file=file, pointer=pointer
+        )
 
 
 def _jmespath(expression: str, file: Path | str, pointer: str) -> None:
@@ -221,7 +162,9 @@ def _jmespath(expression: str, file: Path | str, pointer: str) -> None:
         jmespath.compile(expression)
     except JMESPathError as exc:
         reason = str(exc).splitlines()[0]
-        raise TasklayerError(f"not a JMESPath expression: {reason}", file=file, pointer=pointer, fragment=expression) from None
+        raise TasklayerError(
+            f"not a JMESPath expression: {reason}", file=file, pointer=pointer, fragment=expression
+        ) from None
 
 
 def check_extras(data: Any, file: Path | str) -> None:
@@ -231,9 +174,7 @@ def check_extras(data: Any, file: Path | str) -> None:
         expect_type(data["merge"], dict, file, json_pointer("merge"))
 
 
-def _check_shape(
-    name: str, shape: Any, shapes: dict[str, Any], file: Path | str
-) -> None:
+def _check_shape(name: str, shape: Any, shapes: dict[str, Any], file: Path | str) -> None:
     pointer = json_pointer("shapes", name)
     expect_type(shape, dict, file, pointer)
     kind = require_key(shape, "type", str, file, pointer)
@@ -247,30 +188,26 @@ def _check_shape(
     if kind == "structure":
         members = require_key(shape, "members", dict, file, pointer)
         for member, ref in members.items():
-            _check_ref(
-                ref, shapes, file, json_pointer("shapes", name, "members", member)
-            )
+            _check_ref(ref, shapes, file, json_pointer("shapes", name, "members", member))
         required = shape.get("required", [])
         expect_type(required, list, file, pointer + "/required")
         for index, member in enumerate(required):
             expect_type(member, str, file, f"{pointer}/required/{index}")
             if member not in members:
                 raise TasklayerError(
-                    f"required names {member!r}, which is not a member", file=file, pointer=f"{pointer}/required/{index}"
+                    f"required names {member!r}, which is not a member",
+                    file=file,
+                    pointer=f"{pointer}/required/{index}",
                 )
     if "enum" in shape:
         expect_type(shape["enum"], list, file, pointer + "/enum")
         for index, value in enumerate(shape["enum"]):
             expect_type(value, str, file, f"{pointer}/enum/{index}")
     for key in _NESTED_REFS.get(kind, ()):
-        _check_ref(
-            require_key(shape, key, dict, file, pointer), shapes, file, f"{pointer}/{key}"
-        )
+        _check_ref(require_key(shape, key, dict, file, pointer), shapes, file, f"{pointer}/{key}")
 
 
-def _check_operation(
-    name: str, operation: Any, shapes: dict[str, Any], file: Path | str
-) -> None:
+def _check_operation(name: str, operation: Any, shapes: dict[str, Any], file: Path | str) -> None:
     pointer = json_pointer("operations", name)
     expect_type(operation, dict, file, pointer)
     _check_text(operation, file, pointer)
@@ -283,9 +220,7 @@ def _check_operation(
         _check_ref(ref, shapes, file, f"{pointer}/errors/{index}")
 
 
-def _check_ref(
-    ref: Any, shapes: dict[str, Any], file: Path | str, pointer: str
-) -> None:
+def _check_ref(ref: Any, shapes: dict[str, Any], file: Path | str, pointer: str) -> None:
     """A shape reference is ``{"shape": name, ...traits}`` and the name must exist."""
     target = require_key(ref, "shape", str, file, pointer)
     _check_text(ref, file, pointer)
@@ -336,12 +271,16 @@ def _check_depth(shapes: dict[str, Any], file: Path | str) -> None:
             depth[name] = 1 + max((depth.get(c, 0) for c in _children(shapes[name])), default=0)
             if depth[name] > MAX_DEPTH:
                 raise TasklayerError(
-                    f"shapes nest more than {MAX_DEPTH} deep below this one", file=file, pointer=json_pointer("shapes", name)
+                    f"shapes nest more than {MAX_DEPTH} deep below this one",
+                    file=file,
+                    pointer=json_pointer("shapes", name),
                 )
 
 
 def _children(shape: dict[str, Any]) -> list[str]:
-    refs = list(shape.get("members", {}).values()) + [shape[k] for k in ("member", "key", "value") if k in shape]
+    refs = list(shape.get("members", {}).values()) + [
+        shape[k] for k in ("member", "key", "value") if k in shape
+    ]
     return [r["shape"] for r in refs]
 
 
@@ -359,7 +298,8 @@ def expect_type(value: Any, kind: type, file: Path | str, pointer: str) -> None:
     """An error naming the file, the JSON pointer and both types unless ``value`` is a ``kind``."""
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise TasklayerError(
-            f"expected {_JSON_TYPE_NAMES[kind]}, got {_JSON_TYPE_NAMES.get(type(value), type(value).__name__)}",
+            f"expected {_JSON_TYPE_NAMES[kind]}, got "
+            f"{_JSON_TYPE_NAMES.get(type(value), type(value).__name__)}",
             file=file,
             pointer=pointer,
             fragment=_shorten(value),

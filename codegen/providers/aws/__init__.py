@@ -4,4 +4,6 @@ The provider object is ``provider.PROVIDER``; this module holds only its light f
 
 from codegen.providers.base import ProviderInfo
 
-INFO = ProviderInfo(name="aws", sdk="botocore", distribution="botocore", manifest_key="botocore_version")
+INFO = ProviderInfo(
+    name="aws", sdk="botocore", distribution="botocore", manifest_key="botocore_version"
+)

@@ -26,7 +26,14 @@ class AwsProvider:
     field_shape = AwsFieldShape
     view_class = AwsResourceView
     core_template = "aws/core.py.jinja"
-    runtime_core = ("aws/core", "aws/errors", "aws/listing", "wiring/aws", "aws/tag_reads", "aws/change_batch")
+    runtime_core = (
+        "aws/core",
+        "aws/errors",
+        "aws/listing",
+        "wiring/aws",
+        "aws/tag_reads",
+        "aws/change_batch",
+    )
     task_base = PythonIdentifier("AwsTask")
     reconciler_base = PythonIdentifier("AwsReconciler")
 
@@ -48,7 +55,9 @@ class AwsProvider:
         """The sha256 of each file the SDK has for ``service``, and which version of it that is."""
         root, version = source.sdk_data_root(sdk_data)
         api_version, payloads = source.sdk_files(service, root)
-        return {f: sha256_hex(p) for f, p in payloads.items()}, f"{api_version} in botocore {version}"
+        return {
+            f: sha256_hex(p) for f, p in payloads.items()
+        }, f"{api_version} in botocore {version}"
 
     def load_pinned(self, schemas_dir: Path, service: str) -> source.AwsSource:
         return source.load_pinned(schemas_dir, service)
@@ -70,25 +79,34 @@ class AwsProvider:
     # -- render -----------------------------------------------------------------------------------
 
     def core_imports(self, view: ResourceView) -> list[Code]:
-        return [Code("from typing import Any"), Code(""), Code("from ....runtime.aws.core import AwsCore")]
+        return [
+            Code("from typing import Any"),
+            Code(""),
+            Code("from ....runtime.aws.core import AwsCore"),
+        ]
 
     def task_imports(self, view: ResourceView) -> tuple[list[Code], list[Code], list[Code]]:
         """(standard library, runtime base, own core) imports of a task module."""
-        return [], [Code("from ...runtime.wiring.aws import AwsTask")], [
-            Code("from .core.{} import SPEC, {}Core", view.module, view.class_name)
-        ]
+        return (
+            [],
+            [Code("from ...runtime.wiring.aws import AwsTask")],
+            [Code("from .core.{} import SPEC, {}Core", view.module, view.class_name)],
+        )
 
     def reconciler_imports(self, view: ResourceView) -> tuple[list[Code], list[Code], list[Code]]:
-        return [], [Code("from ....runtime.wiring.aws import AwsReconciler")], [
-            Code("from ..core.{} import SPEC, {}Core", view.module, view.class_name)
-        ]
+        return (
+            [],
+            [Code("from ....runtime.wiring.aws import AwsReconciler")],
+            [Code("from ..core.{} import SPEC, {}Core", view.module, view.class_name)],
+        )
 
     def task_core(self, view: ResourceView) -> tuple[Code, list[Code]]:
         """The call a task's ``core()`` returns (callee, arguments): the core over the service's
         client, and one without the SDK's retries for creates that must not be repeated blindly."""
         service = python_literal(view.service.name)
         return Code("{}Core", view.class_name), [
-            Code("context.client({})", service), Code("context.retry"),
+            Code("context.client({})", service),
+            Code("context.retry"),
             Code("once=context.client({}, sdk_retries=False)", service),
         ]
 
@@ -107,7 +125,9 @@ class AwsProvider:
             Code("        )"),
         ]
 
-    def shipped_files(self, shipped: Mapping[str, Any] | None, views: list[ResourceView]) -> dict[str, str]:
+    def shipped_files(
+        self, shipped: Mapping[str, Any] | None, views: list[ResourceView]
+    ) -> dict[str, str]:
         return {}  # the client comes from botocore's own models
 
 

@@ -18,20 +18,24 @@ class AwsCallShape(CallShape):
     id_filter_is_list: bool = False  # VpcIds takes a list; GetRole's RoleName one value
     filters_member: str | None = None  # a list of {Name, Values} filters (EC2 "Filters")
     nested_member: str | None = None  # sub-resources read through their parent ("Routes")
-    wrapped_member: str | None = None  # each listed item wraps the resources in this list ("Instances")
+    wrapped_member: str | None = (
+        None  # each listed item wraps the resources in this list ("Instances")
+    )
     one_field_per_call: bool = False  # ModifyVpcAttribute changes one attribute per call
     # (input member, state field it is filled from): ("AssociationId", "RouteTableAssociationId")
     identity_pairs: tuple[tuple[str, str], ...] = ()
     list_members: tuple[str, ...] = ()  # identity members that take a list of the one value
     natural_filter_is_list: bool = True  # "Names" takes a list; ListHostedZonesByName's DNSName one
-    fixed_members: tuple[tuple[str, Any], ...] = ()  # sent as they are in every call (Overwrite=True)
+    fixed_members: tuple[
+        tuple[str, Any], ...
+    ] = ()  # sent as they are in every call (Overwrite=True)
 
     @classmethod
     def selecting_like(cls, delete: Operation | None, members: tuple[str, ...]) -> AwsCallShape:
         """A new call (an update an overlay adds) selects the resource as its delete does, or
         by the primary members as they are named in the state."""
         if delete is None:
-            return cls(identity_pairs=tuple(zip(members, members)))
+            return cls(identity_pairs=tuple(zip(members, members, strict=True)))
         call = aws(delete)
         return cls(identity_pairs=call.identity_pairs, list_members=call.list_members)
 
@@ -56,7 +60,9 @@ class AwsFieldShape(CallShape):
     kind: ClassVar[str] = "aws"
 
     value_wrapper: str | None = None  # updates send it as {"Value": v}
-    read_attribute: str | None = None  # the attribute its separate read is asked for ("enableDnsHostnames")
+    read_attribute: str | None = (
+        None  # the attribute its separate read is asked for ("enableDnsHostnames")
+    )
     filter_name: str | None = None  # the {Name, Values} filter the read selects it by ("vpc-id")
     holds_arn: bool = False  # a reference sent as the referred resource's ARN, not its id
 

@@ -14,13 +14,14 @@ import functools
 import gzip
 import os
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import botocore
 from botocore.exceptions import DataNotFoundError, UnknownServiceError
-from botocore.loaders import Loader
+from botocore.loaders import JSONFileLoader, Loader
 from botocore.model import ServiceModel
 from botocore.waiter import WaiterModel
 
@@ -32,6 +33,7 @@ from codegen.sources.manifest import (
     sha256_hex,
     write_provider_section,
 )
+from codegen.sources.strict_json import decode_json
 
 PROVIDER = "aws"
 SERVICE, PAGINATORS, WAITERS = "service-2", "paginators-1", "waiters-2"
@@ -77,9 +79,7 @@ def pin(services: list[str], schemas_dir: Path, sdk_data: Path | None = None) ->
     written: list[Path] = []
     for service in dict.fromkeys(services):
         api_version, payloads = sdk_files(service, root)
-        written += _replace_service_folder(
-            schemas_dir / PROVIDER / service, api_version, payloads
-        )
+        written += _replace_service_folder(schemas_dir / PROVIDER / service, api_version, payloads)
         entries[service] = {
             "api_version": api_version,
             "botocore_version": version,
@@ -100,11 +100,14 @@ def sdk_data_root(sdk_data: Path | None) -> tuple[Path, str]:
         if (root / "endpoints.json").is_file() and init.is_file():
             import re
 
-            found = re.search(r"__version__\s*=\s*['\"]([^'\"]+)['\"]", init.read_text(encoding="utf-8"))
+            found = re.search(
+                r"__version__\s*=\s*['\"]([^'\"]+)['\"]", init.read_text(encoding="utf-8")
+            )
             if found:
                 return root, found.group(1)
     raise TasklayerError(
-        "not a botocore data folder (expected data/endpoints.json beside botocore/__init__.py)", file=sdk_data
+        "not a botocore data folder (expected data/endpoints.json beside botocore/__init__.py)",
+        file=sdk_data,
     )
 
 
@@ -176,9 +179,7 @@ def load_installed(service: str) -> AwsSource:
     return _load(loader, files, service, api_version)
 
 
-def _load(
-    loader: Loader, files: _CheckedFileLoader, service: str, api_version: str
-) -> AwsSource:
+def _load(loader: Loader, files: _CheckedFileLoader, service: str, api_version: str) -> AwsSource:
     description = _load_type(loader, service, SERVICE, api_version)
     if description is None:
         raise TasklayerError(
@@ -204,9 +205,7 @@ def _load(
     )
 
 
-def _load_type(
-    loader: Loader, service: str, type_name: str, api_version: str
-) -> Any | None:
+def _load_type(loader: Loader, service: str, type_name: str, api_version: str) -> Any | None:
     """One model type through botocore's Loader (extras merged); None when it has none."""
     try:
         return loader.load_service_model(service, type_name, api_version)
@@ -214,7 +213,7 @@ def _load_type(
         return None
 
 
-class _CheckedFileLoader:
+class _CheckedFileLoader(JSONFileLoader):
     """A botocore file loader (``exists`` / ``load_file``) that reads each file once, checks
     its sha256 against the manifest when one is given, parses it with errors that name the
     file, and records what it read."""
@@ -249,7 +248,7 @@ class _CheckedFileLoader:
     def _decode(self, path: Path, payload: bytes) -> Any:
         self._verify(path, payload)
         self.read.append(path)
-        data = validate.decode_json(payload, path)
+        data = decode_json(payload, path)
         if path.name.split(".json")[0].endswith("-extras"):
             validate.check_extras(data, path)
         return data
@@ -277,18 +276,20 @@ class _InstalledLoader(Loader):
         return list(_installed_listing(type_name))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _installed_listing(type_name: str, root: Path = _INSTALLED_ROOT) -> tuple[str, ...]:
     return tuple(_sdk_loader(root).list_available_services(type_name))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _sdk_loader(root: Path) -> Loader:
     """Only botocore's own data folder: a model under ~/.aws/models must not leak into pins."""
     return Loader(extra_search_paths=[str(root)], include_default_search_paths=False)
 
 
-def _require_installed(service: str, root: Path = _INSTALLED_ROOT, version: str = botocore.__version__) -> None:
+def _require_installed(
+    service: str, root: Path = _INSTALLED_ROOT, version: str = botocore.__version__
+) -> None:
     known = _installed_listing(SERVICE, root)
     if service not in known:
         close = difflib.get_close_matches(service, known, n=3)
@@ -298,7 +299,9 @@ def _require_installed(service: str, root: Path = _INSTALLED_ROOT, version: str 
         )
 
 
-def _read_installed(service: str, api_version: str, root: Path = _INSTALLED_ROOT) -> dict[str, bytes]:
+def _read_installed(
+    service: str, api_version: str, root: Path = _INSTALLED_ROOT
+) -> dict[str, bytes]:
     """The decompressed bytes of each installed model file, keyed by its pinned file name."""
     folder = root / service / api_version
     payloads = {}

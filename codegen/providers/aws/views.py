@@ -8,10 +8,9 @@ import dataclasses
 from collections.abc import Mapping
 from functools import cached_property
 
-
 from codegen.model import Field, FieldType, Operation
 from codegen.naming import PythonIdentifier, class_name
-from codegen.providers.aws.shapes import AwsTagShape, aws, aws_field, aws_tags
+from codegen.providers.aws.shapes import AwsFieldShape, AwsTagShape, aws, aws_field, aws_tags
 from codegen.render.views import TAGS_SPEC_REQUIRED, Argument, FieldView, ResourceView, arguments
 
 ID_SUFFIXES = ("Ids", "Arns", "ARNs", "Id", "Arn")  # longest first: the stem drops one
@@ -30,18 +29,18 @@ class AwsFieldView(FieldView):
             return t.members[0][1]
         return None
 
+    field_shape = AwsFieldShape
+
     def call_facts(self) -> Mapping[str, object]:
-        """Attribute calls: the separate read and the attribute it is asked for, the
-        ``{"Value": v}`` wrapper (recorded by the rules, or seen in the field's own type); a
-        reference that takes the referred resource's ARN (aws.reference-holds-arn)."""
-        f, call = self.field, aws_field(self.field)
-        facts = {
-            "read_operation": f.read_operation if call.read_attribute else None,
-            "read_attribute": call.read_attribute,
-            "value_wrapper": call.value_wrapper or ("Value" if self.unwrap(f.type) else None),
-            "holds_arn": True if call.holds_arn else None,  # the default (the id) is not printed
-        }
-        return {k: v for k, v in facts.items() if v is not None}
+        """The AWS facts as recorded (:class:`AwsFieldShape`), and what attribute calls take in
+        another form: the separate read of a field asked for by attribute, the ``{"Value": v}``
+        wrapper also where only the field's own type shows it."""
+        facts = dict(super().call_facts())
+        if facts.get("read_attribute"):
+            facts["read_operation"] = self.field.read_operation
+        if not facts.get("value_wrapper") and self.unwrap(self.field.type):
+            facts["value_wrapper"] = "Value"
+        return facts
 
     @cached_property
     def task_reference(self) -> PythonIdentifier | None:
@@ -61,7 +60,11 @@ class AwsFieldView(FieldView):
                 stem = stem[: -len(suffix)]
                 break
         plural = self.field.type.kind == "list"
-        same = [f for f in self.resource.fields if f.references == self.field.references and f.name.endswith(ID_SUFFIXES)]
+        same = [
+            f
+            for f in self.resource.fields
+            if f.references == self.field.references and f.name.endswith(ID_SUFFIXES)
+        ]
         base = self.field.references if len(same) == 1 and self.field.references else stem
         short = PythonIdentifier.from_api(base + ("s" if plural and not base.endswith("s") else ""))
         if short not in self._taken_by_others(same):
@@ -70,11 +73,25 @@ class AwsFieldView(FieldView):
 
     def _taken_by_others(self, same_reference: list[Field]) -> set[str]:
         """Names another field holds or shortens to: ``SecurityGroups`` beside ``SecurityGroupIds``,
-        ``IpamArn`` beside ``IpamId`` (the ``…Id`` field keeps the short name, the others their own)."""
-        others = {str(PythonIdentifier.from_api(f.name)) for f in self.resource.fields if f is not self.field}
+        ``IpamArn`` beside ``IpamId`` (the ``…Id`` field keeps the short name, the others their
+        own)."""
+        others = {
+            str(PythonIdentifier.from_api(f.name))
+            for f in self.resource.fields
+            if f is not self.field
+        }
         if not self.field.name.endswith(("Id", "Ids")):
-            others |= {str(PythonIdentifier.from_api(f.name[: -len("Id")] if f.name.endswith("Id") else f.name[: -len("Ids")] + "s"))
-                       for f in same_reference if f is not self.field and f.name.endswith(("Id", "Ids"))}
+            others |= {
+                str(
+                    PythonIdentifier.from_api(
+                        f.name[: -len("Id")]
+                        if f.name.endswith("Id")
+                        else f.name[: -len("Ids")] + "s"
+                    )
+                )
+                for f in same_reference
+                if f is not self.field and f.name.endswith(("Id", "Ids"))
+            }
         return others
 
     @property
@@ -83,7 +100,11 @@ class AwsFieldView(FieldView):
         the members a find selects by need one."""
         ident = self.resource.identity
         read = self.resource.operations.read
-        if read is None or aws(read).filters_member is None or self.field.name not in (*ident.natural, *ident.parent):
+        if (
+            read is None
+            or aws(read).filters_member is None
+            or self.field.name not in (*ident.natural, *ident.parent)
+        ):
             return None
         return aws_field(self.field).filter_name
 
@@ -126,17 +147,19 @@ class AwsResourceView(ResourceView):
         if read is None or listing is None or read.natural_filter or not listing.natural_filter:
             return None
         call = aws(listing)
-        return arguments([
-            ("operation", listing.name),
-            ("output_member", listing.output_member),
-            ("output_is_list", listing.output_is_list),
-            ("id_filter", None),
-            ("id_filter_is_list", False),
-            ("filters_member", None),
-            ("natural_filter", listing.natural_filter),
-            ("nested_member", None),
-            ("natural_filter_is_list", call.natural_filter_is_list),
-        ])
+        return arguments(
+            [
+                ("operation", listing.name),
+                ("output_member", listing.output_member),
+                ("output_is_list", listing.output_is_list),
+                ("id_filter", None),
+                ("id_filter_is_list", False),
+                ("filters_member", None),
+                ("natural_filter", listing.natural_filter),
+                ("nested_member", None),
+                ("natural_filter_is_list", call.natural_filter_is_list),
+            ]
+        )
 
     def change_batch_arguments(self) -> list[Argument] | None:
         """``ChangeBatchSpec``: how runtime/aws/change_batch.py writes and finds an item of its
@@ -144,16 +167,28 @@ class AwsResourceView(ResourceView):
         b = self.resource.change_batch
         if b is None:
             return None
-        return arguments([
-            ("operation", b.operation), ("batch_member", b.batch_member), ("changes_member", b.changes_member),
-            ("action_member", b.action_member), ("item_member", b.item_member),
-            ("create_action", b.create_action), ("upsert_action", b.upsert_action),
-            ("delete_action", b.delete_action), ("parent_member", b.parent_member), ("start", b.start),
-        ])
+        return arguments(
+            [
+                ("operation", b.operation),
+                ("batch_member", b.batch_member),
+                ("changes_member", b.changes_member),
+                ("action_member", b.action_member),
+                ("item_member", b.item_member),
+                ("create_action", b.create_action),
+                ("upsert_action", b.upsert_action),
+                ("delete_action", b.delete_action),
+                ("parent_member", b.parent_member),
+                ("start", b.start),
+            ]
+        )
 
     def _read_required(self, op: Operation) -> list[str]:
         # Get-style reads (GetRole) are called with their identity members from the state
-        if op.id_filter and op.id_filter in self.resource.identity.primary and len(self.resource.identity.primary) > 1:
+        if (
+            op.id_filter
+            and op.id_filter in self.resource.identity.primary
+            and len(self.resource.identity.primary) > 1
+        ):
             return list(self.resource.identity.primary)
         return []
 
@@ -196,16 +231,16 @@ class AwsResourceView(ResourceView):
         t = self.resource.tags
         if values is None or t is None:
             return values
-        shape, default = aws_tags(t), AwsTagShape()
-        facts = [(f.name, getattr(shape, f.name)) for f in dataclasses.fields(shape) if f.name not in _TAGS_SPEC_SLOTS]
-        return values + arguments([(k, v) for k, v in facts if v != getattr(default, k)])
+        given, default = dataclasses.asdict(aws_tags(t)), dataclasses.asdict(AwsTagShape())
+        facts = [(k, v) for k, v in given.items() if k not in _TAGS_SPEC_SLOTS and v != default[k]]
+        return values + arguments(facts)
 
     def tag_call_facts(self) -> Mapping[str, object]:
         """How the tag calls name the resource: EC2's TagSpecifications type, a list or ARN
         selector (printed where ``TagsSpec`` takes them, whatever their value)."""
         t = self.resource.tags
-        shape = aws_tags(t) if t is not None else AwsTagShape()
-        return {k: getattr(shape, k) for k in TAGS_SPEC_REQUIRED}
+        facts = dataclasses.asdict(aws_tags(t) if t is not None else AwsTagShape())
+        return {k: facts[k] for k in TAGS_SPEC_REQUIRED}
 
     def versioning_arguments(self) -> list[Argument] | None:
         """``VersionSpec``: the calls runtime/aws/versions.py makes to change a versioned resource

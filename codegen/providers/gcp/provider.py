@@ -47,17 +47,23 @@ class GcpProvider:
     def corpus(self, wanted: Sequence[str]) -> list[str]:
         stems = source.installed_documents()
         if wanted:
-            stems = [s for w in wanted for s in stems if s == w or s.split(".", 1)[0] == w] or list(wanted)
+            stems = [s for w in wanted for s in stems if s == w or s.split(".", 1)[0] == w] or list(
+                wanted
+            )
         return stems
 
     def pin(self, services: Sequence[str], schemas_dir: Path, sdk_data: Path | None) -> None:
         if sdk_data is not None:
-            raise TasklayerError("--from is for aws (a botocore data folder); gcp pins from the installed googleapiclient")
+            raise TasklayerError(
+                "--from is for aws (a botocore data folder); gcp pins from the installed "
+                "googleapiclient"
+            )
         source.pin(list(services), schemas_dir)
 
     def sdk_files(self, service: str, sdk_data: Path | None) -> tuple[dict[str, str], str]:
         _, doc, payload = source.sdk_document(service)
-        sdk = f"{doc['version']} rev {doc.get('revision')} in google-api-python-client {source.googleapiclient_version()}"
+        client = f"google-api-python-client {source.googleapiclient_version()}"
+        sdk = f"{doc['version']} rev {doc.get('revision')} in {client}"
         return {DOCUMENT_FILE: sha256_hex(payload)}, sdk
 
     def load_pinned(self, schemas_dir: Path, service: str) -> source.GcpSource:
@@ -79,25 +85,36 @@ class GcpProvider:
     # -- render -----------------------------------------------------------------------------------
 
     def core_imports(self, view: ResourceView) -> list[Code]:
-        return [Code("from collections.abc import Mapping"), Code("from pathlib import Path"),
-                Code("from typing import Any"), Code(""), Code("from ....runtime.gcp.core import GcpCore")]
+        return [
+            Code("from collections.abc import Mapping"),
+            Code("from pathlib import Path"),
+            Code("from typing import Any"),
+            Code(""),
+            Code("from ....runtime.gcp.core import GcpCore"),
+        ]
 
     def task_imports(self, view: ResourceView) -> tuple[list[Code], list[Code], list[Code]]:
         """(standard library, runtime base, own core) imports of a task module."""
-        return [Code("from pathlib import Path")], [Code("from ...runtime.wiring.gcp import GcpTask")], [
-            Code("from .core.{} import DOCUMENT, SPEC, {}Core", view.module, view.class_name)
-        ]
+        return (
+            [Code("from pathlib import Path")],
+            [Code("from ...runtime.wiring.gcp import GcpTask")],
+            [Code("from .core.{} import DOCUMENT, SPEC, {}Core", view.module, view.class_name)],
+        )
 
     def reconciler_imports(self, view: ResourceView) -> tuple[list[Code], list[Code], list[Code]]:
-        return [Code("from pathlib import Path")], [Code("from ....runtime.wiring.gcp import GcpReconciler")], [
-            Code("from ..core.{} import DOCUMENT, SPEC", view.module)
-        ]
+        return (
+            [Code("from pathlib import Path")],
+            [Code("from ....runtime.wiring.gcp import GcpReconciler")],
+            [Code("from ..core.{} import DOCUMENT, SPEC", view.module)],
+        )
 
     def task_core(self, view: ResourceView) -> tuple[Code, list[Code]]:
         """The call a task's ``core()`` returns (callee, arguments): a client built from the
         shipped document, the task's scope, and how long to wait on an operation."""
         return Code("{}Core", view.class_name), [
-            Code("context.gcp_client(str(DOCUMENT))"), Code("self.scope(context)"), Code("context.retry"),
+            Code("context.gcp_client(str(DOCUMENT))"),
+            Code("self.scope(context)"),
+            Code("context.retry"),
             Code("operation_timeout=context.operation_timeout"),
         ]
 
@@ -107,11 +124,17 @@ class GcpProvider:
     def reconciler_class_lines(self, view: ResourceView) -> list[Code]:
         return [Code("    document: ClassVar[Path] = DOCUMENT")]
 
-    def shipped_files(self, shipped: Mapping[str, Any] | None, views: list[ResourceView]) -> dict[str, str]:
+    def shipped_files(
+        self, shipped: Mapping[str, Any] | None, views: list[ResourceView]
+    ) -> dict[str, str]:
         """The discovery document, trimmed to what ``views`` call, beside the service's modules."""
         if shipped is None:
             return {}
-        return {DOCUMENT_FILE: trimmed_document(shipped, [v for v in views if isinstance(v, GcpResourceView)])}
+        return {
+            DOCUMENT_FILE: trimmed_document(
+                shipped, [v for v in views if isinstance(v, GcpResourceView)]
+            )
+        }
 
 
 PROVIDER = GcpProvider()

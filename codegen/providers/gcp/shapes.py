@@ -44,7 +44,9 @@ class GcpFieldShape(CallShape):
     kind: ClassVar[str] = "gcp"
 
     update_param: bool = False  # its update call takes it as a query parameter (resize's ``size``)
-    reference_member: str | None = None  # reads hold this member of what it refers to (an Address's "address")
+    reference_member: str | None = (
+        None  # reads hold this member of what it refers to (an Address's "address")
+    )
 
 
 def gcp_field(f: Field) -> GcpFieldShape:

@@ -17,9 +17,10 @@ import importlib.metadata
 import json
 import os
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from googleapiclient import discovery_cache  # type: ignore[import-untyped]
 
@@ -31,7 +32,7 @@ from codegen.sources.manifest import (
     sha256_hex,
     write_provider_section,
 )
-from codegen.sources.validate import decode_json
+from codegen.sources.strict_json import decode_json
 
 PROVIDER = "gcp"
 DOCUMENT_FILE = "discovery.json"
@@ -65,7 +66,7 @@ def pin(apis: list[str], schemas_dir: Path) -> list[Path]:
     manifest; returns the files written, the manifest last. ``apis`` are ``compute`` (Google's
     preferred version) or ``compute.v1`` / ``compute:v1``."""
     schemas_dir = Path(schemas_dir)
-    chosen = {api: stem for api, stem in (_resolve(a) for a in apis)}
+    chosen = dict(_resolve(a) for a in apis)
     entries = read_provider_services(schemas_dir, PROVIDER, missing_ok=True)
     written: list[Path] = []
     for api, stem in chosen.items():
@@ -127,7 +128,8 @@ def load_pinned(schemas_dir: Path, api: str) -> GcpSource:
     doc = _decode(payload, path)
     if (doc["name"], doc["version"]) != (api, entry["api_version"]):
         raise TasklayerError(
-            f"document is {doc['name']} {doc['version']}, the manifest says {api} {entry['api_version']}",
+            f"document is {doc['name']} {doc['version']}, the manifest says {api} "
+            f"{entry['api_version']}",
             file=path,
             pointer="/name",
             notes=[_repin_hint(api)],
@@ -200,7 +202,8 @@ def _unknown(spec: str) -> TasklayerError:
     known = _installed_stems()
     close = difflib.get_close_matches(spec, known, n=3)
     return TasklayerError(
-        f"unknown GCP discovery document {spec!r} (not in google-api-python-client {googleapiclient_version()})",
+        f"unknown GCP discovery document {spec!r} (not in google-api-python-client "
+        f"{googleapiclient_version()})",
         notes=[f"did you mean: {', '.join(close)}"] if close else [],
     )
 

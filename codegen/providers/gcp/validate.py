@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import TasklayerError, json_pointer
-from codegen.sources.validate import MAX_DEPTH, expect_type, require_key
+from codegen.sources.strict_json import MAX_DEPTH
+from codegen.sources.validate import expect_type, require_key
 
 DOCUMENT_KIND = "discovery#restDescription"
 PARAMETER_LOCATIONS = ("path", "query")
@@ -42,7 +43,9 @@ def check_document(doc: Any, file: Path | str) -> None:
     _check_resources(doc.get("resources", {}), schemas, file, "/resources")
 
 
-def _check_resources(resources: Any, schemas: dict[str, Any], file: Path | str, pointer: str) -> None:
+def _check_resources(
+    resources: Any, schemas: dict[str, Any], file: Path | str, pointer: str
+) -> None:
     expect_type(resources, dict, file, pointer)
     for name, resource in resources.items():
         where = f"{pointer}{json_pointer(name)}"
@@ -52,7 +55,9 @@ def _check_resources(resources: Any, schemas: dict[str, Any], file: Path | str, 
             _check_resources(resource["resources"], schemas, file, where + "/resources")
 
 
-def _check_methods(owner: dict[str, Any], schemas: dict[str, Any], file: Path | str, pointer: str) -> None:
+def _check_methods(
+    owner: dict[str, Any], schemas: dict[str, Any], file: Path | str, pointer: str
+) -> None:
     methods = owner.get("methods", {})
     expect_type(methods, dict, file, pointer + "/methods")
     for name, method in methods.items():
@@ -70,7 +75,8 @@ def _check_method(method: Any, schemas: dict[str, Any], file: Path | str, pointe
         _check_values(parameter, file, where)
         if location not in PARAMETER_LOCATIONS:
             raise TasklayerError(
-                f"unknown parameter location {location!r} (known: {', '.join(PARAMETER_LOCATIONS)})",
+                f"unknown parameter location {location!r} (known: "
+                f"{', '.join(PARAMETER_LOCATIONS)})",
                 file=file,
                 pointer=where + "/location",
             )
@@ -111,7 +117,9 @@ def _check_values(node: dict[str, Any], file: Path | str, pointer: str) -> None:
             expect_type(value, str, file, f"{pointer}/annotations/required/{index}")
 
 
-def _check_schema(schema: Any, schemas: dict[str, Any], file: Path | str, pointer: str, depth: int = 0) -> None:
+def _check_schema(
+    schema: Any, schemas: dict[str, Any], file: Path | str, pointer: str, depth: int = 0
+) -> None:
     """A schema is a ``$ref`` to a named schema or an inline one; walk the inline parts."""
     expect_type(schema, dict, file, pointer)
     if depth > MAX_DEPTH:

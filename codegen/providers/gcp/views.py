@@ -9,12 +9,13 @@ own name parameter (``network``, ``resource``), filled from its ``name``.
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from codegen.errors import TasklayerError
 from codegen.model import Mutability, Operation
 from codegen.naming import Code, PythonIdentifier, python_literal
-from codegen.providers.gcp.shapes import gcp, gcp_field
+from codegen.providers.gcp.shapes import GcpFieldShape, gcp
 from codegen.render.views import Argument, FieldView, ResourceView, arguments
 
 SCOPES = ("project", "region", "zone")
@@ -24,10 +25,7 @@ class GcpFieldView(FieldView):
     """A GCP field: sent as a query parameter of its update (``resize(size=)``), or read back
     as a member of the resource it refers to (an Address's ``address``)."""
 
-    def call_facts(self) -> Mapping[str, object]:
-        call = gcp_field(self.field)
-        facts = {"update_param": call.update_param or None, "reference_member": call.reference_member}
-        return {k: v for k, v in facts.items() if v is not None}
+    field_shape = GcpFieldShape
 
 
 class GcpResourceView(ResourceView):
@@ -38,7 +36,9 @@ class GcpResourceView(ResourceView):
     @property
     def scopes(self) -> list[PythonIdentifier]:
         """The scope attributes the task takes (``region``/``zone``), beside the context's."""
-        return [PythonIdentifier(s) for s in ("region", "zone") if s in self.resource.identity.parent]
+        return [
+            PythonIdentifier(s) for s in ("region", "zone") if s in self.resource.identity.parent
+        ]
 
     def _identity(self, op: Operation) -> tuple[tuple[str, str], ...]:
         """(parameter, source) for each path parameter of a call: ``=projects/{project}`` a
@@ -51,11 +51,15 @@ class GcpResourceView(ResourceView):
         named after itself."""
         identity = self.resource.identity.primary
         primary = identity[0] if identity else "name"
-        settable = {f.name for f in self.resource.fields if f.mutability is not Mutability.READ_ONLY}
+        settable = {
+            f.name for f in self.resource.fields if f.mutability is not Mutability.READ_ONLY
+        }
         templates = dict(gcp(op).param_templates)
         create = self.resource.operations.create
         parents = set(create.identity_members) if create is not None else set()  # not its own
-        placed_in = parents & set(self.resource.identity.parent)  # an in-place create's own name is not
+        placed_in = parents & set(
+            self.resource.identity.parent
+        )  # an in-place create's own name is not
         out = []
         for m in op.identity_members:
             scope = m[: -len("Id")] if m.endswith("Id") else m
@@ -67,7 +71,8 @@ class GcpResourceView(ResourceView):
                 out.append((m, m))
             elif m in placed_in:
                 raise TasklayerError(
-                    f"{op.name} names the {self.resource.name}'s parent by its path parameter {m!r}, "
+                    f"{op.name} names the {self.resource.name}'s parent by its path parameter "
+                    f"{m!r}, "
                     "which no field of the resource holds and no scope or resource-name path fills",
                     pointer=f"{self.service.provider}/{self.service.name}/{self.resource.name}",
                 )
@@ -84,9 +89,15 @@ class GcpResourceView(ResourceView):
         if op is None:
             return None
         values: list[tuple[str, object]] = [
-            ("operation", op.name), ("output_member", None), ("output_is_list", False), ("id_filter", None),
-            ("id_filter_is_list", False), ("filters_member", None), ("natural_filter", None),
-            ("nested_member", None), ("identity", self._identity(op)),
+            ("operation", op.name),
+            ("output_member", None),
+            ("output_is_list", False),
+            ("id_filter", None),
+            ("id_filter_is_list", False),
+            ("filters_member", None),
+            ("natural_filter", None),
+            ("nested_member", None),
+            ("identity", self._identity(op)),
         ]
         return arguments(values)
 
@@ -95,23 +106,44 @@ class GcpResourceView(ResourceView):
         if op is None:
             return None
         values: list[tuple[str, object]] = [
-            ("operation", op.name), ("output_member", None), ("output_is_list", False), ("id_member", None),
-            ("idempotency_token", op.idempotency_token), ("identity", self._identity(op)),
-            ("body_member", gcp(op).body_member), ("id_param", gcp(op).id_param), ("id_in_query", gcp(op).id_in_query),
+            ("operation", op.name),
+            ("output_member", None),
+            ("output_is_list", False),
+            ("id_member", None),
+            ("idempotency_token", op.idempotency_token),
+            ("identity", self._identity(op)),
+            ("body_member", gcp(op).body_member),
+            ("id_param", gcp(op).id_param),
+            ("id_in_query", gcp(op).id_in_query),
         ]
-        return arguments([(k, v) for k, v in values if v not in (None, False) or k in self._required_create])
+        return arguments(
+            [(k, v) for k, v in values if v not in (None, False) or k in self._required_create]
+        )
 
-    _required_create = ("operation", "output_member", "output_is_list", "id_member", "idempotency_token")
+    _required_create = (
+        "operation",
+        "output_member",
+        "output_is_list",
+        "id_member",
+        "idempotency_token",
+    )
 
     def call_arguments(self, op: Operation) -> list[Argument]:
         call = gcp(op)
         values: list[tuple[str, object]] = [
-            ("operation", op.name), ("identity", self._identity(op)), ("fingerprints", self._fingerprints(op)),
-            ("body_member", call.body_member), ("mask_param", call.mask_param), ("mask_in_body", call.mask_in_body),
-            ("idempotency_token", op.idempotency_token), ("required", call.required_members),
+            ("operation", op.name),
+            ("identity", self._identity(op)),
+            ("fingerprints", self._fingerprints(op)),
+            ("body_member", call.body_member),
+            ("mask_param", call.mask_param),
+            ("mask_in_body", call.mask_in_body),
+            ("idempotency_token", op.idempotency_token),
+            ("required", call.required_members),
             ("item_keys", call.item_keys),
         ]
-        return arguments([(k, v) for k, v in values if k == "identity" or v not in ((), None, False)])  # no default
+        return arguments(
+            [(k, v) for k, v in values if k == "identity" or v not in ((), None, False)]
+        )  # no default
 
     def update_calls(self) -> list[list[Argument]]:
         """Update calls, the remove… partners of add… calls, and the labels call."""
@@ -123,12 +155,20 @@ class GcpResourceView(ResourceView):
 
     def spec_extras(self) -> list[tuple[PythonIdentifier, Code]]:
         waiter = self.resource.waiters[0] if self.resource.waiters else None
-        extras = [(PythonIdentifier("api_version"), Code("{}", python_literal(self.service.api_version))),
-                  (PythonIdentifier("operation_waiter"), Code("{}", python_literal(waiter)))]
+        extras = [
+            (PythonIdentifier("api_version"), Code("{}", python_literal(self.service.api_version))),
+            (PythonIdentifier("operation_waiter"), Code("{}", python_literal(waiter))),
+        ]
         args = self.listing_arguments()
         if args is not None:
-            extras.append((PythonIdentifier("listing"), Code("ReadSpec({})", Code.listing(", ", [
-                Code("{}={}", k, v) for k, v in args]))))
+            extras.append(
+                (
+                    PythonIdentifier("listing"),
+                    Code(
+                        "ReadSpec({})", Code.listing(", ", [Code("{}={}", k, v) for k, v in args])
+                    ),
+                )
+            )
         return extras
 
     def listing_arguments(self) -> list[Argument] | None:
@@ -140,9 +180,14 @@ class GcpResourceView(ResourceView):
         if op is None or not op.name.endswith(".list") or op.output_member is None:
             return None
         values: list[tuple[str, object]] = [
-            ("operation", op.name), ("output_member", op.output_member), ("output_is_list", True),
-            ("id_filter", None), ("id_filter_is_list", False), ("filters_member", None),
-            ("natural_filter", op.natural_filter), ("nested_member", None),
+            ("operation", op.name),
+            ("output_member", op.output_member),
+            ("output_is_list", True),
+            ("id_filter", None),
+            ("id_filter_is_list", False),
+            ("filters_member", None),
+            ("natural_filter", op.natural_filter),
+            ("nested_member", None),
             ("identity", self._identity(op)),
         ]
         return arguments(values)
@@ -155,9 +200,13 @@ def trimmed_document(document: Mapping[str, Any], views: list[GcpResourceView]) 
     used = set()
     for view in views:
         ops = view.resource.operations
-        used |= {o.name for o in (ops.create, ops.read, ops.list, ops.delete, ops.tag) if o is not None}
+        used |= {
+            o.name for o in (ops.create, ops.read, ops.list, ops.delete, ops.tag) if o is not None
+        }
         used |= {o.name for o in ops.update}
-        used |= set(view.resource.waiters) | {w.rsplit(".", 1)[0] + ".get" for w in view.resource.waiters}
+        used |= set(view.resource.waiters) | {
+            w.rsplit(".", 1)[0] + ".get" for w in view.resource.waiters
+        }
     resources = _keep_methods(document.get("resources", {}), used)
     schemas = _reachable(document.get("schemas", {}), resources)
     kept = {k: v for k, v in document.items() if k not in ("resources", "schemas", "auth")}
@@ -171,7 +220,10 @@ def _keep_methods(resources: dict[str, Any], used: set[str]) -> dict[str, Any]:
         methods = {k: m for k, m in (resource.get("methods") or {}).items() if m.get("id") in used}
         nested = _keep_methods(resource.get("resources") or {}, used)
         if methods or nested:
-            out[name] = {**({"methods": methods} if methods else {}), **({"resources": nested} if nested else {})}
+            out[name] = {
+                **({"methods": methods} if methods else {}),
+                **({"resources": nested} if nested else {}),
+            }
     return out
 
 
@@ -194,4 +246,3 @@ def _refs(node: Any) -> list[str]:
     if isinstance(node, list):
         return [r for v in node for r in _refs(v)]
     return []
-

@@ -37,7 +37,8 @@ _TAKES_ID_TOO = re.compile(
     r"\b(?:ARNs?|\(ARNs?\))\s+or\s+(?:the\s+)?(?:friendly\s+)?(?:names?|IDs?)\b"
     r"|\b(?:names?|IDs?)\s+or\s+(?:the\s+)?(?:ARNs?|Amazon Resource Names?)\b"
     r"|\balso\s+(?:provide|specify|use|pass)\s+(?:the\s+)?(?:ARNs?|Amazon Resource Names?)\b"
-    r"|\bARNs?\s*,\s*(?:[\w-]+\s+){0,2}(?:IDs?|names?|alias(?:es)?)\b"  # "The ARN, key ID, or alias"
+    # "The ARN, key ID, or alias"
+    r"|\bARNs?\s*,\s*(?:[\w-]+\s+){0,2}(?:IDs?|names?|alias(?:es)?)\b"
     r"|\bnot\s+(?:an?\s+|the\s+)?ARNs?\b",
     re.IGNORECASE,
 )
@@ -73,7 +74,7 @@ def from_shape(shape: Shape) -> str | None:
     ARN's (``arn:aws...``); ID when named for an id or name (``SubnetId``), or for either
     (``CalendarNameOrARN``, not ``S3RegionalOrS3ExpressBucketArnString``)."""
     words = _words(shape.name)
-    pairs = {(a, c) for a, b, c in zip(words, words[1:], words[2:]) if b == "or"}
+    pairs = {(a, c) for a, b, c in zip(words, words[1:], words[2:], strict=False) if b == "or"}
     if pairs & {("name", "arn"), ("arn", "name"), ("id", "arn"), ("arn", "id")}:
         return ID
     while words and words[-1] in ("type", "string"):
@@ -95,7 +96,11 @@ def from_member_name(name: str) -> str | None:
 def holds_arn(name: str, documentation: str, shape: Shape | None) -> bool:
     """Whether a member takes an ARN, from the strongest evidence that speaks: the member's
     documentation, then its shape, then its name."""
-    for verdict in (from_documentation(documentation), from_shape(shape) if shape else None, from_member_name(name)):
+    for verdict in (
+        from_documentation(documentation),
+        from_shape(shape) if shape else None,
+        from_member_name(name),
+    ):
         if verdict is not None:
             return verdict == ARN
     return False
@@ -132,5 +137,9 @@ def reference_holds_arn(ctx: AwsContext) -> None:
         for f in resource.fields.values():
             item = f.type.item if f.type.kind == "list" and f.type.item else f.type
             may_hold = f.get("references") or f.get("mutability") is not Mutability.READ_ONLY
-            if item.kind == "string" and may_hold and holds_arn(f.name, f.documentation, _item_shape(ctx, f)):
+            if (
+                item.kind == "string"
+                and may_hold
+                and holds_arn(f.name, f.documentation, _item_shape(ctx, f))
+            ):
                 f.set_call(AwsFieldShape, "holds_arn", True, rid)

@@ -5,23 +5,33 @@ from __future__ import annotations
 
 import dataclasses
 import re
-
 from collections.abc import Mapping
 
 from botocore import xform_name
-from botocore.model import Shape
+from botocore.model import ListShape, Shape
 
-from codegen.providers.aws.rules.context import AwsContext, documentation_text, singular_candidates
-from codegen.providers.aws.rules.tagging import member_named, spells, tag_selectors_of
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation
+from codegen.providers.aws.rules.context import (
+    AwsContext,
+    documentation_text,
+    enum_of,
+    list_item,
+    members,
+    singular_candidates,
+)
+from codegen.providers.aws.rules.tagging import member_named, spells, tag_selectors_of
 from codegen.providers.aws.shapes import AwsFieldShape, AwsTagShape, aws, with_aws
 
 
 def _is_filter_list(shape: Shape) -> bool:
-    item = shape.member if shape.type_name == "list" else None
-    return item is not None and item.type_name == "structure" and {"Name", "Values"} <= set(item.members)
+    item = list_item(shape)
+    return (
+        item is not None
+        and item.type_name == "structure"
+        and {"Name", "Values"} <= set(members(item))
+    )
 
 
 def _selector_for(members: dict[str, Shape], wanted: list[str]) -> str | None:
@@ -62,8 +72,11 @@ def _shaped_read(ctx: AwsContext, resource: ResourceDraft, op: Operation, rid: s
         id_filter_is_list=id_filter is not None and members[id_filter].type_name == "list",
         filters_member=next((n for n, s in members.items() if _is_filter_list(s)), None),
         # the read takes the name as it is typed: a list (Names) or one value (ServiceName)
-        **({"natural_filter_is_list": members[shaped.natural_filter].type_name == "list"}
-           if shaped.natural_filter else {}),
+        **(
+            {"natural_filter_is_list": members[shaped.natural_filter].type_name == "list"}
+            if shaped.natural_filter
+            else {}
+        ),
     )
 
 
@@ -92,9 +105,9 @@ def create_id(ctx: AwsContext) -> None:
         outputs = dict(ctx.output_members(resource.create.name))
         member, is_list, item = None, False, outputs
         for name, shape in outputs.items():
-            inner = shape.member if shape.type_name == "list" else shape
+            inner = list_item(shape) or shape
             if inner.type_name == "structure" and inner.name == resource.shape:
-                member, is_list, item = name, shape.type_name == "list", dict(inner.members)
+                member, is_list, item = name, shape.type_name == "list", dict(members(inner))
                 break
         primary = resource.primary[0]
         id_member = primary if primary in item else _suffix_match(primary, item)
@@ -119,8 +132,7 @@ def one_attribute_per_call(ctx: AwsContext) -> None:
     rid = source("aws.attribute-update-one-per-call")
     for resource in ctx.resources():
         shaped = [
-            with_aws(op, one_field_per_call=op.name.endswith("Attribute"))
-            for op in resource.update
+            with_aws(op, one_field_per_call=op.name.endswith("Attribute")) for op in resource.update
         ]
         if shaped != resource.update:
             resource.set("update", shaped, rid)
@@ -137,12 +149,16 @@ def value_wrapper(ctx: AwsContext) -> None:
             op_name = f.get("update_operation")
             if op_name and op_name in ctx.operation_names and op_name not in ctx.tag_operations:
                 member = ctx.input_members(op_name).get(f.get("update_name") or f.name)
-                if member is not None and member.type_name == "structure" and list(member.members) == ["Value"]:
+                if (
+                    member is not None
+                    and member.type_name == "structure"
+                    and list(members(member)) == ["Value"]
+                ):
                     f.set_call(AwsFieldShape, "value_wrapper", "Value", rid)
             reader = f.get("read_operation")
             if reader and reader not in ctx.tag_operations:
                 attribute = ctx.input_members(reader).get("Attribute")
-                for value in getattr(attribute, "enum", None) or []:
+                for value in enum_of(attribute):
                     if value.lower() == f.name.lower():
                         f.set_call(AwsFieldShape, "read_attribute", value, rid)
 
@@ -170,7 +186,11 @@ def tag_selectors(ctx: AwsContext) -> None:
         payload = member_named(members, ("Tags", "AddTags", "Tagging")) or "Tags"
         shape = members.get(payload)
         wrapper, item = _tag_items(shape)
-        create_shape = ctx.input_members(resource.create.name).get(tags.create_member or "") if resource.create else None
+        create_shape = (
+            ctx.input_members(resource.create.name).get(tags.create_member or "")
+            if resource.create
+            else None
+        )
         shaped = dataclasses.replace(tags, selector_member=selector).with_call(
             AwsTagShape,
             selector_is_list=selector is not None and members[selector].type_name == "list",
@@ -191,12 +211,11 @@ def _tag_items(shape: Shape | None) -> tuple[str | None, Shape | None]:
     """(wrapper member, tag item shape) of a tags payload: a list, or a structure around one."""
     if shape is None:
         return None, None
-    if shape.type_name == "list":
+    if isinstance(shape, ListShape):
         return None, shape.member
-    if shape.type_name == "structure":
-        for name, member in shape.members.items():
-            if member.type_name == "list":
-                return name, member.member
+    for name, member in members(shape).items():
+        if isinstance(member, ListShape):
+            return name, member.member
     return None, None
 
 
@@ -204,15 +223,17 @@ def _item_member(item: Shape | None, suffix: str) -> str:
     """``Key`` / ``Value``, or the item's own spelling (KMS ``TagKey``, logs ``key``)."""
     if item is None or item.type_name != "structure":
         return suffix
-    return next((m for m in item.members if m.lower().endswith(suffix.lower())), suffix)
+    return next((m for m in members(item) if m.lower().endswith(suffix.lower())), suffix)
 
 
-def _fixed_type(ctx: AwsContext, resource: ResourceDraft, op_name: str) -> tuple[tuple[str, str], ...]:
+def _fixed_type(
+    ctx: AwsContext, resource: ResourceDraft, op_name: str
+) -> tuple[tuple[str, str], ...]:
     """A required enum member of a tag call whose value spells the resource's name (route53
     ChangeTagsForResource's ``ResourceType: hostedzone``) is sent as that fixed value."""
-    members = ctx.input_members(op_name)
+    inputs = ctx.input_members(op_name)
     for name in ctx.required_inputs(op_name):
-        for value in getattr(members[name], "enum", None) or []:
+        for value in enum_of(inputs[name]):
             if spells(value, resource):
                 return ((name, str(value)),)
     return ()
@@ -251,7 +272,8 @@ def filters_from_documentation(ctx: AwsContext) -> None:
 
 # "The ARN or name of the secret", "The name or Amazon Resource Name (ARN) of the parameter"
 _TAKES_NAME = re.compile(
-    r"\b(ARN or (the )?name|name or (the )?(ARN|Amazon Resource Name)|Amazon Resource Name \(ARN\) or (the )?name)\b",
+    r"\b(ARN or (the )?name|name or (the )?(ARN|Amazon Resource Name)|Amazon Resource Name "
+    r"\(ARN\) or (the )?name)\b",
     re.IGNORECASE,
 )
 
@@ -269,7 +291,11 @@ def id_selector_takes_name(ctx: AwsContext) -> None:
         if read is None or read.natural_filter or not read.id_filter or len(natural) != 1:
             continue
         member = ctx.input_members(read.name).get(read.id_filter)
-        if member is None or member.type_name != "string" or not _TAKES_NAME.search(documentation_text(member)):
+        if (
+            member is None
+            or member.type_name != "string"
+            or not _TAKES_NAME.search(documentation_text(member))
+        ):
             continue
         shaped = dataclasses.replace(read, natural_filter=read.id_filter, source=rid)
         resource.set("read", with_aws(shaped, natural_filter_is_list=False), rid)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 
-from botocore.model import Shape
+from botocore.model import ListShape, Shape, StructureShape
 
-from codegen.providers.aws.rules.context import AwsContext, is_sensitive, split_operation
-from codegen.providers.aws.rules.resources import references_known_resource
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
+from codegen.providers.aws.rules.context import AwsContext, is_sensitive, members, split_operation
+from codegen.providers.aws.rules.resources import references_known_resource
 from codegen.providers.aws.shapes import aws
 
 
@@ -22,9 +22,9 @@ def _nested_names(shape: Shape, depth: int = 3) -> set[str]:
     """Member names inside an input's structures and lists, a few levels down."""
     if depth == 0:
         return set()
-    if shape.type_name == "list":
+    if isinstance(shape, ListShape):
         return _nested_names(shape.member, depth)
-    if shape.type_name != "structure":
+    if not isinstance(shape, StructureShape):
         return set()
     names: set[str] = set()
     for name, member in shape.members.items():
@@ -72,7 +72,7 @@ def read_only(ctx: AwsContext) -> None:
 
 def _attribute_reader(ctx: AwsContext, resource: ResourceDraft, field: str) -> str | None:
     """Describe<R>Attribute(s) / Get<R>Attributes operations that return the field."""
-    for name, verb, noun in ctx.ops_with_verb("Describe", "Get", "List"):
+    for name, _verb, noun in ctx.ops_with_verb("Describe", "Get", "List"):
         if noun.startswith(resource.name) and noun.endswith(("Attribute", "Attributes")):
             if field in ctx.output_members(name):
                 return name
@@ -96,7 +96,9 @@ def separate_reads(ctx: AwsContext) -> None:
             if f.in_read:
                 continue
             is_tags = resource.tags is not None and f.name == resource.tags.field
-            reader = _tag_reader(ctx, resource) if is_tags else _attribute_reader(ctx, resource, f.name)
+            reader = (
+                _tag_reader(ctx, resource) if is_tags else _attribute_reader(ctx, resource, f.name)
+            )
             if reader is not None:
                 f.set("read_operation", reader, rid)
 
@@ -114,7 +116,9 @@ def write_only(ctx: AwsContext) -> None:
             # a sub-resource read through its parent knows the parent's id it was found under
             through_parent = nested and f.name in resource.parent
             readable = f.in_read or through_parent or f.get("read_operation") is not None
-            f.set("write_only", not readable and f.get("mutability") is not Mutability.READ_ONLY, rid)
+            f.set(
+                "write_only", not readable and f.get("mutability") is not Mutability.READ_ONLY, rid
+            )
 
 
 @rule("aws.sensitive-trait")
@@ -128,11 +132,13 @@ def sensitive(ctx: AwsContext) -> None:
         for f in resource.fields.values():
             shapes = [creates.get(f.name), outputs.get(f.name)]
             if read_shape is not None:
-                shapes.append(read_shape.members.get(f.get("read_name") or f.name))
+                shapes.append(members(read_shape).get(f.get("read_name") or f.name))
             f.set("sensitive", any(s is not None and is_sensitive(s) for s in shapes), rid)
 
 
-_DEFAULT_TEXT = re.compile(r"\b(default|defaults|if you (do not|don't) specify|we (choose|select)|selects? one)\b", re.I)
+_DEFAULT_TEXT = re.compile(
+    r"\b(default|defaults|if you (do not|don't) specify|we (choose|select)|selects? one)\b", re.I
+)
 
 
 @rule("aws.documented-default")
@@ -145,7 +151,11 @@ def server_default(ctx: AwsContext) -> None:
         for f in resource.fields.values():
             is_tags = resource.tags is not None and f.name == resource.tags.field
             optional_and_read = f.in_create and f.in_read and not f.get("required") and not is_tags
-            f.set("server_default", optional_and_read and bool(_DEFAULT_TEXT.search(f.documentation)), rid)
+            f.set(
+                "server_default",
+                optional_and_read and bool(_DEFAULT_TEXT.search(f.documentation)),
+                rid,
+            )
 
 
 @rule("aws.id-member-references-resource")
@@ -170,8 +180,14 @@ def references(ctx: AwsContext) -> None:
                 (t for n in names if n for t in [references_known_resource(ctx, n, n)] if t), None
             )
             singulars = [f.name[:-1]] if f.name.endswith("s") else []
-            target = target or next((primaries[n] for n in [f.name, *singulars] if n in primaries), None)
-            if target is not None and target != resource.name and not _names_itself(resource, f.name, target):
+            target = target or next(
+                (primaries[n] for n in [f.name, *singulars] if n in primaries), None
+            )
+            if (
+                target is not None
+                and target != resource.name
+                and not _names_itself(resource, f.name, target)
+            ):
                 f.set("references", target, rid)
 
 
@@ -179,7 +195,9 @@ def _names_itself(resource: ResourceDraft, member: str, target: str) -> bool:
     """``GroupPolicy.PolicyName`` is the inline policy's own name, part of its identity beside
     its group's: a member of a kind's identity that matches the last word of the kind's name
     names the kind itself, not the resource of that name (a managed Policy)."""
-    return resource.name.endswith(target) and member in resource.primary and member.startswith(target)
+    return (
+        resource.name.endswith(target) and member in resource.primary and member.startswith(target)
+    )
 
 
 @rule("aws.lists-of-references-are-unordered")

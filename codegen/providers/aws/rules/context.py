@@ -7,17 +7,26 @@ verb (``Create``), a noun (``VpcAttribute``) and the shapes botocore resolved fo
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from typing import Any, Iterable, Mapping
+from functools import cache, cached_property
+from typing import Any
 
-from botocore.model import OperationModel, ServiceModel, Shape, StructureShape
+from botocore.model import (
+    ListShape,
+    MapShape,
+    OperationModel,
+    ServiceModel,
+    Shape,
+    StringShape,
+    StructureShape,
+)
 from botocore.waiter import WaiterModel
 
-from codegen.providers.aws.rules.docs import html_to_text
 from codegen.annotate.draft import ResourceDraft, ServiceDraft
 from codegen.annotate.inflect import singular
 from codegen.model import FieldType
+from codegen.providers.aws.rules.docs import html_to_text
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z][a-z0-9]*|[a-z0-9]+")
 
@@ -27,17 +36,39 @@ CONTROL_MEMBERS = frozenset(
 )
 
 
+def members(shape: Shape | None) -> dict[str, Shape]:
+    """A structure's members; none for a shape of another type. botocore types ``members``
+    only on ``StructureShape``: the rules ask here instead of trusting a ``type_name`` test."""
+    return shape.members if isinstance(shape, StructureShape) else {}
+
+
+def list_item(shape: Shape | None) -> Shape | None:
+    """A list's item shape; None for a shape of another type (``ListShape.member``)."""
+    return shape.member if isinstance(shape, ListShape) else None
+
+
+def enum_of(shape: Shape | None) -> list[str]:
+    """A string shape's enumerated values; none for any other shape (``StringShape.enum``)."""
+    return list(shape.enum) if isinstance(shape, StringShape) else []
+
+
+def is_list_of(shape: Shape, name: str | None) -> bool:
+    """``shape`` is a list of the shape called ``name``."""
+    item = list_item(shape)
+    return item is not None and item.name == name
+
+
 def words(name: str) -> list[str]:
     return list(_words(name))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _words(name: str) -> tuple[str, ...]:
     # rules ask for the same few thousand operation and member names over and over
     return tuple(_WORD.findall(name))
 
 
-@lru_cache(maxsize=None)
+@cache
 def split_operation(name: str) -> tuple[str, str]:
     """``ModifyVpcAttribute`` -> (``Modify``, ``VpcAttribute``)."""
     parts = words(name)
@@ -63,7 +94,7 @@ def same_noun(a: str, b: str) -> bool:
 
 
 # the read rules ask this of every (resource, operation) pair: ~130k times for five services
-@lru_cache(maxsize=None)
+@cache
 def _candidate_set(noun: str) -> frozenset[str]:
     return frozenset(singular_candidates(noun))
 
@@ -106,7 +137,9 @@ class AwsContext:
 
     def op(self, name: str) -> OperationModel:
         found = self._operations.get(name)
-        return found if found is not None else self.model.operation_model(name)  # botocore's error for a wrong name
+        return (
+            found if found is not None else self.model.operation_model(name)
+        )  # botocore's error for a wrong name
 
     def ops_with_verb(self, *verbs: str) -> Iterable[tuple[str, str, str]]:
         """(operation, verb, noun) in the model's operation order."""
@@ -131,7 +164,9 @@ class AwsContext:
         required = self._required.get(op_name)
         if required is None:
             shape = self.op(op_name).input_shape
-            required = self._required[op_name] = tuple(shape.required_members) if shape is not None else ()
+            required = self._required[op_name] = (
+                tuple(shape.required_members) if shape is not None else ()
+            )
         return list(required)
 
     _required: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -160,18 +195,17 @@ class AwsContext:
             return cached
         inner = visiting | {shape.name}
         kind = shape.type_name
-        if kind == "list":
+        if isinstance(shape, ListShape):
             ft = FieldType("list", shape.name, item=self._field_type(shape.member, inner))
-        elif kind == "map":
+        elif isinstance(shape, MapShape):
             ft = FieldType("map", shape.name, item=self._field_type(shape.value, inner))
-        elif kind == "structure":
-            assert isinstance(shape, StructureShape)
+        elif isinstance(shape, StructureShape):
             members = tuple(
                 (name, self._field_type(member, inner)) for name, member in shape.members.items()
             )
             ft = FieldType("structure", shape.name, members=members)
         else:
-            ft = FieldType(kind, shape.name, enum=tuple(getattr(shape, "enum", None) or ()))
+            ft = FieldType(kind, shape.name, enum=tuple(enum_of(shape)))
         self._types[shape.name] = ft
         return ft
 
@@ -180,7 +214,7 @@ def is_sensitive(shape: Shape) -> bool:
     return bool(shape.metadata.get("sensitive"))
 
 
-def documentation_text(shape_or_op: Any) -> str:
+def documentation_text(shape_or_op: Shape | OperationModel | None) -> str:
     """Plain text of botocore's HTML documentation, via botocore's own doc tools."""
-    raw = getattr(shape_or_op, "documentation", "") or ""
+    raw = (shape_or_op.documentation if shape_or_op is not None else "") or ""
     return html_to_text(raw) if raw else ""

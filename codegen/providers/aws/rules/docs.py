@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from botocore.docs.bcdoc.restdoc import ReSTDocument
 
 _BLANKS = re.compile(r"\n\s*\n+")
 
 
-@lru_cache(maxsize=None)
+@cache
 def html_to_text(html: str) -> str:
     doc = ReSTDocument(target="man")
     doc.include_doc_string(html)

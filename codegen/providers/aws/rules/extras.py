@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from codegen.providers.aws.rules.context import AwsContext
 from codegen.annotate.rules import rule, source
 from codegen.model import Readiness
+from codegen.providers.aws.rules.context import AwsContext
 
 
 @rule("aws.idempotency-token")
@@ -56,15 +56,20 @@ def readiness(ctx: AwsContext) -> None:
         if name not in resource.waiters:
             continue
         acceptors = ctx.waiters.get_waiter(name).acceptors
-        success = [a for a in acceptors if a.state == "success" and a.matcher in ("pathAll", "path")]
+        success = [
+            a for a in acceptors if a.state == "success" and a.matcher in ("pathAll", "path")
+        ]
         if len(success) != 1 or not isinstance(success[0].expected, str):
             continue
         member = success[0].argument.rsplit(".", 1)[-1]
         if member not in resource.fields:
             continue
         failed = tuple(
-            str(a.expected) for a in acceptors
-            if a.state == "failure" and a.argument == success[0].argument and isinstance(a.expected, str)
+            str(a.expected)
+            for a in acceptors
+            if a.state == "failure"
+            and a.argument == success[0].argument
+            and isinstance(a.expected, str)
         )
         resource.set("readiness", Readiness(member, success[0].expected, failed, name), rid)
 
@@ -81,7 +86,9 @@ def caller_reference_token(ctx: AwsContext) -> None:
         if create is None or create.idempotency_token:
             continue
         if "CallerReference" in ctx.required_inputs(create.name):
-            resource.set("create", dataclasses.replace(create, idempotency_token="CallerReference"), rid)
+            resource.set(
+                "create", dataclasses.replace(create, idempotency_token="CallerReference"), rid
+            )
 
 
 @rule("aws.token-read-back")
@@ -100,8 +107,12 @@ def token_read_back(ctx: AwsContext) -> None:
             continue
         mention = re.compile(rf"\b{re.escape(str(token))}\b")
         taken = tuple(
-            e.name for e in ctx.op(create.name).error_shapes if mention.search(e.documentation or "")
+            e.name
+            for e in ctx.op(create.name).error_shapes
+            if mention.search(e.documentation or "")
         )
         if taken:
             read = field.get("read_name") or field.name
-            resource.set("create", dataclasses.replace(create, token_read=read, token_taken=taken), rid)
+            resource.set(
+                "create", dataclasses.replace(create, token_read=read, token_taken=taken), rid
+            )

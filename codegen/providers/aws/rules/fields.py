@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from botocore.model import Shape
 
-from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, documentation_text
-from codegen.providers.aws.rules.identity import read_members
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import FieldType
+from codegen.providers.aws.rules.context import (
+    CONTROL_MEMBERS,
+    AwsContext,
+    documentation_text,
+    is_list_of,
+    members,
+)
+from codegen.providers.aws.rules.identity import read_members
+
 
 def create_inputs(ctx: AwsContext, resource: ResourceDraft) -> dict[str, Shape]:
     """Create input members that describe the resource (no DryRun, tokens or tag members)."""
@@ -46,7 +53,10 @@ def collect_fields(ctx: AwsContext) -> None:
         required = set(ctx.required_inputs(resource.create.name)) if resource.create else set()
         for name, shape in creates.items():
             draft = FieldDraft(
-                name, ctx.field_type(shape), documentation_text(shape), in_create=True,
+                name,
+                ctx.field_type(shape),
+                documentation_text(shape),
+                in_create=True,
                 create_shape=shape.name,
             )
             read_name = _read_name_for(resource, name, readable)
@@ -61,15 +71,17 @@ def collect_fields(ctx: AwsContext) -> None:
             if name in taken or name in resource.fields:
                 continue
             assert read_shape is not None
-            shape = read_shape.members[name]
+            shape = members(read_shape)[name]
             resource.fields[name] = FieldDraft(
                 name, ctx.field_type(shape), documentation_text(shape), in_read=True
             )
         for name, shape in _flat_create_outputs(ctx, resource).items():
             if name not in resource.fields and name not in taken:
                 # returned once, by the create only (a KeyPair's KeyMaterial)
-                resource.fields[name] = FieldDraft(name, ctx.field_type(shape), documentation_text(shape))
-        for name, f in resource.fields.items():
+                resource.fields[name] = FieldDraft(
+                    name, ctx.field_type(shape), documentation_text(shape)
+                )
+        for f in resource.fields.values():
             f.provenance.setdefault("name", rid)
 
 
@@ -79,8 +91,7 @@ def _flat_create_outputs(ctx: AwsContext, resource: ResourceDraft) -> dict[str, 
         return {}
     outputs = dict(ctx.output_members(resource.create.name))
     wrapped = any(
-        s.name == resource.shape or (s.type_name == "list" and s.member.name == resource.shape)
-        for s in outputs.values()
+        s.name == resource.shape or is_list_of(s, resource.shape) for s in outputs.values()
     )
     return {} if wrapped else {n: s for n, s in outputs.items() if n not in CONTROL_MEMBERS}
 
@@ -94,9 +105,17 @@ def tags_field(ctx: AwsContext) -> None:
         tags = resource.tags
         if tags is None:
             continue
-        spelled = next((n for n in resource.fields if n != tags.field and n.lower() in ("tags", "tagset", "taglist")), None)
+        spelled = next(
+            (
+                n
+                for n in resource.fields
+                if n != tags.field and n.lower() in ("tags", "tagset", "taglist")
+            ),
+            None,
+        )
         if tags.field not in resource.fields and spelled is not None:
-            # read back as TagSet (an ENI) or tags (logs): one field, named Tags, read under that name
+            # read back as TagSet (an ENI) or tags (logs): one field, named Tags, read under that
+            # name
             read = resource.fields.pop(spelled)
             read.name = tags.field
             read.set("read_name", spelled, rid)
@@ -104,7 +123,11 @@ def tags_field(ctx: AwsContext) -> None:
         if tags.field not in resource.fields:
             # tagged on create (TagSpecifications) but the read shape lists no tags
             tag_shape = ctx.model.shape_for("Tag") if "Tag" in ctx.shape_names else None
-            item = ctx.field_type(tag_shape) if tag_shape is not None else FieldType("structure", "Tag")
+            item = (
+                ctx.field_type(tag_shape)
+                if tag_shape is not None
+                else FieldType("structure", "Tag")
+            )
             tag_list = FieldType("list", "TagList", item=item)
             resource.fields[tags.field] = FieldDraft(tags.field, tag_list, "The tags.")
         f = resource.fields[tags.field]

@@ -17,7 +17,11 @@ def lists_without_identity(ctx: AwsContext, resource: ResourceDraft) -> bool:
     parent) and no filters: ListBuckets, ListTopics, ListQueues. The runtime never lists a
     whole account to match on the client, so such a read finds nothing it made."""
     read = resource.read
-    if read is None or aws(read).nested_member or (not read.output_is_list and read.output_member is not None):
+    if (
+        read is None
+        or aws(read).nested_member
+        or (not read.output_is_list and read.output_member is not None)
+    ):
         return False  # read through its parent, or one resource per answer
     members = ctx.input_members(read.name)
     if name_prefix_member(members, [n for n in resource.natural if not n.startswith("tag:")]):
@@ -71,6 +75,13 @@ def read_by_id(ctx: AwsContext) -> None:
         if name is None:
             resource.set("read", None, source(rid))
             continue
-        read = Operation(name, "read", output_member=None, output_is_list=False, call=AwsCallShape(),
-                         paginated=False, source=source(rid))
+        read = Operation(
+            name,
+            "read",
+            output_member=None,
+            output_is_list=False,
+            call=AwsCallShape(),
+            paginated=False,
+            source=source(rid),
+        )
         resource.set("read", read, source(rid))

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import dataclasses
 
-from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, singular_candidates
-from codegen.providers.aws.rules.resources import references_known_resource
-from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
-from codegen.annotate.rules import source
+from codegen.annotate.rules import rule, source
+from codegen.providers.aws.rules.context import (
+    CONTROL_MEMBERS,
+    AwsContext,
+    members,
+    singular_candidates,
+)
+from codegen.providers.aws.rules.resources import references_known_resource
 from codegen.providers.aws.shapes import aws, with_aws
 
 
 def read_members(ctx: AwsContext, resource: ResourceDraft) -> list[str]:
     if resource.shape is None:
         return []
-    return list(ctx.model.shape_for(resource.shape).members)
+    return list(members(ctx.model.shape_for(resource.shape)))
 
 
 def state_name(ctx: AwsContext, resource: ResourceDraft, member: str) -> str:
@@ -37,7 +41,9 @@ def _delete_selectors(ctx: AwsContext, resource: ResourceDraft) -> list[str]:
     required = [m for m in ctx.required_inputs(resource.delete.name) if m not in tokens]
     # Expected… members (S3's ExpectedBucketOwner) are preconditions on the caller, not selectors
     optional = [
-        m for m in members if m not in required and m not in CONTROL_MEMBERS | tokens and not m.startswith("Expected")
+        m
+        for m in members
+        if m not in required and m not in CONTROL_MEMBERS | tokens and not m.startswith("Expected")
     ]
     readable = set(read_members(ctx, resource))
     # an id of its own that reads return: AllocationId, or SecurityGroupRuleIds for one rule
@@ -52,7 +58,8 @@ def _delete_selectors(ctx: AwsContext, resource: ResourceDraft) -> list[str]:
         and not _refers_elsewhere(ctx, resource, m)
     ]
     if required and not all(
-        references_known_resource(ctx, m, members[m].name) not in (None, resource.name) for m in required
+        references_known_resource(ctx, m, members[m].name) not in (None, resource.name)
+        for m in required
     ):
         # a required member that names no other resource (DeleteDocument's Name, typed
         # DocumentName: the document's own name) selects it whole
@@ -63,12 +70,20 @@ def _delete_selectors(ctx: AwsContext, resource: ResourceDraft) -> list[str]:
         # A sub-resource without an id of its own (a Route) is also selected by the optional
         # members its create took: RouteTableId plus one of its destinations.
         creates = ctx.input_members(resource.create.name) if resource.create else {}
-        return required + [m for m in optional if m in creates and not _refers_elsewhere(ctx, resource, m)]
-    names = [m for m in optional if m.endswith(("Id", "Arn", "Name")) and not _refers_elsewhere(ctx, resource, m)]
+        return required + [
+            m for m in optional if m in creates and not _refers_elsewhere(ctx, resource, m)
+        ]
+    names = [
+        m
+        for m in optional
+        if m.endswith(("Id", "Arn", "Name")) and not _refers_elsewhere(ctx, resource, m)
+    ]
     return names[:1]
 
 
-def _scope(ctx: AwsContext, resource: ResourceDraft, optional: list[str], readable: set[str]) -> list[str]:
+def _scope(
+    ctx: AwsContext, resource: ResourceDraft, optional: list[str], readable: set[str]
+) -> list[str]:
     """Optional delete members naming the resource's parent: the create takes them, the state
     reads them under the same name, and they name another known resource (a security group
     rule's GroupId). A delete by the own id alone may be refused or ignored without them
@@ -77,7 +92,10 @@ def _scope(ctx: AwsContext, resource: ResourceDraft, optional: list[str], readab
     return [
         m
         for m in optional
-        if m in creates and m in readable and m.endswith(("Id", "Arn")) and _refers_elsewhere(ctx, resource, m)
+        if m in creates
+        and m in readable
+        and m.endswith(("Id", "Arn"))
+        and _refers_elsewhere(ctx, resource, m)
     ]
 
 
@@ -98,7 +116,9 @@ def primary_identity(ctx: AwsContext) -> None:
             continue
         selectors = _delete_selectors(ctx, resource)
         stems = tuple(n for n in (resource.name, resource.shape) if n)
-        own_ids = [m for m in selectors if any(m in (f"{n}Id", f"{n}Ids", f"{n}Arn") for n in stems)]
+        own_ids = [
+            m for m in selectors if any(m in (f"{n}Id", f"{n}Ids", f"{n}Arn") for n in stems)
+        ]
         # scope members (a rule's GroupId) select too, but the rule's own id is its identity
         chosen = own_ids if own_ids and len(own_ids) < len(selectors) else selectors
         pairs = {m: _state_field(ctx, resource, m) for m in selectors}
@@ -107,7 +127,8 @@ def primary_identity(ctx: AwsContext) -> None:
         lists = tuple(m for m in selectors if shapes[m].type_name == "list" and pairs[m] != m)
         delete = with_aws(
             dataclasses.replace(resource.delete, identity_members=tuple(selectors)),
-            identity_pairs=tuple(pairs.items()), list_members=lists,
+            identity_pairs=tuple(pairs.items()),
+            list_members=lists,
         )
         resource.set("delete", delete, source(rid))
         resource.set("primary", tuple(pairs[m] for m in chosen), source(rid))
@@ -148,7 +169,8 @@ def natural_key(ctx: AwsContext) -> None:
         names = [
             m
             for m in ctx.required_inputs(resource.create.name)
-            if m.endswith("Name") and members[m].type_name == "string"
+            if m.endswith("Name")
+            and members[m].type_name == "string"
             and not _refers_elsewhere_create(ctx, resource, m)
         ]
         if names:
@@ -208,8 +230,11 @@ def _nested_read_holders(ctx: AwsContext, resource: ResourceDraft) -> set[str]:
     if read is None or not aws(read).nested_member:
         return set()
     return {
-        m for other in ctx.resources()
-        if other is not resource and other.read is not None and other.read.name == read.name
+        m
+        for other in ctx.resources()
+        if other is not resource
+        and other.read is not None
+        and other.read.name == read.name
         and not aws(other.read).nested_member
         for m in other.primary
     }

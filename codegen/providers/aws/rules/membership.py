@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from botocore.model import Shape
 
-from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, words
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability, Operation
+from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, members, words
 from codegen.providers.aws.shapes import AwsCallShape
 
 # (adding verb, removing verb)
@@ -52,13 +52,19 @@ def membership_pairs(ctx: AwsContext) -> list[tuple[str, str]]:
     return pairs
 
 
-def selector_pairs(ctx: AwsContext, resource: ResourceDraft, op_name: str) -> tuple[tuple[str, str], ...] | None:
+def selector_pairs(
+    ctx: AwsContext, resource: ResourceDraft, op_name: str
+) -> tuple[tuple[str, str], ...] | None:
     """(input member, state field) pairs by which a call selects the resource: each required
     identity member of its delete, under its own name or prefixed with the resource's
     (route53's HostedZoneId for a hosted zone's Id); None when it does not select it."""
     if resource.delete is None:
         return None
-    identity = [m for m in resource.delete.identity_members if m in ctx.required_inputs(resource.delete.name)]
+    identity = [
+        m
+        for m in resource.delete.identity_members
+        if m in ctx.required_inputs(resource.delete.name)
+    ]
     if not identity:
         return None
     required = set(ctx.required_inputs(op_name))
@@ -88,12 +94,16 @@ def _collection_for(resource: ResourceDraft, member: str, shape: Shape) -> Field
     return None
 
 
-def _payload(ctx: AwsContext, op_name: str, selectors: tuple[tuple[str, str], ...]) -> dict[str, Shape]:
+def _payload(
+    ctx: AwsContext, op_name: str, selectors: tuple[tuple[str, str], ...]
+) -> dict[str, Shape]:
     skip = {m for m, _ in selectors} | CONTROL_MEMBERS | set(ctx.op(op_name).idempotent_members)
     return {m: s for m, s in ctx.input_members(op_name).items() if m not in skip}
 
 
-def _remove_member(ctx: AwsContext, remove: str, member: str, selectors: tuple[tuple[str, str], ...]) -> str | None:
+def _remove_member(
+    ctx: AwsContext, remove: str, member: str, selectors: tuple[tuple[str, str], ...]
+) -> str | None:
     """What the removing call takes the items as: the same member, else its one required payload
     member (DisassociateNatGatewayAddress's AssociationIds)."""
     payload = _payload(ctx, remove, selectors)
@@ -103,9 +113,17 @@ def _remove_member(ctx: AwsContext, remove: str, member: str, selectors: tuple[t
     return required[0] if len(required) == 1 else None
 
 
-def _record(resource: ResourceDraft, f: FieldDraft, add: str, remove: str, kind: str,
-            selectors: tuple[tuple[str, str], ...], rid: str, member: str | None = None,
-            remove_member: str | None = None) -> None:
+def _record(
+    resource: ResourceDraft,
+    f: FieldDraft,
+    add: str,
+    remove: str,
+    kind: str,
+    selectors: tuple[tuple[str, str], ...],
+    rid: str,
+    member: str | None = None,
+    remove_member: str | None = None,
+) -> None:
     f.set("mutability", Mutability.MUTABLE, rid)
     f.set("update_operation", add, rid)
     f.set("remove_operation", remove, rid)
@@ -119,10 +137,16 @@ def _record(resource: ResourceDraft, f: FieldDraft, add: str, remove: str, kind:
     known = {op.name for op in resource.update}
     for name in (add, remove):
         if name not in known:
-            resource.update.append(Operation(
-                name, "update", identity_members=tuple(m for m, _ in selectors),
-                fields=(f.name,), source=rid, call=AwsCallShape(identity_pairs=selectors),
-            ))
+            resource.update.append(
+                Operation(
+                    name,
+                    "update",
+                    identity_members=tuple(m for m, _ in selectors),
+                    fields=(f.name,),
+                    source=rid,
+                    call=AwsCallShape(identity_pairs=selectors),
+                )
+            )
     resource.provenance["update"] = rid
 
 
@@ -145,8 +169,17 @@ def add_remove_pairs(ctx: AwsContext) -> None:
             for member, shape in _payload(ctx, add, selectors).items():
                 f = _collection_for(resource, member, shape)
                 if f is not None and not _decided(f):
-                    _record(resource, f, add, remove, "add_remove", selectors, rid, member,
-                            _remove_member(ctx, remove, member, selectors))
+                    _record(
+                        resource,
+                        f,
+                        add,
+                        remove,
+                        "add_remove",
+                        selectors,
+                        rid,
+                        member,
+                        _remove_member(ctx, remove, member, selectors),
+                    )
 
 
 _MEMBERSHIP = {verb for pair in MEMBERSHIP_VERBS for verb in pair}
@@ -189,6 +222,11 @@ def put_delete_items(ctx: AwsContext) -> None:
                     continue
                 taken = set(_payload(ctx, put, selectors))
                 keys = set(_payload(ctx, delete, selectors))
-                if set(item.required_members) <= taken and set(item.members) <= taken and keys and keys <= set(item.members):
+                if (
+                    set(item.required_members) <= taken
+                    and set(members(item)) <= taken
+                    and keys
+                    and keys <= set(members(item))
+                ):
                     _record(resource, f, put, delete, "per_item", selectors, rid)
                     break

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from codegen.annotate.rules import rule, source
-from codegen.providers.aws.rules.context import AwsContext
+from codegen.providers.aws.rules.context import AwsContext, is_list_of
 from codegen.providers.aws.shapes import aws, with_aws
 
 
@@ -29,16 +29,28 @@ def found_by_name_list(ctx: AwsContext) -> None:
             inputs, outputs = ctx.input_members(name), ctx.output_members(name)
             member = next((m for m, s in inputs.items() if s.name == key_shape), None)
             listed = next(
-                (m for m, s in outputs.items()
-                 if s.type_name == "list" and getattr(s.member, "name", None) == resource.shape),
+                (m for m, s in outputs.items() if is_list_of(s, resource.shape)),
                 None,
             )
             if member is None or listed is None:
                 continue
             op = dataclasses.replace(
-                resource.list or read, name=name, role="list", output_member=listed,
-                output_is_list=True, id_filter=None, natural_filter=member, source=rid,
+                resource.list or read,
+                name=name,
+                role="list",
+                output_member=listed,
+                output_is_list=True,
+                id_filter=None,
+                natural_filter=member,
+                source=rid,
             )
-            resource.set("list", with_aws(op, natural_filter_is_list=inputs[member].type_name == "list",
-                                          id_filter_is_list=False), rid)
+            resource.set(
+                "list",
+                with_aws(
+                    op,
+                    natural_filter_is_list=inputs[member].type_name == "list",
+                    id_filter_is_list=False,
+                ),
+                rid,
+            )
             break

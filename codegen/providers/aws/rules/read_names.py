@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from codegen.providers.aws.rules.context import AwsContext
 from codegen.annotate.rules import rule, source
+from codegen.providers.aws.rules.context import AwsContext, members
 
 
 @rule("aws.name-read-as-resource-name")
@@ -16,9 +16,9 @@ def name_read_as_resource_name(ctx: AwsContext) -> None:
         f = resource.fields.get("Name")
         if f is None or resource.shape is None or f.get("read_name"):
             continue
-        members = ctx.model.shape_for(resource.shape).members
+        read = members(ctx.model.shape_for(resource.shape))
         for candidate in (f"{resource.api_name}Name", f"{resource.shape}Name"):
-            if "Name" not in members and candidate in members:
+            if "Name" not in read and candidate in read:
                 f.set("read_name", candidate, rid)
                 f.set("write_only", False, rid)
                 break

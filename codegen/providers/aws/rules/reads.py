@@ -6,11 +6,17 @@ import dataclasses
 
 from botocore.model import Shape
 
-from codegen.providers.aws.rules.context import AwsContext, same_noun, singular_candidates
-from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
-from codegen.annotate.rules import source
+from codegen.annotate.rules import rule, source
 from codegen.model import Operation
+from codegen.providers.aws.rules.context import (
+    AwsContext,
+    is_list_of,
+    list_item,
+    members,
+    same_noun,
+    singular_candidates,
+)
 from codegen.providers.aws.rules.tagging import TAGS_IN
 from codegen.providers.aws.shapes import AwsCallShape, aws, with_aws
 
@@ -23,8 +29,8 @@ def _structures(members: dict[str, Shape]) -> list[tuple[str, Shape, bool]]:
     for name, shape in members.items():
         if shape.type_name == "structure":
             out.append((name, shape, False))
-        elif shape.type_name == "list" and shape.member.type_name == "structure":
-            out.append((name, shape.member, True))
+        elif (item := list_item(shape)) is not None and item.type_name == "structure":
+            out.append((name, item, True))
     return out
 
 
@@ -49,7 +55,11 @@ def _read_candidates(ctx: AwsContext, resource: ResourceDraft) -> list[tuple[str
             if name in ctx.tag_operations:
                 continue
             # a sub-resource's API noun is its parent's (AttachInternetGateway): not its reads
-            nouns = [resource.name] if resource.kind == "sub-resource" else [resource.name, resource.api_name]
+            nouns = (
+                [resource.name]
+                if resource.kind == "sub-resource"
+                else [resource.name, resource.api_name]
+            )
             if any(same_noun(noun, n) for n in nouns):
                 out.append((verb, name))
     return out
@@ -63,7 +73,7 @@ def read_by_noun(ctx: AwsContext) -> None:
     rid = "aws.read-operations-by-noun"
     for resource in ctx.resources():
         candidates = _read_candidates(ctx, resource)
-        by_verb = {verb: name for verb, name in reversed(candidates)}
+        by_verb = dict(reversed(candidates))
         read_name = by_verb.get("Get") or by_verb.get("Describe") or by_verb.get("List")
         list_name = by_verb.get("List") or by_verb.get("Describe")
         if read_name:
@@ -76,20 +86,28 @@ def read_by_noun(ctx: AwsContext) -> None:
                 read = _read_op(ctx, read_name, "read", member, is_list, rid)
                 resource.set("read", read, source(rid))
                 resource.set("shape", shape.name, source(rid))
-            elif flat or _is_flat(ctx, read_name):  # GetRolePolicy returns the policy's members itself
-                resource.set("read", _read_op(ctx, read_name, "read", None, False, rid), source(rid))
-                resource.set("shape", ctx.op(read_name).output_shape.name, source(rid))
+            elif (answer := ctx.op(read_name).output_shape) is not None and (
+                flat or _is_flat(ctx, read_name)
+            ):  # GetRolePolicy returns the policy's members itself
+                resource.set(
+                    "read", _read_op(ctx, read_name, "read", None, False, rid), source(rid)
+                )
+                resource.set("shape", answer.name, source(rid))
         if list_name and list_name != (resource.read.name if resource.read else None):
             located = _resource_member(ctx, list_name, resource)
             if located:
                 resource.set(
-                    "list", _read_op(ctx, list_name, "list", located[0], located[2], rid), source(rid)
+                    "list",
+                    _read_op(ctx, list_name, "list", located[0], located[2], rid),
+                    source(rid),
                 )
         elif resource.read is not None and resource.read.output_is_list:
             resource.set("list", dataclasses.replace(resource.read, role="list"), source(rid))
 
 
-def _answers_flat(ctx: AwsContext, op_name: str, resource: ResourceDraft, shape: Shape | None) -> bool:
+def _answers_flat(
+    ctx: AwsContext, op_name: str, resource: ResourceDraft, shape: Shape | None
+) -> bool:
     """A read with no structure member named after the resource (DescribeSecret: ReplicationStatus,
     RotationRules) whose answer's own members hold what the create is given by name (``Name``,
     ``Description``): the answer is the resource itself."""
@@ -101,7 +119,9 @@ def _answers_flat(ctx: AwsContext, op_name: str, resource: ResourceDraft, shape:
         return False  # the create answers a shape of its own (DocumentDescription): read as that
     creates = ctx.input_members(resource.create.name)
     outputs = ctx.output_members(op_name)
-    shared = [m for m in outputs if m in creates and outputs[m].type_name not in ("structure", "list")]
+    shared = [
+        m for m in outputs if m in creates and outputs[m].type_name not in ("structure", "list")
+    ]
     names = [m for m in ctx.required_inputs(resource.create.name) if m.endswith("Name")]
     return bool(names) and all(m in outputs for m in names) and len(shared) >= 2
 
@@ -113,7 +133,12 @@ def _is_flat(ctx: AwsContext, op_name: str) -> bool:
 
 
 def _read_op(
-    ctx: AwsContext, name: str, role: str, member: str | None, is_list: bool, rid: str,
+    ctx: AwsContext,
+    name: str,
+    role: str,
+    member: str | None,
+    is_list: bool,
+    rid: str,
     nested: str | None = None,
 ) -> Operation:
     return Operation(
@@ -144,9 +169,15 @@ def read_by_shape(ctx: AwsContext) -> None:
         shape = located[1]
         for verb in READ_VERBS:
             for name, _, _ in ctx.ops_with_verb(verb):
-                hit = [f for f in _structures(dict(ctx.output_members(name))) if f[1].name == shape.name]
+                hit = [
+                    f
+                    for f in _structures(dict(ctx.output_members(name)))
+                    if f[1].name == shape.name
+                ]
                 if hit and name not in ctx.tag_operations and resource.read is None:
-                    resource.set("read", _read_op(ctx, name, "read", hit[0][0], hit[0][2], rid), source(rid))
+                    resource.set(
+                        "read", _read_op(ctx, name, "read", hit[0][0], hit[0][2], rid), source(rid)
+                    )
                     resource.set("shape", shape.name, source(rid))
         if resource.shape is None:
             resource.set("shape", shape.name, source(rid))
@@ -166,14 +197,15 @@ def read_through_parent(ctx: AwsContext) -> None:
         for parent in parents:
             if parent is resource or parent.read is None or parent.shape is None:
                 continue
-            members = ctx.model.shape_for(parent.shape).members
             nested = [
                 m
-                for m, s in members.items()
-                if s.type_name == "list" and s.member.name == resource.name
+                for m, s in members(ctx.model.shape_for(parent.shape)).items()
+                if is_list_of(s, resource.name)
             ]
             if nested:
-                read = with_aws(dataclasses.replace(parent.read, source=source(rid)), nested_member=nested[0])
+                read = with_aws(
+                    dataclasses.replace(parent.read, source=source(rid)), nested_member=nested[0]
+                )
                 resource.set("read", read, source(rid))
                 resource.set("shape", resource.name, source(rid))
                 break
@@ -210,9 +242,16 @@ def read_answers_put_member(ctx: AwsContext) -> None:
             continue
         answered = ctx.output_members(read.name).get(read.output_member)
         sent = ctx.input_members(create.name).get(read.output_member)
-        if answered is None or sent is None or answered.type_name != "structure" or answered.name != sent.name:
+        if (
+            answered is None
+            or sent is None
+            or answered.type_name != "structure"
+            or answered.name != sent.name
+        ):
             continue
-        resource.set("read", dataclasses.replace(read, output_member=None, source=source(rid)), source(rid))
+        resource.set(
+            "read", dataclasses.replace(read, output_member=None, source=source(rid)), source(rid)
+        )
 
 
 @rule("aws.read-through-wrapper")
@@ -224,20 +263,34 @@ def read_through_wrapper(ctx: AwsContext) -> None:
     rid = "aws.read-through-wrapper"
     for resource in ctx.resources():
         read = resource.read
-        if read is None or resource.shape is None or aws(read).nested_member or not read.output_member:
+        if (
+            read is None
+            or resource.shape is None
+            or aws(read).nested_member
+            or not read.output_member
+        ):
             continue
-        wanted = set(singular_candidates(resource.name)) | set(singular_candidates(resource.api_name))
+        wanted = set(singular_candidates(resource.name)) | set(
+            singular_candidates(resource.api_name)
+        )
         if resource.shape in wanted:
             continue
         wrapper = ctx.model.shape_for(resource.shape)
         inner = [
-            (name, shape.member) for name, shape in getattr(wrapper, "members", {}).items()
-            if shape.type_name == "list" and shape.member.type_name == "structure" and shape.member.name in wanted
+            (name, item)
+            for name, shape in members(wrapper).items()
+            if (item := list_item(shape)) is not None
+            and item.type_name == "structure"
+            and item.name in wanted
         ]
         if len(inner) != 1:
             continue
         member, shape = inner[0]
-        resource.set("read", with_aws(dataclasses.replace(read, source=source(rid)), wrapped_member=member), source(rid))
+        resource.set(
+            "read",
+            with_aws(dataclasses.replace(read, source=source(rid)), wrapped_member=member),
+            source(rid),
+        )
         if resource.list is not None and resource.list.output_member == read.output_member:
             resource.set("list", with_aws(resource.list, wrapped_member=member), source(rid))
         resource.set("shape", shape.name, source(rid))

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from codegen.providers.aws.rules.context import AwsContext, documentation_text, same_noun, split_operation
-from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
-from codegen.annotate.rules import source
+from codegen.annotate.rules import rule, source
 from codegen.model import Operation
+from codegen.providers.aws.rules.context import (
+    AwsContext,
+    documentation_text,
+    members,
+    same_noun,
+    split_operation,
+)
 
 # Verbs that bring a resource into being, and the verbs that end it.
 LIFECYCLE_FAMILIES: tuple[tuple[str, str], ...] = (
@@ -64,7 +69,7 @@ def _sets_a_field(ctx: AwsContext, verb: str, noun: str) -> bool:
     if verb != "Put":
         return False
     for resource in ctx.resources():
-        rest = noun[len(resource.name):]
+        rest = noun[len(resource.name) :]
         if noun.startswith(resource.name) and rest and resource.create is not None:
             if rest in ctx.input_members(resource.create.name):
                 return True
@@ -109,7 +114,7 @@ def _returns_new_id(ctx: AwsContext, op_name: str) -> bool:
     names = list(outputs)
     for shape in outputs.values():
         if shape.type_name == "structure":
-            names += list(shape.members)
+            names += list(members(shape))
     return any(m.endswith(("AssociationId", "AttachmentId")) for m in names)
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from botocore.model import ServiceModel
 from botocore.waiter import WaiterModel
 
+from codegen.annotate.draft import ServiceDraft
+from codegen.annotate.rules import Rule, check_unique
 from codegen.providers.aws.rules import (
     alternatives,
     arn_references,
@@ -32,8 +35,6 @@ from codegen.providers.aws.rules import (
     versions,
 )
 from codegen.providers.aws.rules.context import AwsContext
-from codegen.annotate.draft import ServiceDraft
-from codegen.annotate.rules import Rule, check_unique
 from codegen.providers.aws.shapes import AwsCallShape, AwsFieldShape, AwsTagShape
 
 AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
@@ -129,8 +130,15 @@ def annotate_model(
     source_files: tuple[str, ...] = (),
 ) -> tuple[AwsContext, ServiceDraft]:
     """Run every AWS rule over one botocore service model; overlays come after."""
-    draft = ServiceDraft("aws", service, api_version, source_files=source_files, call_shape=AwsCallShape,
-                         tag_shape=AwsTagShape, field_shape=AwsFieldShape)
+    draft = ServiceDraft(
+        "aws",
+        service,
+        api_version,
+        source_files=source_files,
+        call_shape=AwsCallShape,
+        tag_shape=AwsTagShape,
+        field_shape=AwsFieldShape,
+    )
     ctx = AwsContext(model=model, paginators=paginators or {}, waiters=waiters, draft=draft)
     for r in AWS_RULES:
         r(ctx)

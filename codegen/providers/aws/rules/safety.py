@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from botocore.model import Shape
+from botocore.model import ListShape, MapShape, Shape
 
-from codegen.providers.aws.rules.context import AwsContext, is_sensitive
 from codegen.annotate.rules import rule, source
 from codegen.model import Readiness
+from codegen.providers.aws.rules.context import AwsContext, enum_of, is_sensitive, members
 from codegen.providers.aws.shapes import aws
 
 MAX_DEPTH = 8  # nested structures deeper than this are not searched for secrets
@@ -40,13 +40,15 @@ def _secret_paths(shape: Shape, prefix: str, depth: int) -> list[str]:
     if is_sensitive(shape):
         return [prefix]
     if shape.type_name == "structure":
-        return [p for name, member in shape.members.items()
-                for p in _secret_paths(member, f"{prefix}.{name}" if prefix else name, depth + 1)]
-    if shape.type_name == "list":
-        return _secret_paths(shape.member, f"{prefix}[]", depth + 1)  # type: ignore[attr-defined]
-    if shape.type_name == "map":
-        value = shape.value  # type: ignore[attr-defined]
-        return [f"{prefix}{{}}"] if is_sensitive(value) else []
+        return [
+            p
+            for name, member in members(shape).items()
+            for p in _secret_paths(member, f"{prefix}.{name}" if prefix else name, depth + 1)
+        ]
+    if isinstance(shape, ListShape):
+        return _secret_paths(shape.member, f"{prefix}[]", depth + 1)
+    if isinstance(shape, MapShape):
+        return [f"{prefix}{{}}"] if is_sensitive(shape.value) else []
     return []
 
 
@@ -64,8 +66,10 @@ def sensitive_paths(ctx: AwsContext) -> None:
                 continue
             shapes = [creates.get(f.name)]
             if read_shape is not None:
-                shapes.append(read_shape.members.get(f.get("read_name") or f.name))
-            paths = sorted({p for s in shapes if s is not None for p in _secret_paths(s, "", 0) if p})
+                shapes.append(members(read_shape).get(f.get("read_name") or f.name))
+            paths = sorted(
+                {p for s in shapes if s is not None for p in _secret_paths(s, "", 0) if p}
+            )
             if paths:
                 f.set("sensitive_paths", tuple(paths), rid)
 
@@ -84,12 +88,16 @@ def returned_once(ctx: AwsContext) -> None:
         if output is None:
             continue
         item = output.members.get(create.output_member) if create.output_member else output
-        if item is not None and item.type_name == "list":
-            item = item.member  # type: ignore[attr-defined]
+        if isinstance(item, ListShape):
+            item = item.member
         if item is None or item.type_name != "structure":
             continue
-        readable = set(ctx.model.shape_for(resource.shape).members) if resource.shape else set()
-        once = tuple(name for name, member in item.members.items() if is_sensitive(member) and name not in readable)
+        readable = set(members(ctx.model.shape_for(resource.shape))) if resource.shape else set()
+        once = tuple(
+            name
+            for name, member in members(item).items()
+            if is_sensitive(member) and name not in readable
+        )
         if once:
             resource.set("create", dataclasses.replace(create, returned_once=once), rid)
 
@@ -108,12 +116,17 @@ def terminal_states(ctx: AwsContext) -> None:
         if readiness is None or name not in resource.waiters:
             continue
         gone = [
-            str(a.expected) for a in ctx.waiters.get_waiter(name).acceptors
-            if a.state == "success" and isinstance(a.expected, str) and str(a.argument).endswith(f".{readiness.field}")
+            str(a.expected)
+            for a in ctx.waiters.get_waiter(name).acceptors
+            if a.state == "success"
+            and isinstance(a.expected, str)
+            and str(a.argument).endswith(f".{readiness.field}")
         ]
         extra = tuple(s for s in gone if s not in readiness.failed)
         if extra:
-            resource.set("readiness", dataclasses.replace(readiness, failed=readiness.failed + extra), rid)
+            resource.set(
+                "readiness", dataclasses.replace(readiness, failed=readiness.failed + extra), rid
+            )
 
 
 GONE_STATES = ("deleting", "deleted")  # on the way out or out: never a live resource
@@ -132,9 +145,10 @@ def terminal_states_from_enum(ctx: AwsContext) -> None:
         if resource.readiness is not None or not resource.shape or "State" not in resource.fields:
             continue
         shape = ctx.model.shape_for(resource.shape)
-        member = getattr(shape, "members", {}).get("State")
+        member = members(shape).get("State")
         gone = tuple(
-            value for value in (getattr(member, "enum", None) or [])
+            value
+            for value in enum_of(member)
             if isinstance(value, str) and value.lower() in GONE_STATES
         )
         if gone:
@@ -155,9 +169,17 @@ def terminal_when_deletion_date(ctx: AwsContext) -> None:
     for resource in ctx.resources():
         if resource.readiness is not None or not resource.shape:
             continue
-        members = getattr(ctx.model.shape_for(resource.shape), "members", {})
-        mark = next((m for m in DELETION_MARKS if m in resource.fields and members.get(m) is not None
-                     and members[m].type_name == "timestamp"), None)
+        read = members(ctx.model.shape_for(resource.shape))
+        mark = next(
+            (
+                m
+                for m in DELETION_MARKS
+                if m in resource.fields
+                and read.get(m) is not None
+                and read[m].type_name == "timestamp"
+            ),
+            None,
+        )
         if mark is not None:
             resource.set("readiness", Readiness(mark, None, (), "", gone_if_set=True), rid)
 
@@ -182,10 +204,15 @@ def terminal_states_from_deleted_waiter(ctx: AwsContext) -> None:
         for name in (f"{resource.name}Deleted", f"{resource.name}Terminated"):
             if name not in resource.waiters:
                 continue
-            success = [a for a in ctx.waiters.get_waiter(name).acceptors
-                       if a.state == "success" and a.matcher == "pathAll" and isinstance(a.expected, str)
-                       and str(a.argument).startswith(prefix)]
-            paths = {str(a.argument)[len(prefix):] for a in success}
+            success = [
+                a
+                for a in ctx.waiters.get_waiter(name).acceptors
+                if a.state == "success"
+                and a.matcher == "pathAll"
+                and isinstance(a.expected, str)
+                and str(a.argument).startswith(prefix)
+            ]
+            paths = {str(a.argument)[len(prefix) :] for a in success}
             if len(paths) != 1 or next(iter(paths)).split(".")[0] not in resource.fields:
                 continue
             gone = tuple(str(a.expected) for a in success)

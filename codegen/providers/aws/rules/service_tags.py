@@ -10,24 +10,24 @@ GetBucketTagging).
 
 from __future__ import annotations
 
-from codegen.providers.aws.rules.context import AwsContext
-from codegen.providers.aws.rules.tagging import _pick, _specific_noun, spells
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Operation, TagsModel
+from codegen.providers.aws.rules.context import AwsContext, enum_of
+from codegen.providers.aws.rules.tagging import pick, specific_noun, spells
 
 
 def _names_resource(ctx: AwsContext, resource: ResourceDraft, op_name: str) -> bool:
     """The tag call is the resource's own (PutBucketTagging, TagQueue) or takes a required
     enum member with a value spelling it (ChangeTagsForResource's ResourceType)."""
     own = {resource.name, resource.api_name}
-    if _specific_noun(op_name) in own:
+    if specific_noun(op_name) in own:
         return True
     members = ctx.input_members(op_name)
     return any(
         spells(value, resource)
         for name in ctx.required_inputs(op_name)
-        for value in getattr(members[name], "enum", None) or []
+        for value in enum_of(members[name])
     )
 
 
@@ -43,10 +43,14 @@ def service_level_tagging(ctx: AwsContext) -> None:
             continue
         if not any(_names_resource(ctx, resource, op) for op in tag_calls):
             continue
-        tag, untag = _pick(ctx, resource, "tag"), _pick(ctx, resource, "untag")
+        tag, untag = pick(ctx, resource, "tag"), pick(ctx, resource, "untag")
         if tag is None or not _names_resource(ctx, resource, tag):
             continue
-        resource.set("tags", TagsModel(field="Tags", tag_operation=tag, untag_operation=untag, source=rid), rid)
+        resource.set(
+            "tags",
+            TagsModel(field="Tags", tag_operation=tag, untag_operation=untag, source=rid),
+            rid,
+        )
         resource.set("tag", Operation(tag, "tag", source=rid), rid)
         if untag:
             resource.set("untag", Operation(untag, "untag", source=rid), rid)

@@ -19,12 +19,18 @@ import dataclasses
 
 from botocore.model import Shape
 
-from codegen.providers.aws.rules.context import CONTROL_MEMBERS, AwsContext, split_operation
-from codegen.providers.aws.rules.membership import selector_pairs
-from codegen.providers.aws.rules.updates import UPDATE_VERBS
 from codegen.annotate.draft import FieldDraft, ResourceDraft
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability, Operation
+from codegen.providers.aws.rules.context import (
+    CONTROL_MEMBERS,
+    AwsContext,
+    list_item,
+    members,
+    split_operation,
+)
+from codegen.providers.aws.rules.membership import selector_pairs
+from codegen.providers.aws.rules.updates import UPDATE_VERBS
 from codegen.providers.aws.shapes import AwsCallShape
 
 
@@ -32,8 +38,15 @@ def _undecided(f: FieldDraft) -> bool:
     return "mutability" not in f.provenance
 
 
-def _mark(resource: ResourceDraft, f: FieldDraft, op_name: str, kind: str,
-          paths: tuple[tuple[str, str], ...], selectors: tuple[tuple[str, str], ...], rid: str) -> None:
+def _mark(
+    resource: ResourceDraft,
+    f: FieldDraft,
+    op_name: str,
+    kind: str,
+    paths: tuple[tuple[str, str], ...],
+    selectors: tuple[tuple[str, str], ...],
+    rid: str,
+) -> None:
     f.set("mutability", Mutability.MUTABLE, rid)
     f.set("update_operation", op_name, rid)
     f.set("update_kind", kind, rid)
@@ -44,25 +57,41 @@ def _mark(resource: ResourceDraft, f: FieldDraft, op_name: str, kind: str,
         if f.name not in op.fields:
             resource.update[known[op_name]] = dataclasses.replace(op, fields=(*op.fields, f.name))
     else:
-        resource.update.append(Operation(
-            op_name, "update", identity_members=tuple(m for m, _ in selectors),
-            fields=(f.name,), source=rid, call=AwsCallShape(identity_pairs=selectors),
-        ))
+        resource.update.append(
+            Operation(
+                op_name,
+                "update",
+                identity_members=tuple(m for m, _ in selectors),
+                fields=(f.name,),
+                source=rid,
+                call=AwsCallShape(identity_pairs=selectors),
+            )
+        )
     resource.provenance["update"] = rid
 
 
-def _payload(ctx: AwsContext, op_name: str, selectors: tuple[tuple[str, str], ...]) -> dict[str, Shape]:
+def _payload(
+    ctx: AwsContext, op_name: str, selectors: tuple[tuple[str, str], ...]
+) -> dict[str, Shape]:
     skip = {m for m, _ in selectors} | CONTROL_MEMBERS
     return {m: s for m, s in ctx.input_members(op_name).items() if m not in skip}
 
 
-def _update_candidates(ctx: AwsContext, resource: ResourceDraft) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+def _update_candidates(
+    ctx: AwsContext, resource: ResourceDraft
+) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
     """Operations with an update verb that select the resource and require nothing else, with
     how they select it."""
     out = []
-    claimed = {op.name for r in ctx.resources() for op in (r.create, r.delete, r.read) if op is not None}
+    claimed = {
+        op.name for r in ctx.resources() for op in (r.create, r.delete, r.read) if op is not None
+    }
     for name in ctx.operation_names:
-        if split_operation(name)[0] not in UPDATE_VERBS or name in claimed or name in ctx.tag_operations:
+        if (
+            split_operation(name)[0] not in UPDATE_VERBS
+            or name in claimed
+            or name in ctx.tag_operations
+        ):
             continue
         selectors = selector_pairs(ctx, resource, name)
         # it selects this resource and nothing more (UpdateAuthorizer also names an authorizer)
@@ -72,8 +101,10 @@ def _update_candidates(ctx: AwsContext, resource: ResourceDraft) -> list[tuple[s
 
 
 def _is_patch_list(shape: Shape) -> bool:
-    item = shape.member if shape.type_name == "list" else None
-    return item is not None and item.type_name == "structure" and {"op", "path"} <= set(item.members)
+    item = list_item(shape)
+    return (
+        item is not None and item.type_name == "structure" and {"op", "path"} <= set(members(item))
+    )
 
 
 @rule("aws.json-patch-update")
@@ -99,13 +130,21 @@ def json_patch(ctx: AwsContext) -> None:
                 ]
             for f in resource.fields.values():
                 if f.in_create and _undecided(f) and f.name not in chosen:
-                    _mark(resource, f, op_name, "json_patch", ((patch[0], "/" + f.name),), selectors, rid)
+                    _mark(
+                        resource,
+                        f,
+                        op_name,
+                        "json_patch",
+                        ((patch[0], "/" + f.name),),
+                        selectors,
+                        rid,
+                    )
 
 
 def _struct_members(ctx: AwsContext, f: FieldDraft) -> dict[str, Shape]:
     if f.type.kind != "structure" or not f.type.name or f.type.name not in ctx.shape_names:
         return {}
-    return dict(ctx.model.shape_for(f.type.name).members)
+    return dict(members(ctx.model.shape_for(f.type.name)))
 
 
 @rule("aws.nested-update-member")
@@ -132,7 +171,7 @@ def _flattened(field: str, update_member: str, inner: str) -> bool:
     at = update_member.find(inner)
     if at < 0:
         return False
-    prefix, suffix = update_member[:at], update_member[at + len(inner):]
+    prefix, suffix = update_member[:at], update_member[at + len(inner) :]
     return bool(prefix or suffix) and field.startswith(prefix) and field.endswith(suffix)
 
 
@@ -159,16 +198,19 @@ def flattened_members(ctx: AwsContext) -> None:
                     _mark(resource, f, op_name, "flattened", tuple(paths), selectors, rid)
 
 
-def _keyed_items(ctx: AwsContext, resource: ResourceDraft, shape: Shape) -> tuple[str, str, dict[str, Shape]] | None:
+def _keyed_items(
+    ctx: AwsContext, resource: ResourceDraft, shape: Shape
+) -> tuple[str, str, dict[str, Shape]] | None:
     """(key member, value member, value's members) of a list of {<primary id>, <structure>}."""
-    item = shape.member if shape.type_name == "list" else None
+    item = list_item(shape)
     if item is None or item.type_name != "structure" or len(resource.primary) != 1:
         return None
     key = resource.primary[0]
-    others = [(n, s) for n, s in item.members.items() if n != key]
-    if key not in item.members or len(others) != 1 or others[0][1].type_name != "structure":
+    item_members = members(item)
+    others = [(n, s) for n, s in item_members.items() if n != key]
+    if key not in item_members or len(others) != 1 or others[0][1].type_name != "structure":
         return None
-    return key, others[0][0], dict(others[0][1].members)
+    return key, others[0][0], dict(members(others[0][1]))
 
 
 @rule("aws.keyed-item-update")
@@ -193,5 +235,12 @@ def keyed_items(ctx: AwsContext) -> None:
                 for f in resource.fields.values():
                     if f.name in inner and _undecided(f) and f.name not in dict(selectors):
                         path = f"{list_member}[].{value}.{f.name}"
-                        _mark(resource, f, op_name, "keyed_item", ((path, f.name),),
-                              ((list_member + "[]." + key, key), *selectors), rid)
+                        _mark(
+                            resource,
+                            f,
+                            op_name,
+                            "keyed_item",
+                            ((path, f.name),),
+                            ((list_member + "[]." + key, key), *selectors),
+                            rid,
+                        )

@@ -8,12 +8,12 @@ not read-only.
 
 from __future__ import annotations
 
-from botocore.model import Shape
+from botocore.model import ListShape, Shape, StructureShape
 
-from codegen.providers.aws.rules.fields import create_inputs
-from codegen.providers.aws.rules.context import AwsContext
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
+from codegen.providers.aws.rules.context import AwsContext, list_item, members
+from codegen.providers.aws.rules.fields import create_inputs
 
 
 def _paths(shape: Shape, prefix: str, depth: int = 3) -> dict[str, list[str]]:
@@ -21,9 +21,9 @@ def _paths(shape: Shape, prefix: str, depth: int = 3) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     if depth == 0:
         return out
-    if shape.type_name == "list":
+    if isinstance(shape, ListShape):
         return _paths(shape.member, prefix + "[]", depth)
-    if shape.type_name != "structure":
+    if not isinstance(shape, StructureShape):
         return out
     for name, member in shape.members.items():
         out.setdefault(name, []).append(f"{prefix}.{name}")
@@ -43,10 +43,10 @@ def structured_create(ctx: AwsContext) -> None:
     for resource in ctx.resources():
         flat = create_inputs(ctx, resource)
         for member, shape in flat.items():
-            item = shape.member if shape.type_name == "list" else None
+            item = list_item(shape)
             if item is None or item.type_name != "structure":
                 continue
-            if len(set(item.members) & set(flat)) < 2:
+            if len(set(members(item)) & set(flat)) < 2:
                 continue  # not a second form of the same create
             paths = _paths(shape, member)
             for f in resource.fields.values():

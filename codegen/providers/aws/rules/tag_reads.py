@@ -14,11 +14,13 @@ import dataclasses
 
 from codegen.annotate.draft import ResourceDraft
 from codegen.annotate.rules import rule, source
-from codegen.providers.aws.rules.context import AwsContext
+from codegen.providers.aws.rules.context import AwsContext, members
 from codegen.providers.aws.shapes import AwsTagShape, aws_tags
 
 
-def _reader(ctx: AwsContext, resource: ResourceDraft, readers: list[str]) -> tuple[str, str | None] | None:
+def _reader(
+    ctx: AwsContext, resource: ResourceDraft, readers: list[str]
+) -> tuple[str, str | None] | None:
     """(tag read, the member it names resources by when not the tag call's selector): first one
     taking many at once (ListTagsForResources ``ResourceIds``, DescribeTags ``ResourceArns``),
     else one taking the tag call's selector itself (ListTagsForResource ``ResourceId``). A read
@@ -57,7 +59,7 @@ def tags_read_separately(ctx: AwsContext) -> None:
         tags = resource.tags
         if tags is None or tags.selector_member is None or resource.shape is None:
             continue
-        if tags.field in ctx.model.shape_for(resource.shape).members:
+        if tags.field in members(ctx.model.shape_for(resource.shape)):
             continue  # the read returns them
         found = _reader(ctx, resource, readers)
         if found is not None:

@@ -1,21 +1,28 @@
 """Tag operations and the tags model.
 
 Services tag in several shapes: CreateTags/DeleteTags (ec2), AddTags/RemoveTags (elbv2),
-CreateOrUpdateTags/DeleteTags (autoscaling), TagResource/UntagResource, Tag<Resource>/Untag<Resource>
-(iam), AddTagsToResource/RemoveTagsFromResource, Put<Resource>Tagging/Delete<Resource>Tagging
-(s3) and ChangeTagsForResource (route53, one call for both). They are found by what they
-carry, then given to resources; they never become resources themselves.
+CreateOrUpdateTags/DeleteTags (autoscaling), TagResource/UntagResource,
+Tag<Resource>/Untag<Resource> (iam), AddTagsToResource/RemoveTagsFromResource,
+Put<Resource>Tagging/Delete<Resource>Tagging (s3) and ChangeTagsForResource (route53, one call
+for both). They are found by what they carry, then given to resources; they never become
+resources themselves.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Callable, Iterable
 
-from codegen.providers.aws.rules.context import AwsContext, split_operation, words
-from codegen.annotate.rules import rule
 from codegen.annotate.draft import ResourceDraft
-from codegen.annotate.rules import source
+from codegen.annotate.rules import rule, source
 from codegen.model import Operation, TagsModel
+from codegen.providers.aws.rules.context import (
+    AwsContext,
+    enum_of,
+    list_item,
+    members,
+    split_operation,
+    words,
+)
 from codegen.providers.aws.shapes import AwsTagShape
 
 TAG_WORDS = ("Tag", "Tags", "Tagging", "Untag")
@@ -54,7 +61,7 @@ def tag_operations(ctx: AwsContext) -> None:
             ctx.tag_operations[name] = "untag" if verb in UNTAG_VERBS else "tag"
 
 
-def _specific_noun(op_name: str) -> str:
+def specific_noun(op_name: str) -> str:
     """``TagRole`` -> ``Role``; ``PutBucketTagging`` -> ``Bucket``; generic ones -> ``""``."""
     verb, noun = split_operation(op_name)
     for suffix in ("Tagging", "Tags"):
@@ -71,14 +78,17 @@ def tag_selectors_of(ctx: AwsContext, op_name: str) -> list[str]:
 
 def spells(value: str, resource: ResourceDraft) -> bool:
     """An enum value naming the resource: ``hostedzone`` for HostedZone."""
-    return value.replace("-", "").replace("_", "").lower() in (resource.name.lower(), resource.api_name.lower())
+    return value.replace("-", "").replace("_", "").lower() in (
+        resource.name.lower(),
+        resource.api_name.lower(),
+    )
 
 
 def _fits(ctx: AwsContext, op_name: str, resource: ResourceDraft) -> bool:
     """A required enum member of the call (ChangeTagsForResource's ResourceType) has a value
     for this resource, or the call has none."""
-    members = ctx.input_members(op_name)
-    enums = [getattr(members[m], "enum", None) for m in ctx.required_inputs(op_name)]
+    inputs = ctx.input_members(op_name)
+    enums = [enum_of(inputs[m]) for m in ctx.required_inputs(op_name)]
     return all(any(spells(v, resource) for v in e) for e in enums if e)
 
 
@@ -91,12 +101,12 @@ def _generic(ctx: AwsContext, op_name: str) -> bool:
     return all("resource" in m.lower() or m.lower() == "arn" for m in selectors)
 
 
-def _pick(ctx: AwsContext, resource: ResourceDraft, role: str) -> str | None:
+def pick(ctx: AwsContext, resource: ResourceDraft, role: str) -> str | None:
     """The resource's own tag call (TagRole, PutBucketTagging), else one that selects it by its
     identity (a service-linked role is tagged by TagRole's RoleName), else the service's generic
     one (TagResource). TagMFADevice, selecting by SerialNumber, is nobody else's."""
     if role == "untag":  # ChangeTagsForResource adds and removes in one call
-        tag = _pick(ctx, resource, "tag")
+        tag = pick(ctx, resource, "tag")
         if tag and member_named(ctx.input_members(tag), ("RemoveTagKeys",)):
             return tag
     ops = sorted(n for n, r in ctx.tag_operations.items() if r == role and _fits(ctx, n, resource))
@@ -104,11 +114,14 @@ def _pick(ctx: AwsContext, resource: ResourceDraft, role: str) -> str | None:
     # identity rules run later: what the delete requires selects the resource as well
     deletes = ctx.required_inputs(resource.delete.name) if resource.delete else []
     identity = {*resource.primary, *deletes, *([resource.arn] if resource.arn else [])}
-    for matches in (
-        lambda n: _specific_noun(n) in own,
-        lambda n: bool(identity) and set(tag_selectors_of(ctx, n)) <= identity and bool(tag_selectors_of(ctx, n)),
+    matchers: tuple[Callable[[str], bool], ...] = (
+        lambda n: specific_noun(n) in own,
+        lambda n: bool(identity)
+        and set(tag_selectors_of(ctx, n)) <= identity
+        and bool(tag_selectors_of(ctx, n)),
         lambda n: _generic(ctx, n),
-    ):
+    )
+    for matches in matchers:
         found = [n for n in ops if matches(n)]
         if found:
             return found[0]
@@ -121,7 +134,9 @@ def _tag_member(ctx: AwsContext, resource: ResourceDraft) -> tuple[str | None, s
     create = member_named(create_in, TAGS_IN)
     read = None
     if resource.shape:
-        read = member_named(ctx.model.shape_for(resource.shape).members, ("Tags", "TagList", "TagSet"))
+        read = member_named(
+            members(ctx.model.shape_for(resource.shape)), ("Tags", "TagList", "TagSet")
+        )
     return create, read
 
 
@@ -134,7 +149,7 @@ def tags_model(ctx: AwsContext) -> None:
         create, read = _tag_member(ctx, resource)
         if create is None and read is None:
             continue
-        tag, untag = _pick(ctx, resource, "tag"), _pick(ctx, resource, "untag")
+        tag, untag = pick(ctx, resource, "tag"), pick(ctx, resource, "untag")
         resource_type = _resource_type(ctx, resource, create)
         resource.set(
             "tags",
@@ -161,8 +176,8 @@ def _resource_type(ctx: AwsContext, resource: ResourceDraft, create: str | None)
     "transit-gateway-attachment" less its "Vpc"); two such values equally close name none."""
     if create != "TagSpecifications" or resource.create is None:
         return None
-    spec = ctx.input_members(resource.create.name)[create].member
-    enum = getattr(spec.members.get("ResourceType"), "enum", None) or []
+    spec = list_item(ctx.input_members(resource.create.name)[create])
+    enum = enum_of(members(spec).get("ResourceType"))
     for wanted in (resource.name.lower(), (resource.shape or "").lower()):
         for value in enum:
             if value.replace("-", "").lower() == wanted:

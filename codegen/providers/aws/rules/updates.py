@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from botocore.model import Shape
 
+from codegen.annotate.draft import FieldDraft, ResourceDraft
+from codegen.annotate.rules import rule, source
+from codegen.model import Mutability, Operation
 from codegen.providers.aws.rules.context import (
     CONTROL_MEMBERS,
     AwsContext,
@@ -17,14 +20,26 @@ from codegen.providers.aws.rules.context import (
 )
 from codegen.providers.aws.rules.fields import create_inputs
 from codegen.providers.aws.rules.resources import versioned_nouns
-from codegen.annotate.draft import FieldDraft, ResourceDraft
-from codegen.annotate.rules import rule, source
-from codegen.model import Mutability, Operation
 from codegen.providers.aws.shapes import AwsCallShape, with_aws
 
 UPDATE_VERBS = (
-    "Modify", "Update", "Put", "Set", "Replace", "Attach", "Detach", "Assign", "Unassign",
-    "Associate", "Disassociate", "Add", "Remove", "Authorize", "Revoke", "Enable", "Disable",
+    "Modify",
+    "Update",
+    "Put",
+    "Set",
+    "Replace",
+    "Attach",
+    "Detach",
+    "Assign",
+    "Unassign",
+    "Associate",
+    "Disassociate",
+    "Add",
+    "Remove",
+    "Authorize",
+    "Revoke",
+    "Enable",
+    "Disable",
     "Change",
 )
 # Verbs whose operation owns the fields it names: Modify<R>Attribute may bring fields no read
@@ -58,14 +73,16 @@ def _selects(ctx: AwsContext, resource: ResourceDraft, op_name: str, noun: str) 
     required = [m for m in identity if m in ctx.required_inputs(resource.delete.name)]
     alternatives = [m for m in identity if m not in required]
     if not required:
-        named = noun.startswith(resource.name) or noun.startswith(resource.api_name)
+        named = noun.startswith((resource.name, resource.api_name))
         return named and any(m in members for m in identity)
     if not all(m in required_here for m in required):
         return False
     return not alternatives or any(m in members for m in alternatives)
 
 
-def _belongs_to_other(ctx: AwsContext, resource: ResourceDraft, noun: str, carried: dict[str, str]) -> bool:
+def _belongs_to_other(
+    ctx: AwsContext, resource: ResourceDraft, noun: str, carried: dict[str, str]
+) -> bool:
     """UpdateSecurityGroupRuleDescriptionsIngress names a SecurityGroup's id, but its noun names
     a longer thing (a security group rule): it is not the group's update. AssociateDhcpOptions
     names DhcpOptions, but what it sets on the Vpc is the reference to them: it is the Vpc's."""
@@ -74,7 +91,10 @@ def _belongs_to_other(ctx: AwsContext, resource: ResourceDraft, noun: str, carri
             continue
         for name in (other.name, other.shape or ""):
             if name and len(name) > len(resource.name) and noun.startswith(name):
-                sets_link = bool(carried) and all(resource.fields[f].get("references") == other.name or f == other.name + "Id" for f in carried)
+                sets_link = bool(carried) and all(
+                    resource.fields[f].get("references") == other.name or f == other.name + "Id"
+                    for f in carried
+                )
                 return not sets_link
     return False
 
@@ -100,20 +120,24 @@ def _carried(
 ) -> tuple[dict[str, str], dict[str, Shape]]:
     """(field -> input member) this operation carries, and members it brings as new fields."""
     members = dict(ctx.input_members(op_name))
-    skip = _selector_names(ctx, resource) | CONTROL_MEMBERS | set(ctx.op(op_name).idempotent_members)
+    skip = (
+        _selector_names(ctx, resource) | CONTROL_MEMBERS | set(ctx.op(op_name).idempotent_members)
+    )
     carried: dict[str, str] = {}
     new: dict[str, Shape] = {}
     payload = [m for m in members if m not in skip]
     for member in payload:
         target = _field_for(resource, member, verb, noun)
         if target is None and len(payload) == 1:
-            rest = noun[len(resource.name):] if noun.startswith(resource.name) else noun
+            rest = noun[len(resource.name) :] if noun.startswith(resource.name) else noun
             named = [n for n in resource.fields if rest and n.startswith(rest)]
             target = named[0] if len(named) == 1 else None
         if target is not None:
             carried[target] = member
-        elif verb in OWNING_VERBS and noun.startswith(resource.name) and (
-            noun == resource.name or noun.endswith(("Attribute", "Attributes"))
+        elif (
+            verb in OWNING_VERBS
+            and noun.startswith(resource.name)
+            and (noun == resource.name or noun.endswith(("Attribute", "Attributes")))
         ):
             new[member] = members[member]
     return carried, new
@@ -153,7 +177,11 @@ def _add_update(resource: ResourceDraft, op_name: str, carried: dict[str, str], 
     delete = resource.delete  # an update selects the resource as its delete does
     members = delete.identity_members if delete else tuple(resource.primary)
     op = Operation(
-        op_name, "update", identity_members=members, fields=tuple(carried), source=rid,
+        op_name,
+        "update",
+        identity_members=members,
+        fields=tuple(carried),
+        source=rid,
         call=AwsCallShape.selecting_like(delete, members),
     )
     resource.update.append(op)
@@ -165,11 +193,19 @@ def _add_update(resource: ResourceDraft, op_name: str, carried: dict[str, str], 
             f.set("update_name", member, rid)
 
 
-def _preference(resource: ResourceDraft, field: str, op: Operation) -> tuple[bool, bool, bool, int, str]:
+def _preference(
+    resource: ResourceDraft, field: str, op: Operation
+) -> tuple[bool, bool, bool, int, str]:
     """The resource's own update first (UpdateAutoScalingGroup), then the call named after the
     field (SetIpAddressType), then the narrowest call."""
     noun = split_operation(op.name)[1]
-    return (noun != resource.name, noun != field, not noun.startswith(resource.name), len(op.fields), op.name)
+    return (
+        noun != resource.name,
+        noun != field,
+        not noun.startswith(resource.name),
+        len(op.fields),
+        op.name,
+    )
 
 
 @rule("aws.one-update-operation-per-field")
@@ -204,7 +240,11 @@ def versioned_updates(ctx: AwsContext) -> None:
         if resource is None:
             continue
         members = ctx.input_members(op_name)
-        carried = {m: m for m in members if m in resource.fields and m not in _selector_names(ctx, resource)}
+        carried = {
+            m: m
+            for m in members
+            if m in resource.fields and m not in _selector_names(ctx, resource)
+        }
         if carried:
             _add_update(resource, op_name, carried, rid)
 
@@ -218,7 +258,11 @@ def put_upsert(ctx: AwsContext) -> None:
         if resource.create is None or split_operation(resource.create.name)[0] != "Put":
             continue
         selectors = _selector_names(ctx, resource) | set(resource.parent)
-        carried = {m: m for m in create_inputs(ctx, resource) if m not in selectors and m in resource.fields}
+        carried = {
+            m: m
+            for m in create_inputs(ctx, resource)
+            if m not in selectors and m in resource.fields
+        }
         carried.pop(_overwrite_flag(ctx, resource.create.name) or "", None)  # see put_overwrite
         if carried:
             _add_update(resource, resource.create.name, carried, rid)
@@ -243,8 +287,10 @@ def put_overwrite(ctx: AwsContext) -> None:
         if create is None or flag is None or split_operation(create.name)[0] != "Put":
             continue
         resource.fields.pop(flag, None)
-        updates = [with_aws(op, fixed_members=((flag, True),)) if op.name == create.name else op
-                   for op in resource.update]
+        updates = [
+            with_aws(op, fixed_members=((flag, True),)) if op.name == create.name else op
+            for op in resource.update
+        ]
         resource.set("update", updates, rid)
 
 
@@ -261,4 +307,3 @@ def tags_mutable(ctx: AwsContext) -> None:
             f.set("mutability", Mutability.MUTABLE, rid)
             f.set("update_operation", resource.tags.tag_operation, rid)
             f.set("unordered", True, rid)
-

@@ -10,13 +10,14 @@ help: ``targetPools.setBackup`` takes ``target``, the pool's ``backupPool``.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from codegen.annotate.draft import ResourceDraft
-from codegen.providers.gcp.rules.context import Facts, GcpContext, Method, upper_first, verb
-from codegen.providers.gcp.rules.resources import same_level
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
+from codegen.providers.gcp.rules.context import Facts, GcpContext, Method, upper_first, verb
+from codegen.providers.gcp.rules.resources import same_level
 
 ACTION_VERBS = ("set", "resize", "expand")
 PAIR_VERBS = (("add", "remove"), ("attach", "detach"))
@@ -33,7 +34,8 @@ def writable(resource: ResourceDraft) -> dict[str, Any]:
     """Fields a call may set: not read-only, not what names the resource."""
     fixed = set(resource.natural)
     return {
-        n: f for n, f in resource.fields.items()
+        n: f
+        for n, f in resource.fields.items()
         if n not in fixed and f.get("mutability") is not Mutability.READ_ONLY
     }
 
@@ -50,7 +52,7 @@ def _by_suffix(member: str, fields: Mapping[str, Any]) -> str | None:
 
 def _by_method_name(method_name: str, fields: Mapping[str, Any]) -> str | None:
     """``setBackup`` -> ``backupPool``: the one field whose name starts with what is set."""
-    rest = method_name[len(verb(method_name)):]
+    rest = method_name[len(verb(method_name)) :]
     if not rest:
         return None
     head = rest[:1].lower() + rest[1:]
@@ -58,8 +60,13 @@ def _by_method_name(method_name: str, fields: Mapping[str, Any]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def carried_fields(ctx: GcpContext, resource: ResourceDraft, key: str, method: Method,
-                   members_out: dict[str, tuple[str, bool]] | None = None) -> list[str]:
+def carried_fields(
+    ctx: GcpContext,
+    resource: ResourceDraft,
+    key: str,
+    method: Method,
+    members_out: dict[str, tuple[str, bool]] | None = None,
+) -> list[str]:
     """The resource fields an action method changes, from its body and query parameters;
     ``members_out`` learns, per field, the member that carries it and whether it is a query
     parameter (``resize(size=)`` carries ``targetSize``)."""
@@ -96,7 +103,7 @@ def carried_fields(ctx: GcpContext, resource: ResourceDraft, key: str, method: M
 def _partner(key: str, methods: Mapping[str, Method]) -> str | None:
     for make, unmake in PAIR_VERBS:
         if verb(key) == make:
-            other = unmake + key[len(make):]
+            other = unmake + key[len(make) :]
             return other if other in methods else None
     return None
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from codegen.annotate.draft import FieldDraft, ResourceDraft
-from codegen.providers.gcp.rules.context import Facts, GcpContext, Method
 from codegen.annotate.rules import rule, source
 from codegen.model import FieldType, Mutability, Operation
+from codegen.providers.gcp.rules.context import Facts, GcpContext, Method
 from codegen.providers.gcp.shapes import with_gcp
 
 SCOPE_COLLECTIONS = {
@@ -35,18 +35,12 @@ def template(pattern: str, item: bool, short_name: bool = False) -> str | None:
     if item:
         parts = pattern.strip("^$").replace("[^/]+", "*").split("/")
         parent = (
-            template("/".join(parts[:-2]), item=False)
-            if short_name and len(parts) > 2
-            else None
+            template("/".join(parts[:-2]), item=False) if short_name and len(parts) > 2 else None
         )
-        return (
-            f"{parent}/{parts[-2]}/{{name}}"
-            if parent and parts[-1] == "*"
-            else "{name}"
-        )
+        return f"{parent}/{parts[-2]}/{{name}}" if parent and parts[-1] == "*" else "{name}"
     parts = pattern.strip("^$").replace("[^/]+", "*").split("/")
     out = []
-    for collection, value in zip(parts[::2], parts[1::2]):
+    for collection, value in zip(parts[::2], parts[1::2], strict=False):
         if value != "*" or collection not in SCOPE_COLLECTIONS:
             return None
         out.append(f"{collection}/{{{SCOPE_COLLECTIONS[collection]}}}")
@@ -55,9 +49,7 @@ def template(pattern: str, item: bool, short_name: bool = False) -> str | None:
 
 def _name_params(ctx: GcpContext, method: Method) -> list[str]:
     """The path parameters that hold a resource-name path (``{+name}``, ``{+parent}``)."""
-    return [
-        n for n in ctx.path_params(method) if "{+" + n + "}" in method.get("path", "")
-    ]
+    return [n for n in ctx.path_params(method) if "{+" + n + "}" in method.get("path", "")]
 
 
 def _pattern(method: Method, param: str) -> str | None:
@@ -76,9 +68,7 @@ def _templates(
     for name in _name_params(ctx, method):  # not a plain segment (compute's {network})
         pattern = _pattern(method, name)
         if not item and parent is not None and name == parent[0]:
-            found.append(
-                (name, "{" + parent[1] + "}")
-            )  # the parent resource's whole name
+            found.append((name, "{" + parent[1] + "}"))  # the parent resource's whole name
             continue
         made = template(pattern, item, short_name) if pattern else None
         if made is not None:
@@ -131,11 +121,7 @@ def parent_resource(ctx: GcpContext, facts: Facts) -> tuple[str, str] | None:
             continue  # made of scopes (projects/{project}/locations/{region})
         for other, other_facts in ctx.resources():
             own = _name_params(ctx, other_facts.get)
-            if (
-                own
-                and other_facts is not facts
-                and _pattern(other_facts.get, own[-1]) == pattern
-            ):
+            if own and other_facts is not facts and _pattern(other_facts.get, own[-1]) == pattern:
                 return param, other.name
     return None
 
@@ -185,9 +171,7 @@ def _short_name(resource: ResourceDraft, facts: Facts) -> bool:
     """The create sends the resource's ``name`` as the client chose it, not a full path the
     server makes from an ``…Id`` (iam's ``accountId``)."""
     return (
-        facts.id_param is None
-        and "name" in resource.fields
-        and resource.fields["name"].in_create
+        facts.id_param is None and "name" in resource.fields and resource.fields["name"].in_create
     )
 
 

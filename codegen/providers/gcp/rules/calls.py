@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from codegen.annotate.draft import ResourceDraft
+from codegen.annotate.rules import rule, source
+from codegen.model import Mutability, Operation, TagsModel
 from codegen.providers.gcp.rules.context import Facts, GcpContext, Method, singular
 from codegen.providers.gcp.rules.resources import scope_names
 from codegen.providers.gcp.rules.updates import own_update, route
-from codegen.annotate.rules import rule, source
-from codegen.model import Mutability, Operation, TagsModel
 from codegen.providers.gcp.shapes import with_gcp
 
 TOKEN = "requestId"
@@ -27,7 +27,8 @@ def lock_fields(ctx: GcpContext, resource: ResourceDraft, facts: Facts) -> list[
         if name.startswith("if") and name.endswith("Match")
     }
     return [
-        n for n in resource.fields
+        n
+        for n in resource.fields
         if n in ("fingerprint", "etag") or n.endswith("Fingerprint") or n in preconditions
     ]
 
@@ -44,7 +45,9 @@ def lock_tokens(ctx: GcpContext) -> None:
                 f.set("mutability", Mutability.READ_ONLY, rid)
 
 
-def _tokens_sent(ctx: GcpContext, resource: ResourceDraft, facts: Facts, method: Method) -> list[str]:
+def _tokens_sent(
+    ctx: GcpContext, resource: ResourceDraft, facts: Facts, method: Method
+) -> list[str]:
     """The lock tokens a method sends: those its body carries by name (setLabels's
     ``labelFingerprint``, setTargetPools's ``fingerprint``), the resource-wide ones when its body
     is the resource (a patch sends ``fingerprint``), and its ``if<Field>Match`` preconditions."""
@@ -59,7 +62,12 @@ def _tokens_sent(ctx: GcpContext, resource: ResourceDraft, facts: Facts, method:
         sent = [n for n in locks if n in ctx.body(method)]
     for name in ctx.query(method):
         field = name[2:-5][:1].lower() + name[2:-5][1:]
-        if name.startswith("if") and name.endswith("Match") and field in locks and field not in sent:
+        if (
+            name.startswith("if")
+            and name.endswith("Match")
+            and field in locks
+            and field not in sent
+        ):
             sent.append(field)
     return sent
 
@@ -70,7 +78,9 @@ def _method(facts: Facts, method_id: str) -> Method:
     return method
 
 
-def _call(ctx: GcpContext, facts: Facts, method_id: str, fields: list[str], tokens: list[str]) -> Operation:
+def _call(
+    ctx: GcpContext, facts: Facts, method_id: str, fields: list[str], tokens: list[str]
+) -> Operation:
     method = _method(facts, method_id)
     return Operation(
         method_id,
@@ -86,7 +96,8 @@ def route_updates(ctx: GcpContext) -> None:
     """Each mutable field changes through one method: the action built for it (``setLabels``,
     ``resize``, ``expandIpCidrRange``, ``addInstance`` with its ``removeInstance``) before the
     resource's own ``patch``/``update``. A method sends the lock tokens it needs; a token's
-    ``update_operation`` is the first method that sends it (``gcp.fingerprint-belongs-to-method``)."""
+    ``update_operation`` is the first method that sends it (``gcp.fingerprint-belongs-to-method``).
+    """
     rid = source("gcp.one-method-per-field")
     lock = source("gcp.fingerprint-belongs-to-method")
     for resource, facts in ctx.resources():
@@ -141,7 +152,10 @@ def idempotency_token(ctx: GcpContext) -> None:
     has already been completed." The runtime makes one per logical call."""
     rid = source("gcp.request-id-is-idempotency-token")
     for resource, facts in ctx.resources():
-        for role, method in (("create", facts.create), ("delete", facts.collection.methods["delete"])):
+        for role, method in (
+            ("create", facts.create),
+            ("delete", facts.collection.methods["delete"]),
+        ):
             op = getattr(resource, role)
             if op is not None and TOKEN in method.get("parameters", {}):
                 resource.set(role, replace(op, idempotency_token=TOKEN), rid)
@@ -187,11 +201,15 @@ def required_members(ctx: GcpContext) -> None:
             if method is None:
                 continue
             required = tuple(
-                name for name, prop in ctx.body(method).items()
-                if op.name in (prop.get("annotations") or {}).get("required", []) and name not in op.fields
+                name
+                for name, prop in ctx.body(method).items()
+                if op.name in (prop.get("annotations") or {}).get("required", [])
+                and name not in op.fields
             )
             if required:
-                _set_call(resource, role, op, _refined(with_gcp(op, required_members=required), rid))
+                _set_call(
+                    resource, role, op, _refined(with_gcp(op, required_members=required), rid)
+                )
 
 
 @rule("gcp.reference-object-items")
@@ -219,7 +237,9 @@ def is_operation(ctx: GcpContext, method: Method) -> bool:
     ``targetLink``) or google.longrunning's (``done``)."""
     ref = (method.get("response") or {}).get("$ref", "")
     props = ctx.properties(method.get("response"))
-    return ref.endswith("Operation") and ("done" in props or "targetLink" in props or "status" in props)
+    return ref.endswith("Operation") and (
+        "done" in props or "targetLink" in props or "status" in props
+    )
 
 
 def _operation_waits(ctx: GcpContext) -> list[tuple[tuple[str, ...], str, str]]:

@@ -4,17 +4,25 @@ output-only values, input-only values, secrets, server defaults, references betw
 from __future__ import annotations
 
 import re
+
 from codegen.annotate.draft import FieldDraft, ResourceDraft
-from codegen.providers.gcp.rules.context import GcpContext, singular_candidates, upper_first
-from codegen.providers.gcp.rules.text import behaviours
 from codegen.annotate.rules import rule, source
 from codegen.model import FieldType, Mutability
+from codegen.providers.gcp.rules.context import GcpContext, singular_candidates, upper_first
+from codegen.providers.gcp.rules.text import behaviours
 from codegen.providers.gcp.shapes import GcpFieldShape
 
 # Fields every Google API fills in itself (AIP-148 standard fields, compute's common ones).
 STANDARD_OUTPUT = (
-    "kind", "id", "selfLink", "selfLinkWithId", "creationTimestamp", "createTime", "updateTime",
-    "deleteTime", "uid",
+    "kind",
+    "id",
+    "selfLink",
+    "selfLinkWithId",
+    "creationTimestamp",
+    "createTime",
+    "updateTime",
+    "deleteTime",
+    "uid",
 )
 _SERVER_TIME = re.compile(
     r"\b(creation|modification|update|deletion|delete|last modified) (time|timestamp)\b"
@@ -29,7 +37,8 @@ _SECRET_NAME = re.compile(
 _DEFAULT = re.compile(
     r"\b(default|defaults|defaulted|if (not|un)(specified|set)|if (you )?(do not|don't) specify"
     r"|if (this field is |it is )?(not|un)(set|specified|provided)|if omitted|when omitted"
-    r"|selected by (google|the server)|chosen by the server|(is|are) (assigned|chosen|selected|allocated) automatically)\b",
+    r"|selected by (google|the server)|chosen by the server|(is|are) "
+    r"(assigned|chosen|selected|allocated) automatically)\b",
     re.I,
 )
 _CAMEL = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b")
@@ -97,7 +106,11 @@ def write_only(ctx: GcpContext) -> None:
         for f in resource.fields.values():
             taken_not_read = f.in_create and not f.in_read
             writable = f.get("mutability") is not Mutability.READ_ONLY
-            f.set("write_only", writable and (taken_not_read or behaviours(f.documentation).input_only), rid)
+            f.set(
+                "write_only",
+                writable and (taken_not_read or behaviours(f.documentation).input_only),
+                rid,
+            )
 
 
 def _member_names(t: FieldType, depth: int = 2) -> set[str]:
@@ -135,7 +148,11 @@ def server_default(ctx: GcpContext) -> None:
         for name, f in resource.fields.items():
             candidate = f.in_create and f.in_read and not f.get("required") and name != tags
             writable = f.get("mutability") is not Mutability.READ_ONLY
-            f.set("server_default", candidate and writable and bool(_DEFAULT.search(f.documentation)), rid)
+            f.set(
+                "server_default",
+                candidate and writable and bool(_DEFAULT.search(f.documentation)),
+                rid,
+            )
 
 
 def _target(ctx: GcpContext, resource: ResourceDraft, f: FieldDraft) -> str | None:
@@ -175,7 +192,9 @@ def unordered(ctx: GcpContext) -> None:
     set: compared as a multiset, whatever order the server returns."""
     rid = source("gcp.lists-of-references-are-unordered")
     for resource, facts in ctx.resources():
-        paired = {f for op, fields in facts.carriers.items() if op in facts.partners for f in fields}
+        paired = {
+            f for op, fields in facts.carriers.items() if op in facts.partners for f in fields
+        }
         for name, f in resource.fields.items():
             if f.type.kind == "list" and (f.get("references") or name in paired):
                 f.set("unordered", True, rid)
@@ -200,8 +219,12 @@ def read_as_member(ctx: GcpContext) -> None:
                 continue
             for collection in _NAMED_PATH.findall(f.documentation):
                 targets = [upper_first(c) for c in singular_candidates(collection)]
-                target = next((ctx.draft.resources[t] for t in targets if t in ctx.draft.resources), None)
-                member = next((w for w in said.group(1).split() if target and w in target.fields), None)
+                target = next(
+                    (ctx.draft.resources[t] for t in targets if t in ctx.draft.resources), None
+                )
+                member = next(
+                    (w for w in said.group(1).split() if target and w in target.fields), None
+                )
                 if target is not None and member is not None:
                     f.set("references", target.name, rid)
                     f.set_call(GcpFieldShape, "reference_member", member, rid)

@@ -10,9 +10,10 @@ its ``get`` returns, and the paths those methods take.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from codegen.annotate.draft import ResourceDraft, ServiceDraft
 from codegen.model import FieldType
@@ -143,7 +144,9 @@ class GcpContext:
         self._walk(self.document.get("resources", {}), (), out)
         return out
 
-    def _walk(self, resources: Mapping[str, Any], prefix: tuple[str, ...], out: list[Collection]) -> None:
+    def _walk(
+        self, resources: Mapping[str, Any], prefix: tuple[str, ...], out: list[Collection]
+    ) -> None:
         for name, body in resources.items():
             out.append(Collection(prefix + (name,), body.get("methods", {})))
             self._walk(body.get("resources", {}), prefix + (name,), out)
@@ -177,12 +180,16 @@ class GcpContext:
         return self.properties(method.get("request"))
 
     def query(self, method: Method) -> dict[str, Mapping[str, Any]]:
-        return {n: p for n, p in method.get("parameters", {}).items() if p.get("location") == "query"}
+        return {
+            n: p for n, p in method.get("parameters", {}).items() if p.get("location") == "query"
+        }
 
     def path_params(self, method: Method) -> list[str]:
         params = method.get("parameters", {})
         order = [p for p in method.get("parameterOrder", []) if params[p].get("location") == "path"]
-        return order + [p for p, v in params.items() if v.get("location") == "path" and p not in order]
+        return order + [
+            p for p, v in params.items() if v.get("location") == "path" and p not in order
+        ]
 
     def field_type(self, schema: Mapping[str, Any]) -> FieldType:
         """Describe a discovery schema as a FieldType tree; recursive schemas become ``ref``."""
@@ -200,12 +207,16 @@ class GcpContext:
             return cached
         return self._describe(schema, "", visiting)
 
-    def _describe(self, schema: Mapping[str, Any], name: str, visiting: frozenset[str]) -> FieldType:
+    def _describe(
+        self, schema: Mapping[str, Any], name: str, visiting: frozenset[str]
+    ) -> FieldType:
         kind = schema.get("type", "any")
         if kind == "array":
             return FieldType("list", name, item=self._field_type(schema.get("items", {}), visiting))
         if kind == "object" and isinstance(schema.get("additionalProperties"), dict):
-            return FieldType("map", name, item=self._field_type(schema["additionalProperties"], visiting))
+            return FieldType(
+                "map", name, item=self._field_type(schema["additionalProperties"], visiting)
+            )
         if kind in ("object", "any"):
             members = tuple(
                 (n, self._field_type(p, visiting)) for n, p in schema.get("properties", {}).items()

@@ -14,20 +14,21 @@ from __future__ import annotations
 import re
 
 from codegen.annotate.draft import FieldDraft
+from codegen.annotate.rules import rule, source
+from codegen.model import Mutability
 from codegen.providers.gcp.rules.actions import writable
 from codegen.providers.gcp.rules.classify import unset
 from codegen.providers.gcp.rules.context import Facts, GcpContext, Method
 from codegen.providers.gcp.rules.text import behaviours, clean, sentences, update_limit
 from codegen.providers.gcp.rules.updates import carry, own_update
-from codegen.annotate.rules import rule, source
-from codegen.model import Mutability
 
 MASK_PARAMETERS = ("updateMask", "paths", "fieldMask")
 # "The update is performed only on selected fields included as part of update-mask."
 _MASK_LIMIT = re.compile(r"\bonly\b.*\b(selected|specified|certain)\b.*\bfields?\b.*\bmask\b", re.I)
 # A sentence that fixes the value: "this field cannot be changed after ... is created".
 _FIXED = re.compile(
-    r"\b(cannot|can't|can not) be (changed|updated|modified)\b|\bcan (only )?be set only at\b|\bis not mutable\b",
+    r"\b(cannot|can't|can not) be (changed|updated|modified)\b|\bcan (only )?be set only "
+    r"at\b|\bis not mutable\b",
     re.I,
 )
 # ... only in some case: "Note that for INTERNAL_MANAGED forwarding rules, this field cannot ...".
@@ -39,13 +40,17 @@ _SWITCH = re.compile(
     re.I,
 )
 # The text says the value can change: "can be updated", "may be changed later".
-_CHANGEABLE = re.compile(r"(?<!not )\b(can|may)( later)? be (changed|updated|modified|patched)\b", re.I)
+_CHANGEABLE = re.compile(
+    r"(?<!not )\b(can|may)( later)? be (changed|updated|modified|patched)\b", re.I
+)
 
 
 def _mask(ctx: GcpContext, method: Method) -> bool:
     """The method takes a field mask: a query parameter, or a member of its body."""
     params = method.get("parameters", {})
-    return any(p in params for p in MASK_PARAMETERS) or any(p in ctx.body(method) for p in MASK_PARAMETERS)
+    return any(p in params for p in MASK_PARAMETERS) or any(
+        p in ctx.body(method) for p in MASK_PARAMETERS
+    )
 
 
 def masked_without_names(ctx: GcpContext, facts: Facts) -> Method | None:

@@ -1,22 +1,26 @@
-"""Rules that collect a resource's fields from the schema its ``get`` returns and its create call."""
+"""Rules that collect a resource's fields from the schema its ``get`` returns and its create
+call."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from codegen.annotate.draft import FieldDraft, ResourceDraft
+from codegen.annotate.rules import rule, source
+from codegen.model import Mutability
 from codegen.providers.gcp.rules.context import Facts, GcpContext, singular
 from codegen.providers.gcp.rules.resources import creates_in_place
 from codegen.providers.gcp.rules.text import behaviours, clean
-from codegen.annotate.rules import rule, source
-from codegen.model import Mutability
 
 IDEMPOTENCY_PARAMETERS = ("requestId",)
 
 
 def new_field(ctx: GcpContext, name: str, schema: Mapping[str, Any], rid: str) -> FieldDraft:
     ref = schema.get("$ref") or schema.get("items", {}).get("$ref") or ""
-    draft = FieldDraft(name, ctx.field_type(schema), clean(schema.get("description")), create_shape=ref)
+    draft = FieldDraft(
+        name, ctx.field_type(schema), clean(schema.get("description")), create_shape=ref
+    )
     draft.provenance["name"] = rid
     return draft
 
@@ -64,7 +68,11 @@ def _create_body(ctx: GcpContext, resource: ResourceDraft, facts: Facts, rid: st
         if name not in resource.fields:
             resource.fields[name] = new_field(ctx, name, prop, rid)
         resource.fields[name].in_create = True
-        if facts.id_param is None and name not in ctx.properties({"$ref": facts.schema}) and names_the_resource(facts, name):
+        if (
+            facts.id_param is None
+            and name not in ctx.properties({"$ref": facts.schema})
+            and names_the_resource(facts, name)
+        ):
             facts.id_param = name
 
 
@@ -96,4 +104,8 @@ def required(ctx: GcpContext) -> None:
                 continue
             prop = schema_props.get(name) or body.get(name) or params.get(name) or {}
             marked = create_id in prop.get("annotations", {}).get("required", [])
-            f.set("required", marked or bool(prop.get("required")) or behaviours(f.documentation).required, rid)
+            f.set(
+                "required",
+                marked or bool(prop.get("required")) or behaviours(f.documentation).required,
+                rid,
+            )

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from codegen.annotate.draft import ResourceDraft
-from codegen.providers.gcp.rules.context import Facts, GcpContext, singular
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
+from codegen.providers.gcp.rules.context import Facts, GcpContext, singular
 
 
 def own_parameters(ctx: GcpContext, facts: Facts) -> list[str]:
@@ -49,7 +49,9 @@ def name_within_scope(ctx: GcpContext) -> None:
         resource.set("natural", primary, rid)
         get_params = tuple(ctx.path_params(facts.get))
         assert resource.read is not None and resource.delete is not None
-        resource.set("read", replace(resource.read, identity_members=get_params, id_filter=own[-1]), rid)
+        resource.set(
+            "read", replace(resource.read, identity_members=get_params, id_filter=own[-1]), rid
+        )
         delete_params = tuple(ctx.path_params(facts.collection.methods["delete"]))
         resource.set("delete", replace(resource.delete, identity_members=delete_params), rid)
 

@@ -9,11 +9,17 @@ one it is: it is the caller's to say, as a task input, never the resource's own 
 from __future__ import annotations
 
 from codegen.annotate.draft import FieldDraft, ResourceDraft
+from codegen.annotate.rules import rule, source
 from codegen.model import FieldType, Mutability
-from codegen.providers.gcp.rules.context import Facts, GcpContext, Method, path_template, placeholders
+from codegen.providers.gcp.rules.context import (
+    Facts,
+    GcpContext,
+    Method,
+    path_template,
+    placeholders,
+)
 from codegen.providers.gcp.rules.text import clean
 from codegen.providers.gcp.shapes import GcpFieldShape
-from codegen.annotate.rules import rule, source
 
 # what a call's path places a resource in without it being another resource of the API
 SCOPES = ("project", "region", "zone")
@@ -40,7 +46,9 @@ def path_parents(resource: ResourceDraft, facts: Facts) -> list[str]:
     ]
 
 
-def parent_kind(ctx: GcpContext, resource: ResourceDraft, facts: Facts, param: str) -> ResourceDraft | None:
+def parent_kind(
+    ctx: GcpContext, resource: ResourceDraft, facts: Facts, param: str
+) -> ResourceDraft | None:
     """The resource of the API whose ``get`` path is the create's path up to ``{param}``
     (``…/managedZones/{managedZone}`` is ManagedZone's), when there is exactly one."""
     path = str(facts.create.get("flatPath") or facts.create["path"])
@@ -50,7 +58,9 @@ def parent_kind(ctx: GcpContext, resource: ResourceDraft, facts: Facts, param: s
     return found[0] if len(found) == 1 else None
 
 
-def _input(ctx: GcpContext, resource: ResourceDraft, method: Method, param: str, rid: str) -> FieldDraft:
+def _input(
+    ctx: GcpContext, resource: ResourceDraft, method: Method, param: str, rid: str
+) -> FieldDraft:
     """The field carrying the parent: the resource's own member of that name when it has one
     (an ACL's ``bucket``, which reads return), else a new one the calls alone take."""
     f = resource.fields.get(param)

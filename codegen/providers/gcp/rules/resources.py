@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from codegen.annotate.draft import ResourceDraft
+from codegen.annotate.rules import rule, source
+from codegen.model import Operation
 from codegen.providers.gcp.rules.context import (
     Collection,
     Facts,
@@ -17,8 +19,6 @@ from codegen.providers.gcp.rules.context import (
     upper_first,
 )
 from codegen.providers.gcp.rules.text import clean
-from codegen.annotate.rules import rule, source
-from codegen.model import Operation
 
 CREATE_METHODS = ("insert", "create")
 # Required create parameters that place a resource rather than describe it (storage's
@@ -77,7 +77,9 @@ def find_resources(ctx: GcpContext) -> None:
         ctx.facts[name] = Facts(collection=collection, schema=schema, create_key=create)
 
 
-def _distinct(found: list[tuple[str, Collection, str, str]]) -> list[tuple[str, Collection, str, str]]:
+def _distinct(
+    found: list[tuple[str, Collection, str, str]],
+) -> list[tuple[str, Collection, str, str]]:
     out = []
     for name, collection, schema, create in found:
         twins = [f for f in found if f[0] == name]
@@ -145,7 +147,11 @@ def list_operation(ctx: GcpContext) -> None:
     rid = source("gcp.list-and-aggregated-list")
     for resource, facts in ctx.resources():
         methods = facts.collection.methods
-        name = "list" if "list" in methods else "aggregatedList" if "aggregatedList" in methods else None
+        name = (
+            "list"
+            if "list" in methods
+            else "aggregatedList" if "aggregatedList" in methods else None
+        )
         if name is None:
             continue
         method = methods[name]
@@ -153,8 +159,11 @@ def list_operation(ctx: GcpContext) -> None:
         op = Operation(
             method["id"],
             "list",
-            identity_members=tuple(ctx.path_params(method)) + tuple(
-                n for n, p in ctx.query(method).items() if p.get("required") and n in SCOPE_PARAMETERS
+            identity_members=tuple(ctx.path_params(method))
+            + tuple(
+                n
+                for n, p in ctx.query(method).items()
+                if p.get("required") and n in SCOPE_PARAMETERS
             ),  # storage's buckets.list names its project in the query
             output_member=_items_member(ctx, method, facts.schema),
             output_is_list=True,
@@ -186,4 +195,4 @@ def same_level(get: Method, other: Method) -> bool:
     """``other`` acts on one resource as ``get`` does: its path is get's path, maybe followed by
     a custom verb (``…/subnetworks/{resource}/setLabels``, ``v1/{+name}:disable``)."""
     base, path = path_template(get), path_template(other)
-    return path == base or path.startswith(base + "/") or path.startswith(base + ":")
+    return path == base or path.startswith((base + "/", base + ":"))

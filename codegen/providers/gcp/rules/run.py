@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from codegen.annotate.draft import ServiceDraft
-from codegen.providers.gcp.rules import aip, actions, calls, classify, evidence, fields, identity, parents, resources, setters, updates
-from codegen.providers.gcp.rules.context import GcpContext
 from codegen.annotate.rules import Rule, check_unique
+from codegen.providers.gcp.rules import (
+    actions,
+    aip,
+    calls,
+    classify,
+    evidence,
+    fields,
+    identity,
+    parents,
+    resources,
+    setters,
+    updates,
+)
+from codegen.providers.gcp.rules.context import GcpContext
 from codegen.providers.gcp.shapes import GcpCallShape, GcpFieldShape
 
 GCP_RULES: Sequence[Rule[GcpContext]] = check_unique(
@@ -73,8 +86,14 @@ def annotate_document(
     source_files: tuple[str, ...] = (),
 ) -> tuple[GcpContext, ServiceDraft]:
     """Run every GCP rule over one discovery document; overlays come after."""
-    draft = ServiceDraft("gcp", service, api_version, source_files=source_files, call_shape=GcpCallShape,
-                         field_shape=GcpFieldShape)
+    draft = ServiceDraft(
+        "gcp",
+        service,
+        api_version,
+        source_files=source_files,
+        call_shape=GcpCallShape,
+        field_shape=GcpFieldShape,
+    )
     ctx = GcpContext(document=document, draft=draft)
     for r in GCP_RULES:
         r(ctx)

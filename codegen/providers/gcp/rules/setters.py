@@ -12,15 +12,23 @@ ignores such a field, so it is set by that method after the create, never in it.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from codegen.annotate.draft import FieldDraft
-from codegen.providers.gcp.rules.actions import is_control
-from codegen.providers.gcp.rules.context import Collection, Facts, GcpContext, Method, path_template, singular, upper_first
-from codegen.providers.gcp.rules.resources import same_level
-from codegen.providers.gcp.rules.updates import carry
 from codegen.annotate.rules import rule, source
 from codegen.model import Mutability
+from codegen.providers.gcp.rules.actions import is_control
+from codegen.providers.gcp.rules.context import (
+    Collection,
+    Facts,
+    GcpContext,
+    Method,
+    path_template,
+    singular,
+    upper_first,
+)
+from codegen.providers.gcp.rules.resources import same_level
+from codegen.providers.gcp.rules.updates import carry
 
 OUTPUT_ONLY = source("gcp.output-only")
 SCOPE_PREFIXES = ("region", "global", "zone")
@@ -44,10 +52,15 @@ def _carrier(ctx: GcpContext, method: Method, field: str) -> tuple[str, bool] | 
 
 
 def _server_marked(f: FieldDraft) -> bool:
-    return f.get("mutability") is Mutability.READ_ONLY and f.provenance.get("mutability") == OUTPUT_ONLY
+    return (
+        f.get("mutability") is Mutability.READ_ONLY
+        and f.provenance.get("mutability") == OUTPUT_ONLY
+    )
 
 
-def _set_through(facts: Facts, f: FieldDraft, method: Method, member: tuple[str, bool], rid: str) -> None:
+def _set_through(
+    facts: Facts, f: FieldDraft, method: Method, member: tuple[str, bool], rid: str
+) -> None:
     method_id = method["id"]
     carry(facts, method_id, f.name)
     facts.actions.add(method_id)
@@ -103,8 +116,8 @@ def _text_names(f: FieldDraft, collection: Collection) -> bool:
     words = "".join(_WORDS.findall(f.documentation)).lower()
     kind = singular(collection.name)
     for scope in SCOPE_PREFIXES:  # regionInstanceGroups are InstanceGroups of a region
-        if kind.startswith(scope) and kind[len(scope):][:1].isupper():
-            kind = kind[len(scope):]
+        if kind.startswith(scope) and kind[len(scope) :][:1].isupper():
+            kind = kind[len(scope) :]
     return kind.lower() in words
 
 
@@ -126,4 +139,3 @@ def companion_setter(ctx: GcpContext) -> None:
                 if member is not None and same_level(other.methods["get"], method):
                     facts.borrowed[method["id"]] = method
                     _set_through(facts, f, method, member, rid)
-

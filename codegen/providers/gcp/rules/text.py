@@ -11,8 +11,8 @@ matched inside words, against the methods the resource really has.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from typing import Collection, Iterable
 
 _BEHAVIOUR_PREFIX = re.compile(
     r"^\s*((optional|required|output[ -]only|input[ -]only|immutable|identifier|deprecated)\.\s*)+",
@@ -27,8 +27,11 @@ _INPUT_ONLY = re.compile(r"\[input[ -]only\]|(^|[.;]\s)input[ -]only\.", re.I)
 _IMMUTABLE = re.compile(r"(^|[.;]\s)immutable\.|\bis immutable\b|\bit'?s immutable\b", re.I)
 _CREATE_ONLY = (
     re.compile(r"\bonly (at|during|on|upon|when) (\w+ ){0,3}creat(ion|ing|ed)\b", re.I),
-    re.compile(r"\bcan only be (set|specified|provided|added|configured|chosen|defined)"
-               r" (at|during|on|upon|when) (\w+ ){0,3}creat", re.I),
+    re.compile(
+        r"\bcan only be (set|specified|provided|added|configured|chosen|defined)"
+        r" (at|during|on|upon|when) (\w+ ){0,3}creat",
+        re.I,
+    ),
     re.compile(r"\b(cannot|can not|can't) be (changed|updated|modified|patched|edited)\b", re.I),
     re.compile(r"\bonce (set|created),? (it )?(cannot|can't|can not)\b", re.I),
     re.compile(r"\bused to create (this|the)\b", re.I),  # where it came from: a source image
@@ -44,11 +47,14 @@ _LIMIT_SENTENCE = re.compile(
     re.I,
 )
 _MASK = re.compile(
-    r"update[ _-]?mask|fields? (that are |which are )?(provided|specified|present|supplied|included|given|set)\b",
+    r"update[ _-]?mask|fields? (that are |which are "
+    r")?(provided|specified|present|supplied|included|given|set)\b",
     re.I,
 )
 _FIELD_DOCS = re.compile(r"indicated in the field descriptions?|as noted in the field", re.I)
-_METHOD_AFTER = re.compile(r"\b(?:using|with|by|via|through|calling|call)\s*(?:(?:the|an|a)\s+)?([A-Za-z]+)")
+_METHOD_AFTER = re.compile(
+    r"\b(?:using|with|by|via|through|calling|call)\s*(?:(?:the|an|a)\s+)?([A-Za-z]+)"
+)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
@@ -113,7 +119,7 @@ def _unglued(word: str) -> Iterable[str]:
     yield word
     for article in ("the", "an", "a"):
         if word.startswith(article) and len(word) > len(article):
-            yield word[len(article):]
+            yield word[len(article) :]
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 
 from codegen.annotate.draft import FieldDraft, ResourceDraft
+from codegen.annotate.rules import rule, source
+from codegen.model import Mutability
 from codegen.providers.gcp.rules.actions import writable
 from codegen.providers.gcp.rules.classify import unset
 from codegen.providers.gcp.rules.context import Facts, GcpContext, Method, verb
 from codegen.providers.gcp.rules.resources import same_level
 from codegen.providers.gcp.rules.text import Limit, methods_named, says_create_only, update_limit
-from codegen.annotate.rules import rule, source
-from codegen.model import Mutability
 from codegen.providers.gcp.shapes import GcpFieldShape
 
 UPDATE_METHODS = ("patch", "update")  # the resource's own update, most specific first
@@ -30,7 +30,11 @@ def own_update(ctx: GcpContext, facts: Facts) -> tuple[str, Method] | None:
     of it, iam's PatchServiceAccountRequest) as its body."""
     for key in UPDATE_METHODS:
         method = facts.method(key)
-        if method is not None and same_level(facts.get, method) and _takes_resource(ctx, facts, method):
+        if (
+            method is not None
+            and same_level(facts.get, method)
+            and _takes_resource(ctx, facts, method)
+        ):
             return key, method
     return None
 
@@ -146,7 +150,7 @@ def _preference(facts: Facts, own: str | None, field: str, method_id: str) -> tu
     """The action built for the field (``setLabels`` for labels, ``resize`` for sizeGb) first,
     then other actions, then the resource's own update, then anything else; narrowest first."""
     key = method_id.rsplit(".", 1)[-1]
-    what = key[len(verb(key)):].lower()
+    what = key[len(verb(key)) :].lower()
     if method_id in facts.actions:
         rank = 0 if field.lower().startswith(what) else 1
     else:

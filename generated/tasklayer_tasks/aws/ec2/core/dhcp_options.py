@@ -32,9 +32,9 @@ SPEC = ResourceSpec(
             name="DhcpConfigurations",
             attr="dhcp_configurations",
             mutability=Mutability.CREATE_ONLY,
-            key="dhcpConfigurations",
             in_create=True,
             required=True,
+            key="dhcpConfigurations",
         ),
         FieldSpec(
             name="OwnerId",
@@ -46,9 +46,9 @@ SPEC = ResourceSpec(
             name="Tags",
             attr="tags",
             mutability=Mutability.MUTABLE,
-            key="tags",
             unordered=True,
             is_tags=True,
+            key="tags",
         ),
         FieldSpec(
             name="DhcpOptionsId",

@@ -30,9 +30,9 @@ SPEC = ResourceSpec(
             name="InstanceTagAttribute",
             attr="instance_tag_attribute",
             mutability=Mutability.CREATE_ONLY,
-            key="instanceTagAttribute",
             in_create=True,
             required=True,
+            key="instanceTagAttribute",
         ),
         FieldSpec(
             name="InstanceTagKeys",

@@ -32,11 +32,11 @@ SPEC = ResourceSpec(
             name="VpcId",
             attr="vpc",
             mutability=Mutability.CREATE_ONLY,
-            key="vpcId",
             in_create=True,
             required=True,
             references="Vpc",
             filter_name="vpc-id",
+            key="vpcId",
         ),
         FieldSpec(
             name="Associations",
@@ -66,9 +66,9 @@ SPEC = ResourceSpec(
             name="Tags",
             attr="tags",
             mutability=Mutability.MUTABLE,
-            key="tags",
             unordered=True,
             is_tags=True,
+            key="tags",
         ),
         FieldSpec(
             name="OwnerId",

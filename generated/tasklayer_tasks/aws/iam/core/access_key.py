@@ -31,9 +31,9 @@ SPEC = ResourceSpec(
             name="UserName",
             attr="user_name",
             mutability=Mutability.CREATE_ONLY,
-            key="userName",
             in_create=True,
             references="User",
+            key="userName",
         ),
         FieldSpec(
             name="AccessKeyId",
@@ -45,8 +45,8 @@ SPEC = ResourceSpec(
             name="Status",
             attr="status",
             mutability=Mutability.MUTABLE,
-            key="status",
             update_operation="UpdateAccessKey",
+            key="status",
         ),
         FieldSpec(
             name="CreateDate",

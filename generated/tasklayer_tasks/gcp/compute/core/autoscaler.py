@@ -35,9 +35,9 @@ SPEC = ResourceSpec(
             name="autoscalingPolicy",
             attr="autoscaling_policy",
             mutability=Mutability.CREATE_ONLY,
-            key="autoscalingPolicy",
             in_create=True,
             server_default=True,
+            key="autoscalingPolicy",
         ),
         FieldSpec(
             name="creationTimestamp",
@@ -49,8 +49,8 @@ SPEC = ResourceSpec(
             name="description",
             attr="description",
             mutability=Mutability.CREATE_ONLY,
-            key="description",
             in_create=True,
+            key="description",
         ),
         FieldSpec(
             name="id",
@@ -68,9 +68,9 @@ SPEC = ResourceSpec(
             name="name",
             attr="name",
             mutability=Mutability.CREATE_ONLY,
-            key="name",
             in_create=True,
             required=True,
+            key="name",
         ),
         FieldSpec(
             name="recommendedSize",
@@ -112,8 +112,8 @@ SPEC = ResourceSpec(
             name="target",
             attr="target",
             mutability=Mutability.CREATE_ONLY,
-            key="target",
             in_create=True,
+            key="target",
         ),
         FieldSpec(
             name="zone",

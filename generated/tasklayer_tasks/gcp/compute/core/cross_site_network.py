@@ -42,9 +42,9 @@ SPEC = ResourceSpec(
             name="description",
             attr="description",
             mutability=Mutability.MUTABLE,
-            key="description",
             in_create=True,
             update_operation="compute.crossSiteNetworks.patch",
+            key="description",
         ),
         FieldSpec(
             name="id",
@@ -62,8 +62,8 @@ SPEC = ResourceSpec(
             name="name",
             attr="name",
             mutability=Mutability.CREATE_ONLY,
-            key="name",
             in_create=True,
+            key="name",
         ),
         FieldSpec(
             name="selfLink",

@@ -41,8 +41,8 @@ SPEC = ResourceSpec(
             name="description",
             attr="description",
             mutability=Mutability.CREATE_ONLY,
-            key="description",
             in_create=True,
+            key="description",
         ),
         FieldSpec(
             name="id",
@@ -60,8 +60,8 @@ SPEC = ResourceSpec(
             name="name",
             attr="name",
             mutability=Mutability.CREATE_ONLY,
-            key="name",
             in_create=True,
+            key="name",
         ),
         FieldSpec(
             name="region",
@@ -91,8 +91,8 @@ SPEC = ResourceSpec(
             name="sourceConsistencyGroup",
             attr="source_consistency_group",
             mutability=Mutability.CREATE_ONLY,
-            key="sourceConsistencyGroup",
             in_create=True,
+            key="sourceConsistencyGroup",
         ),
         FieldSpec(
             name="status",

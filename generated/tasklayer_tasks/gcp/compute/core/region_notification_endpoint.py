@@ -41,15 +41,15 @@ SPEC = ResourceSpec(
             name="description",
             attr="description",
             mutability=Mutability.CREATE_ONLY,
-            key="description",
             in_create=True,
+            key="description",
         ),
         FieldSpec(
             name="grpcSettings",
             attr="grpc_settings",
             mutability=Mutability.CREATE_ONLY,
-            key="grpcSettings",
             in_create=True,
+            key="grpcSettings",
         ),
         FieldSpec(
             name="id",
@@ -67,8 +67,8 @@ SPEC = ResourceSpec(
             name="name",
             attr="name",
             mutability=Mutability.CREATE_ONLY,
-            key="name",
             in_create=True,
+            key="name",
         ),
         FieldSpec(
             name="region",

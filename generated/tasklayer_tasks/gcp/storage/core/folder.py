@@ -35,9 +35,9 @@ SPEC = ResourceSpec(
             name="bucket",
             attr="bucket",
             mutability=Mutability.CREATE_ONLY,
-            key="bucket",
             references="Bucket",
             reference_member="name",
+            key="bucket",
         ),
         FieldSpec(
             name="createTime",
@@ -67,15 +67,15 @@ SPEC = ResourceSpec(
             name="name",
             attr="name",
             mutability=Mutability.CREATE_ONLY,
-            key="name",
             in_create=True,
+            key="name",
         ),
         FieldSpec(
             name="pendingRenameInfo",
             attr="pending_rename_info",
             mutability=Mutability.CREATE_ONLY,
-            key="pendingRenameInfo",
             in_create=True,
+            key="pendingRenameInfo",
         ),
         FieldSpec(
             name="selfLink",

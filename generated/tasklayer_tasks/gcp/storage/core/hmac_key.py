@@ -42,8 +42,8 @@ SPEC = ResourceSpec(
             name="etag",
             attr="etag",
             mutability=Mutability.READ_ONLY,
-            key="etag",
             update_operation="storage.projects.hmacKeys.update",
+            key="etag",
         ),
         FieldSpec(
             name="id",
@@ -73,16 +73,16 @@ SPEC = ResourceSpec(
             name="serviceAccountEmail",
             attr="service_account_email",
             mutability=Mutability.MUTABLE,
-            key="serviceAccountEmail",
             in_create=True,
             update_operation="storage.projects.hmacKeys.update",
+            key="serviceAccountEmail",
         ),
         FieldSpec(
             name="state",
             attr="state",
             mutability=Mutability.MUTABLE,
-            key="state",
             update_operation="storage.projects.hmacKeys.update",
+            key="state",
         ),
         FieldSpec(
             name="timeCreated",
