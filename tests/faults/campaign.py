@@ -34,7 +34,7 @@ from tasklayer_tasks.runtime.retry import RetryPolicy
 from tests.behaviour.stack import Stack, network_stack
 from tests.faults import inventory
 from tests.faults.moto import MotoServer
-from tests.faults.proxy import Fault, FaultKind, FaultProxy
+from tests.faults.proxy import Fault, FaultKind, FaultProxy, WireRequest
 
 REGION = "us-east-1"
 CLUSTER = "demo"
@@ -169,6 +169,9 @@ class Workload:
     # two clusters may give their resources the same names (false: a name is found, and a
     # neighbour's of that name is refused as not ours, never made twice)
     names_coexist: ClassVar[bool] = True
+    # the executor's workers (None: its default); tests/golden records with 1, so that the
+    # order of independent tasks' calls is the scheduler's, not the threads'
+    workers: ClassVar[int | None] = None
 
     def __init__(self, lab: Lab, cluster: str, names: str | None = None) -> None:
         self.lab, self.cluster, self.names = lab, cluster, names or cluster
@@ -200,7 +203,9 @@ class StackWorkload(Workload):
         return self.tasks().tasks()
 
     def _executor(self) -> Executor:
-        return Executor(CloudTarget(self.context), sleep=_no_sleep)
+        if self.workers is None:
+            return Executor(CloudTarget(self.context), sleep=_no_sleep)
+        return Executor(CloudTarget(self.context), sleep=_no_sleep, max_concurrency=self.workers)
 
     def apply(self) -> Pass:
         try:
@@ -298,6 +303,10 @@ class Outcome:
     leaks: dict[str, int] = field(default_factory=dict)  # what is left after the delete
     setup_error: str = ""
     seconds: float = 0.0
+    # every request at the wire, with the part of the cell it belongs to ("setup": the clean
+    # apply before a delete cell's fault; "apply" / "delete": the faulted passes; "re-apply";
+    # then "delete" after an apply cell): what tests/golden records
+    wire: list[tuple[str, WireRequest]] = field(default_factory=list)
 
     @property
     def converged(self) -> bool:
@@ -335,29 +344,43 @@ def _compare(outcome: Outcome, workload: Workload, items: list[inventory.Item]) 
     outcome.unowned = {k: n - owned[k] for k, n in present.items() if n > owned[k]}
 
 
-def run_cell(lab: Lab, cell: Cell) -> Outcome:
+def run_cell(lab: Lab, cell: Cell, workload_type: type[Workload] | None = None) -> Outcome:
     started = time.perf_counter()
     outcome = Outcome(cell)
     lab.reset()
-    workload = WORKLOADS[cell.workload](lab, CLUSTER)
+    workload = (workload_type or WORKLOADS[cell.workload])(lab, CLUSTER)
+    taken = 0
+
+    def take(segment: str) -> None:
+        nonlocal taken
+        requests = list(lab.proxy.requests)
+        outcome.wire += [(segment, r) for r in requests[taken:]]
+        taken = len(requests)
+
     if cell.phase == "delete":
         setup = drive(workload.apply, workload.max_passes)
+        take("setup")
         if not setup.done:
             outcome.setup_error = f"the clean apply failed: {setup.errors[-1:] or 'not done'}"
             return outcome
     lab.proxy.plan(cell.fault)
     if cell.phase == "apply":
         outcome.drive = drive(workload.apply, workload.max_passes)
+        take("apply")
         outcome.fired = len(lab.proxy.fired())
         _compare(outcome, workload, lab.inventory())
         lab.proxy.clear()
+        taken = 0
         again = workload.apply()
+        take("re-apply")
         outcome.reapply_writes = dict(lab.proxy.writes())
         if not again.done:
             outcome.reapply_error = again.error or "not done"
         outcome.delete_done = drive(workload.delete, workload.max_passes).done
+        take("delete")
     else:
         outcome.drive = drive(workload.delete, workload.max_passes)
+        take("delete")
         outcome.fired = len(lab.proxy.fired())
         outcome.delete_done = outcome.drive.done
     outcome.leaks = dict(inventory.counts(lab.inventory()))
@@ -365,10 +388,11 @@ def run_cell(lab: Lab, cell: Cell) -> Outcome:
     return outcome
 
 
-def mutating_calls(lab: Lab, workload: str) -> dict[str, list[tuple[str, int]]]:
+def mutating_calls(lab: Lab, workload: str, workload_type: type[Workload] | None = None
+                   ) -> dict[str, list[tuple[str, int]]]:
     """Per phase, each mutating call of a clean run as (action, occurrence), in wire order."""
     lab.reset()
-    run = WORKLOADS[workload](lab, CLUSTER)
+    run = (workload_type or WORKLOADS[workload])(lab, CLUSTER)
     calls: dict[str, list[tuple[str, int]]] = {}
     for phase, step in (("apply", run.apply), ("delete", run.delete)):
         lab.proxy.clear()
@@ -386,11 +410,13 @@ def mutating_calls(lab: Lab, workload: str) -> dict[str, list[tuple[str, int]]]:
     return calls
 
 
-def cells(lab: Lab, kinds: tuple[FaultKind, ...] = SUITE_KINDS, times: int = 1) -> list[Cell]:
+def cells(lab: Lab, kinds: tuple[FaultKind, ...] = SUITE_KINDS, times: int = 1,
+          workloads: dict[str, type[Workload]] | None = None) -> list[Cell]:
     """``times`` > 1 faults that many consecutive requests of the action: retries within the
-    faulted pass meet the fault again, so the next pass (a new run) must cope with it."""
+    faulted pass meet the fault again, so the next pass (a new run) must cope with it.
+    ``workloads``: other classes for the names of ``WORKLOADS`` (tests/golden's, with 1 worker)."""
     found = []
     for workload in WORKLOADS:
-        for phase, calls in mutating_calls(lab, workload).items():
+        for phase, calls in mutating_calls(lab, workload, (workloads or {}).get(workload)).items():
             found += [Cell(workload, phase, Fault(action, n, kind, times)) for action, n in calls for kind in kinds]
     return found

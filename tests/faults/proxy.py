@@ -87,6 +87,7 @@ class WireRequest:
     fault: FaultKind | None = None
     replayed: bool = False  # answered from the client-token ledger, never reached moto
     status: int | None = None  # None: no reply was sent
+    path: str = ""  # the URL path of a REST request (its identity, Route 53's zone id); "" for query
 
     @property
     def mutating(self) -> bool:
@@ -359,7 +360,8 @@ class _Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         action, params, key = parse_call(self.command, self.path, self.headers, body)
         fault = proxy._fault_for(action) if action else None
-        record = WireRequest(action, params, key[1], fault)
+        path = "" if "Action" in params else urlsplit(self.path).path
+        record = WireRequest(action, params, key[1], fault, path=path)
 
         if fault is FaultKind.RESET:
             proxy._record(record)
@@ -367,19 +369,19 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if fault is FaultKind.THROTTLE or fault is FaultKind.ERROR_BEFORE:
             answer = THROTTLED if fault is FaultKind.THROTTLE else INTERNAL
-            proxy._record(WireRequest(action, params, key[1], fault, status=answer.status))
+            proxy._record(WireRequest(action, params, key[1], fault, status=answer.status, path=path))
             self._send(answer)
             return
 
         answer, replayed = proxy._answer(self.command, self.path, list(self.headers.items()), body,
                                          action, params, key)
         if fault is FaultKind.LOST:
-            proxy._record(WireRequest(action, params, key[1], fault, replayed))
+            proxy._record(WireRequest(action, params, key[1], fault, replayed, path=path))
             self.close_connection = True  # closed with no reply: the outcome is unknown
             return
         if fault is FaultKind.ERROR_AFTER:
             answer = INTERNAL
-        proxy._record(WireRequest(action, params, key[1], fault, replayed, answer.status))
+        proxy._record(WireRequest(action, params, key[1], fault, replayed, answer.status, path))
         self._send(answer)
 
     def _send(self, answer: _Answer) -> None:

@@ -1,0 +1,398 @@
+"""Golden call sequences (issue 21, item 5): the cloud calls each scenario makes, recorded before
+the runtime is redesigned, so that after it every sequence can be shown identical or shorter.
+
+    python -m tests.golden.record --check                       # every suite; exit 1 on any DIFFERENT
+    python -m tests.golden.record --check --suite fault-matrix  # the whole fault matrix (~315 cells, minutes)
+    python -m tests.golden.record --check --suite kops --suite conformance   # the cheap suites
+    python -m tests.golden.record --check --suite fault-matrix --match CreateVpc   # some cells only
+    python -m tests.golden.record --write [--suite ...] [--match ...]   # (re)record; a selection merges
+
+Suites, one file each under ``tests/golden/calls/`` (one entry per scenario, sorted; one call per
+line, see :mod:`tests.golden.normalise` for what is replaced by placeholders):
+
+``fault-matrix``  every cell of ``bench/fault_matrix.py`` (all workloads, phases and the five fault
+                  kinds, one fault each), recorded at the wire by the fault proxy in front of
+                  moto_server: every request of the cell, retries included, each marked with the
+                  part of the cell it belongs to (setup, the faulted passes, re-apply, delete).
+``conformance``   every resource of ``python -m tests.conformance.sweep``, AWS on moto in-process
+                  (each request as botocore serialized it, at its ``before-call`` event: the body a
+                  query service sends, a REST service's path and XML or JSON body), GCP on the
+                  fake (its request log: method id, path, query, body).
+``kops``          examples/kops_cluster.py's cluster through the fault proxy (no fault): apply,
+                  the converged re-apply, delete.
+
+``--check`` prints per scenario ``identical``, ``shorter`` (a subsequence of the golden one with
+fewer calls), ``absent`` (the fresh run has no such scenario: a cell of a call no longer made)
+or ``DIFFERENT`` with a short diff (a new scenario is DIFFERENT too), and exits 1 on any
+DIFFERENT.
+
+Determinism. The executor runs independent tasks on up to 10 threads, so the wire order of
+their calls is the threads' interleaving, not the runtime's decision. The recording therefore
+runs every executor with ``max_concurrency=1`` (the conformance sweep already does): the
+order is then the scheduler's (dependencies, longest chain first, early listings in free slots —
+with one worker there are fewer free slots, so fewer early listings than at 10 workers). The
+fault matrix's cells are enumerated from one-worker clean runs too (the same cells as the
+suite's: the mutating calls per phase do not depend on the workers; which of two subnets is
+``CreateSubnet#2`` may). A task's own parallel reads (a VPC's separately read attributes, read
+at once on their own threads) are still interleaved: within a run of consecutive reads that a
+write does not separate, reads are compared in sorted order (``sorted_reads``), i.e. as a
+multiset; writes keep their exact order. Polls are timed, not counted: a task polling until
+ready or until its deadline (the sweep's is 2 s of wall time) reads as often as the clock lets
+it, so three or more identical reads in a row are one entry marked ``"repeats": "3+"``. Recording twice gives identical files (checked:
+``--check`` right after ``--write``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from tests.golden.normalise import Normaliser, line
+
+HERE = Path(__file__).resolve().parent
+CALLS = HERE / "calls"
+SUITES = ("conformance", "fault-matrix", "kops")
+READ_PREFIXES = ("Describe", "Get", "List", "Head")
+Scenarios = dict[str, list[dict[str, Any]]]
+
+
+def path_of(suite: str) -> Path:
+    return CALLS / f"{suite}.json"
+
+
+# -- shaping calls ---------------------------------------------------------------------------------
+
+
+def is_read(call: dict[str, Any]) -> bool:
+    op = str(call["op"]).rsplit(".", 1)[-1]
+    if op.startswith(READ_PREFIXES) or op in ("get", "list", "aggregatedList", "wait"):
+        return True
+    return op.startswith(("get", "list")) and call.get("http") == "GET"
+
+
+def sorted_reads(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each run of consecutive reads sorted (a task's parallel reads arrive in any order); the
+    writes, and where they fall among the reads, unchanged."""
+    out: list[dict[str, Any]] = []
+    run: list[dict[str, Any]] = []
+    for call in calls:
+        if is_read(call):
+            run.append(call)
+            continue
+        out += collapsed(sorted(run, key=line))
+        run = []
+        out.append(call)
+    return out + collapsed(sorted(run, key=line))
+
+
+def collapsed(reads: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Three or more identical reads in a row become one entry marked ``"repeats": "3+"``: a
+    poll until ready or until the task's deadline (the sweep's is 2 s of wall time), whose count
+    is the clock's, not the runtime's. Two stay two (a redundant read is behaviour)."""
+    out: list[dict[str, Any]] = []
+    i = 0
+    while i < len(reads):
+        j = i
+        while j < len(reads) and line(reads[j]) == line(reads[i]):
+            j += 1
+        out += [{**reads[i], "repeats": "3+"}] if j - i >= 3 else reads[i:j]
+        i = j
+    return out
+
+
+def wire_call(normaliser: Normaliser, segment: str, request: Any) -> dict[str, Any]:
+    """A fault proxy ``WireRequest`` as an entry."""
+    call: dict[str, Any] = {"seg": segment, "op": request.action or "(unnamed)"}
+    if request.path:
+        call["path"] = normaliser.text(request.path)
+    call["params"] = normaliser.params(request.params)
+    if request.fault is not None:
+        call["fault"] = request.fault.value
+    if request.replayed:
+        call["replayed"] = True
+    if request.status != 200:
+        call["status"] = request.status
+    return call
+
+
+# -- the fault matrix -------------------------------------------------------------------------------
+
+
+def one_worker_workloads() -> dict[str, Any]:
+    from tests.faults.campaign import WORKLOADS
+
+    return {name: type(f"{w.__name__}OneWorker", (w,), {"workers": 1}) for name, w in WORKLOADS.items()}
+
+
+def record_fault_matrix(match: str | tuple[str, ...] = "", say: Callable[[str], None] = print) -> Scenarios:
+    """Every cell whose id contains ``match`` (or one of them)."""
+    from tests.faults.campaign import Lab, cells, no_sdk_backoff, run_cell
+    from tests.faults.proxy import FaultKind
+
+    workloads = one_worker_workloads()
+    out: Scenarios = {}
+    lab = Lab().start()
+    try:
+        with no_sdk_backoff():
+            fragments = (match,) if isinstance(match, str) else match
+            chosen = [c for c in cells(lab, tuple(FaultKind), workloads=workloads)
+                      if any(f in str(c) for f in fragments)]
+            say(f"fault-matrix: {len(chosen)} cells")
+            for cell in chosen:
+                outcome = run_cell(lab, cell, workloads[cell.workload])
+                normaliser = Normaliser()
+                calls = [wire_call(normaliser, segment, r) for segment, r in outcome.wire]
+                out[str(cell)] = sorted_reads(calls)
+    finally:
+        lab.stop()
+    return out
+
+
+# -- the kOps example cluster ------------------------------------------------------------------------
+
+
+def record_kops(match: str = "", say: Callable[[str], None] = print) -> Scenarios:
+    from examples.kops_cluster import kops_cluster
+    from tasklayer_tasks.runtime import CloudTarget, Executor
+    from tests.faults.campaign import Lab, no_sdk_backoff
+
+    cluster = "demo.example.com"
+    lab = Lab().start()
+    out: Scenarios = {}
+    try:
+        with no_sdk_backoff():
+            lab.reset()
+            context = lab.context(cluster)
+            normaliser = Normaliser()  # one for the three: the ids of the apply are the delete's
+            steps = (("apply", "run"), ("re-apply", "run"), ("delete", "delete"))
+            calls: list[dict[str, Any]] = []
+            for segment, verb in steps:
+                lab.proxy.clear()
+                executor = Executor(CloudTarget(context), sleep=lambda _: None, max_concurrency=1)
+                getattr(executor, verb)(kops_cluster(cluster))
+                calls += sorted_reads([wire_call(normaliser, segment, r) for r in list(lab.proxy.requests)])
+            for segment, _ in steps:
+                if match in f"kops-{segment}":
+                    out[f"kops-{segment}"] = [c for c in calls if c["seg"] == segment]
+    finally:
+        lab.stop()
+    say(f"kops: {len(out)} scenarios")
+    return out
+
+
+# -- the conformance sweep ----------------------------------------------------------------------------
+
+
+def aws_call(normaliser: Normaliser, model: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """A botocore request dict (before-call: serialized, not yet signed) as an entry."""
+    from tests.faults.rest import xml_params
+
+    service = model.service_model.service_name
+    protocol = model.service_model.protocol
+    call: dict[str, Any] = {"op": f"{service}.{model.name}"}
+    body = request.get("body")
+    if protocol in ("query", "ec2"):
+        params = dict(body) if isinstance(body, dict) else {}
+    else:
+        call["http"] = request.get("method", "")
+        call["path"] = normaliser.text(str(request.get("url_path", "")))
+        raw = body if isinstance(body, bytes) else str(body or "").encode()
+        if protocol == "rest-xml":
+            params = xml_params(raw) if raw else {}
+        else:
+            params = json.loads(raw) if raw.strip() else {}
+        query = request.get("query_string") or {}
+        if query:
+            params = {**params, **{f"?{k}": v for k, v in dict(query).items()}}
+    call["params"] = normaliser.params(params)
+    return call
+
+
+def gcp_call(normaliser: Normaliser, request: Any) -> dict[str, Any]:
+    call: dict[str, Any] = {"op": request.method_id, "http": request.http_method,
+                            "path": normaliser.text(request.path)}
+    query = {f"?{k}": v for k, v in sorted(dict(request.query or {}).items())}
+    body = request.body if isinstance(request.body, dict) else ({"(body)": request.body} if request.body else {})
+    call["params"] = normaliser.params({**query, **body})
+    return call
+
+
+@contextmanager
+def recording_clouds(out: dict[str, list[Callable[[], dict[str, Any]]]]) -> Iterator[None]:
+    """The sweep's clouds, each remembering per resource (``begin``'s key) what it sent."""
+    from tests.conformance import clouds
+
+    made: list[Any] = []
+
+    class RecordingAws(clouds.AwsCloud):
+        def __init__(self) -> None:
+            super().__init__()
+            self.key = ""
+            self.session.register("before-call", self._remember)
+
+        def _remember(self, model: Any, params: Any, **_: Any) -> None:
+            if self.key:  # the request dict is reused: shape it now
+                out[self.key].append(lambda m=model, p=_snapshot(params): ("aws", m, p))  # type: ignore[misc]
+
+        def begin(self, key: str) -> None:
+            super().begin(key)
+            self.key = key
+            out[key] = []
+
+    class RecordingGcp(clouds.GcpCloud):
+        def __init__(self, documents: Any) -> None:
+            super().__init__(documents)
+            self.key, self.since = "", 0
+            made.append(self)
+
+        def begin(self, key: str) -> None:
+            super().begin(key)
+            self._flush()
+            self.key, self.since = key, len(self.fake.log)
+            out[key] = []
+
+        def _flush(self) -> None:
+            if self.key:
+                out[self.key] += [lambda r=r: ("gcp", r) for r in self.fake.log[self.since:]]  # type: ignore[misc]
+                self.since = len(self.fake.log)
+
+        def mark(self) -> int:
+            self._flush()
+            return super().mark()
+
+    saved = clouds.AwsCloud, clouds.GcpCloud
+    clouds.AwsCloud, clouds.GcpCloud = RecordingAws, RecordingGcp  # type: ignore[misc]
+    try:
+        yield
+        for cloud in made:  # the last resource's cleanup
+            cloud._flush()
+    finally:
+        clouds.AwsCloud, clouds.GcpCloud = saved  # type: ignore[misc]
+
+
+def _snapshot(request: dict[str, Any]) -> dict[str, Any]:
+    body = request.get("body")
+    return {"body": dict(body) if isinstance(body, dict) else body, "method": request.get("method"),
+            "url_path": request.get("url_path"), "query_string": dict(request.get("query_string") or {})}
+
+
+def record_conformance(match: str = "", say: Callable[[str], None] = print) -> Scenarios:
+    from tests.conformance.sweep import sweep
+
+    raw: dict[str, list[Callable[[], Any]]] = {}
+    args = argparse.Namespace(provider=None, service=None, resource=None, verbose=False)
+    with recording_clouds(raw):
+        sweep(args, say=lambda _: None)
+    out: Scenarios = {}
+    for key, thunks in raw.items():
+        if match not in key:
+            continue
+        normaliser = Normaliser()
+        calls = []
+        for thunk in thunks:
+            made = thunk()
+            calls.append(aws_call(normaliser, made[1], made[2]) if made[0] == "aws" else gcp_call(normaliser, made[1]))
+        out[key] = sorted_reads(calls)
+    say(f"conformance: {len(out)} resources")
+    return out
+
+
+RECORDERS: dict[str, Callable[..., Scenarios]] = {
+    "conformance": record_conformance,
+    "fault-matrix": record_fault_matrix,
+    "kops": record_kops,
+}
+
+
+# -- files and comparison -----------------------------------------------------------------------------
+
+
+def dumps(scenarios: Scenarios) -> str:
+    """Sorted scenarios, one call per line: valid JSON that diffs line by line."""
+    parts = []
+    for key in sorted(scenarios):
+        calls = ",\n".join(f"    {line(c)}" for c in scenarios[key])
+        parts.append(f"  {json.dumps(key)}: [\n{calls}\n  ]" if calls else f"  {json.dumps(key)}: []")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def load(suite: str) -> Scenarios:
+    path = path_of(suite)
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def is_subsequence(short: list[str], long: list[str]) -> bool:
+    it = iter(long)
+    return all(any(item == other for other in it) for item in short)
+
+
+def verdict(golden: list[dict[str, Any]] | None, fresh: list[dict[str, Any]] | None) -> tuple[str, list[str]]:
+    """('identical' | 'shorter' | 'absent' | 'DIFFERENT', diff lines)."""
+    if fresh is None:
+        return "absent", []
+    new = [line(c) for c in fresh]
+    if golden is None:
+        return "DIFFERENT", ["(no golden entry: a new scenario)"] + [f"+{c}" for c in new[:10]]
+    old = [line(c) for c in golden]
+    if new == old:
+        return "identical", []
+    if len(new) < len(old) and is_subsequence(new, old):
+        return "shorter", [f"{len(old) - len(new)} fewer calls"]
+    diff = list(difflib.unified_diff(old, new, "golden", "fresh", n=1, lineterm=""))[2:]
+    return "DIFFERENT", diff[:24] + ([f"... {len(diff) - 24} more diff lines"] if len(diff) > 24 else [])
+
+
+def check(suite: str, fresh: Scenarios, partial: bool, say: Callable[[str], None] = print) -> int:
+    """Print each scenario's verdict; the number of DIFFERENT ones."""
+    golden = load(suite)
+    keys = sorted(set(fresh) | (set() if partial else set(golden)))
+    counts: dict[str, int] = {}
+    for key in keys:
+        result, diff = verdict(golden.get(key), fresh.get(key))
+        counts[result] = counts.get(result, 0) + 1
+        say(f"{suite} {key}: {result}")
+        for text in diff:
+            say(f"    {text}")
+    say(f"{suite}: " + ", ".join(f"{n} {r}" for r, n in sorted(counts.items())))
+    return counts.get("DIFFERENT", 0)
+
+
+def write(suite: str, fresh: Scenarios, partial: bool) -> None:
+    scenarios = {**load(suite), **fresh} if partial else fresh
+    CALLS.mkdir(parents=True, exist_ok=True)
+    path_of(suite).write_text(dumps(scenarios), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.golden.record", description=__doc__.split("\n\n")[0])
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--check", action="store_true", help="compare a fresh recording with the files")
+    mode.add_argument("--write", action="store_true", help="rewrite the files from a fresh recording")
+    parser.add_argument("--suite", choices=SUITES, action="append", help="only this suite (repeatable)")
+    parser.add_argument("--match", default="", help="only scenarios whose id contains this")
+    args = parser.parse_args(argv)
+
+    different = 0
+    for suite in args.suite or SUITES:
+        started = time.perf_counter()
+        fresh = RECORDERS[suite](args.match)
+        print(f"{suite}: recorded {len(fresh)} scenarios, {sum(map(len, fresh.values()))} calls "
+              f"in {time.perf_counter() - started:.1f}s")
+        if args.write:
+            write(suite, fresh, partial=bool(args.match))
+            print(f"{suite}: wrote {path_of(suite).relative_to(HERE.parents[1])}")
+        else:
+            different += check(suite, fresh, partial=bool(args.match))
+    return 1 if different else 0
+
+
+if __name__ == "__main__":
+    sys.path[:0] = [str(HERE.parents[1] / "generated")]
+    sys.exit(main())
