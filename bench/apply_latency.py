@@ -42,7 +42,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "generated")]
 from moto import mock_aws  # noqa: E402
 
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor, Task  # noqa: E402
-from tasklayer_tasks.runtime.retry import RetryPolicy  # noqa: E402
+from tasklayer_tasks.runtime.contract.retry import RetryPolicy  # noqa: E402
 from tasklayer_tasks.aws.ec2 import Vpc  # noqa: E402
 from examples.kops_cluster import kops_cluster  # noqa: E402
 from tests.behaviour.kops_network import kops_network  # noqa: E402

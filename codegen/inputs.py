@@ -50,7 +50,7 @@ class Inputs:
     services: tuple[PinnedService, ...]
     schemas: dict[str, str]  # "aws/ec2/2016-11-15/service-2.json" -> sha256, as verified
     overlays: dict[str, str]  # "aws/ec2.yaml" -> sha256
-    templates: dict[str, str]  # "kops_task.py.jinja", "runtime/task.py" -> sha256
+    templates: dict[str, str]  # "kops_task.py.jinja", "runtime/kops/task.py" -> sha256
     sdk_versions: dict[str, str]  # "botocore" -> version of the provider's last pin
     package_version: str = FIRST_PACKAGE_VERSION  # the manifest's, set by `tasklayer drift --bump`
 

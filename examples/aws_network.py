@@ -28,7 +28,7 @@ from tasklayer_tasks.aws.ec2.reconcilers import (
     VpcReconciler,
 )
 from tasklayer_tasks.runtime import Context
-from tasklayer_tasks.runtime.steps import Step, StepReconciler
+from tasklayer_tasks.runtime.capi.steps import Step, StepReconciler
 
 
 @dataclass
@@ -99,7 +99,7 @@ def main() -> None:
     import contextlib
     import os
 
-    from tasklayer_tasks.runtime.retry import RetryPolicy
+    from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 
     local = not os.environ.get("AWS_ENDPOINT_URL")
     if local:

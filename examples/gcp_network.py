@@ -20,7 +20,7 @@ from tasklayer_tasks.gcp.compute.reconcilers import (
     SubnetworkReconciler,
 )
 from tasklayer_tasks.runtime import Context
-from tasklayer_tasks.runtime.steps import Step, StepReconciler
+from tasklayer_tasks.runtime.capi.steps import Step, StepReconciler
 
 
 @dataclass
@@ -63,7 +63,7 @@ def main() -> None:
     from importlib.resources import files
 
     from tasklayer_tasks.testing import FakeGcp
-    from tasklayer_tasks.runtime.retry import RetryPolicy
+    from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 
     document = json.loads(files("tasklayer_tasks.gcp.compute").joinpath("discovery.json").read_text())
     fake = FakeGcp(document)

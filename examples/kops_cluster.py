@@ -203,7 +203,7 @@ def moto_server() -> Iterator[str]:
 
 
 def run(endpoint_url: str, cluster: str, *, dry_run: bool, delete: bool) -> None:
-    from tasklayer_tasks.runtime.retry import RetryPolicy
+    from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 
     context = Context(region="us-east-1", cluster=cluster, endpoint_url=endpoint_url,
                       retry=RetryPolicy(sleep=lambda _: None))

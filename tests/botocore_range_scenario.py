@@ -19,7 +19,7 @@ import botocore
 import botocore.session
 
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
-from tasklayer_tasks.runtime.retry import RetryPolicy
+from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 
 READS = ("Describe", "Get", "List")
 CLUSTER = "range.example.com"

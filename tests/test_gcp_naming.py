@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from codegen.providers.gcp.rules.aip import template
-from tasklayer_tasks.runtime.gcp_operations import operation_params
+from tasklayer_tasks.runtime.gcp.operations import operation_params
 from tasklayer_tasks.testing import FakeGcp
 
 ROOT = Path(__file__).resolve().parent.parent

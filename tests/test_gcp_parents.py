@@ -19,7 +19,7 @@ from codegen.providers.gcp.shapes import gcp_field
 from codegen.providers.gcp.views import GcpResourceView
 from tasklayer_tasks.gcp.dns import ManagedZone, ResourceRecordSet
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
-from tasklayer_tasks.runtime.retry import RetryPolicy
+from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 from tasklayer_tasks.testing import FakeGcp
 
 ROOT = Path(__file__).resolve().parent.parent

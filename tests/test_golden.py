@@ -83,16 +83,17 @@ def test_the_runtime_ships_byte_identical_to_its_sources() -> None:
     """Tracebacks from an installed package point at lines a maintainer finds in templates/."""
     rendered = rendered_once()
     for folder in ("runtime", "testing"):
-        sources = sorted((ROOT / "templates" / folder).glob("*.py"))
+        sources = sorted((ROOT / "templates" / folder).rglob("*.py"))
         assert sources
         for path in sources:
-            shipped = rendered[f"tasklayer_tasks/{folder}/{path.name}"]
-            assert shipped == path.read_text(encoding="utf-8"), f"{folder}/{path.name} changes on the way out"
+            name = path.relative_to(ROOT / "templates" / folder).as_posix()
+            shipped = rendered[f"tasklayer_tasks/{folder}/{name}"]
+            assert shipped == path.read_text(encoding="utf-8"), f"{folder}/{name} changes on the way out"
 
 
 def test_the_test_fake_is_not_part_of_the_production_runtime() -> None:
-    runtime = {p.name for p in (GENERATED / "tasklayer_tasks" / "runtime").glob("*.py")}
+    runtime = {p.name for p in (GENERATED / "tasklayer_tasks" / "runtime").rglob("*.py")}
     assert "gcp_fake.py" not in runtime
-    text = "".join(p.read_text() for p in (GENERATED / "tasklayer_tasks" / "runtime").glob("*.py"))
+    text = "".join(p.read_text() for p in (GENERATED / "tasklayer_tasks" / "runtime").rglob("*.py"))
     assert "testing" not in {line.split()[1].lstrip(".").split(".")[0] for line in text.splitlines()
                              if line.startswith("from .")}

@@ -12,7 +12,7 @@ from moto import mock_aws
 
 from codegen.providers.aws.rules.run import annotate_model
 from codegen.providers.aws.source import load_pinned
-from tasklayer_tasks.runtime.errors import MalformedResponseError
+from tasklayer_tasks.runtime.contract.errors import MalformedResponseError
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -32,7 +32,7 @@ def test_pinned_arn_members(service: str, resource: str, arn: str) -> None:
 
 def test_a_destination_made_by_a_fresh_run_reads_as_owned() -> None:
     from tasklayer_tasks.aws.logs.core.destination import SPEC
-    from tasklayer_tasks.runtime.aws_core import AwsCore
+    from tasklayer_tasks.runtime.aws.core import AwsCore
 
     with mock_aws():
         client = boto3.client("logs", region_name="us-east-1")
@@ -44,7 +44,7 @@ def test_a_destination_made_by_a_fresh_run_reads_as_owned() -> None:
 
 def test_tags_held_as_a_map_are_tags() -> None:
     from tasklayer_tasks.aws.logs.core.delivery_destination import SPEC
-    from tasklayer_tasks.runtime.aws_core import AwsCore
+    from tasklayer_tasks.runtime.aws.core import AwsCore
 
     core = AwsCore(SPEC, client=None)
     assert core.state({"name": "d", "tags": {"owner": "me"}})[SPEC.tags.field] == {"owner": "me"}  # type: ignore[union-attr]

@@ -154,7 +154,7 @@ NEUTRAL_FACTS: dict[tuple[str, str], str] = {
     ("Resource", "readiness"): "ready when a state field has a value (a waiter's acceptor); the shared "
     "reconciler waits on it; GCP waits on operations, and a GCP status field would be recorded the same way",
     ("Resource", "versioning"): "a resource changed by making a new version and moving its default to it "
-    "(EC2 launch templates); runtime/versions.py is cloud-neutral over the calls it names",
+    "(EC2 launch templates); runtime/aws/versions.py is cloud-neutral over the calls it names",
     ("Resource", "change_batch"): "a resource written as one change in its parent's batch: Route 53's "
     "ChangeResourceRecordSets and Cloud DNS's changes.create have the same form",
     ("Field", "read_name"): "reads carry it under another member's name: both cores (aws_core, gcp_core) "
@@ -164,7 +164,7 @@ NEUTRAL_FACTS: dict[tuple[str, str], str] = {
     ("Identity", "named_by"): "the member that is a resource's own name, which a task's name fills; "
     "a GCP resource's is its ``name``, which is the task's name already",
     ("Field", "after"): "an update order between fields: the executor and both cores honour it",
-    ("Field", "sensitive_paths"): "secret parts inside a field, redacted by the shared runtime/redact.py",
+    ("Field", "sensitive_paths"): "secret parts inside a field, redacted by the shared runtime/contract/redact.py",
     ("Field", "update_kind"): "how an update changes a field when it does not send the new value (add and "
     "remove calls, per-item calls, JSON patches, nested members): kinds of API, listed in model.UPDATE_KINDS",
     ("Field", "remove_operation"): "the remove call of an add/remove or per-item update (update_kind)",
@@ -175,7 +175,7 @@ NEUTRAL_FACTS: dict[tuple[str, str], str] = {
     ("Field", "create_path"): "the create sets it only inside another member's structure; read by the "
     "shared safety rules, not by a provider's runtime",
     ("Operation", "token_read"): "the read member that returns a create's idempotency token (Route 53's "
-    "CallerReference): the shared create-once machinery (runtime/token_adopt.py) finds our resource by it; "
+    "CallerReference): the shared create-once machinery (runtime/engine/token_adopt.py) finds our resource by it; "
     "any cloud whose reads echo the token can set it",
     ("Operation", "token_taken"): "the create's errors that say its token already committed "
     "(HostedZoneAlreadyExists): read by the shared create-once machinery with token_read",

@@ -82,7 +82,7 @@ def test_pinned_reads(s3: Service, resource: str, operation: str, member: str | 
 
 def _found(answer: dict[str, Any]) -> list[dict[str, Any]]:
     from tasklayer_tasks.aws.s3.core.bucket_analytics_configuration import SPEC
-    from tasklayer_tasks.runtime.aws_core import AwsCore
+    from tasklayer_tasks.runtime.aws.core import AwsCore
 
     client = boto3.client("s3", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="y")
     with Stubber(client) as stub:
@@ -102,7 +102,7 @@ def test_an_empty_configuration_without_its_required_members_is_no_resource() ->
     from moto import mock_aws
 
     from tasklayer_tasks.aws.s3.core.bucket_analytics_configuration import SPEC
-    from tasklayer_tasks.runtime.aws_core import AwsCore
+    from tasklayer_tasks.runtime.aws.core import AwsCore
 
     with mock_aws():
         client = boto3.client("s3", region_name="us-east-1")

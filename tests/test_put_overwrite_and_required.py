@@ -56,7 +56,7 @@ def test_pinned_ssm_parameter() -> None:
 
 def test_a_parameter_changes_through_put_with_overwrite() -> None:
     from tasklayer_tasks.aws.ssm.core.parameter import SPEC
-    from tasklayer_tasks.runtime.aws_core import AwsCore
+    from tasklayer_tasks.runtime.aws.core import AwsCore
 
     with mock_aws():
         client = boto3.client("ssm", region_name="us-east-1")
@@ -69,7 +69,7 @@ def test_a_parameter_changes_through_put_with_overwrite() -> None:
 
 def test_a_replace_restates_the_required_members_as_read() -> None:
     from tasklayer_tasks.aws.ec2.core.network_acl_entry import SPEC
-    from tasklayer_tasks.runtime.aws_core import AwsCore
+    from tasklayer_tasks.runtime.aws.core import AwsCore
 
     with mock_aws():
         client = boto3.client("ec2", region_name="us-east-1")

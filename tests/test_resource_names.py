@@ -1,4 +1,4 @@
-"""runtime.names: account-unique names made from the whole cluster name, as kOps makes them
+"""runtime.contract.names: account-unique names made from the whole cluster name, as kOps makes them
 (``GetResourceName32`` and ``truncate.TruncateString``; the expected strings are kOps' own test
 cases in pkg/resources/aws and pkg/truncate)."""
 

@@ -11,7 +11,7 @@ import pytest
 from botocore.config import Config
 
 from tasklayer_tasks.runtime import Context
-from tasklayer_tasks.runtime.context import DEFAULT_RETRY_MODE
+from tasklayer_tasks.runtime.contract.context import DEFAULT_RETRY_MODE
 
 CLOSED_PORT = "http://127.0.0.1:9"  # nothing listens on loopback's discard port: every attempt fails
 

@@ -72,7 +72,7 @@ def test_pinned_secret() -> None:
 
 def test_a_secret_is_found_by_name_and_not_once_its_delete_is_scheduled() -> None:
     from tasklayer_tasks.aws.secretsmanager.core.secret import SPEC
-    from tasklayer_tasks.runtime.aws_core import AwsCore
+    from tasklayer_tasks.runtime.aws.core import AwsCore
 
     with mock_aws():
         client = boto3.client("secretsmanager", region_name="us-east-1")

@@ -8,7 +8,7 @@ import botocore.session
 import pytest
 
 from codegen.providers.aws.rules.tagging import _closest_type
-from tasklayer_tasks.runtime.spec import TagsSpec
+from tasklayer_tasks.runtime.contract.spec import TagsSpec
 
 EC2_TYPES = list(botocore.session.get_session().get_service_model("ec2").shape_for("ResourceType").enum)
 

@@ -88,7 +88,7 @@ def test_pinned_peering_and_attachment(ec2: Service) -> None:
 
 def test_an_instance_is_found_out_of_its_reservation_and_not_once_terminated() -> None:
     from tasklayer_tasks.aws.ec2.core.instance import SPEC
-    from tasklayer_tasks.runtime.aws_core import AwsCore
+    from tasklayer_tasks.runtime.aws.core import AwsCore
 
     with mock_aws():
         client = boto3.client("ec2", region_name="us-east-1")

@@ -21,9 +21,9 @@ from tasklayer_tasks.runtime import (
     TaskError,
     TryAgainLater,
 )
-from tasklayer_tasks.runtime.diff import compute_changes, shown
-from tasklayer_tasks.runtime.spec import FieldSpec, ResourceSpec
-from tasklayer_tasks.runtime.report import CallCount
+from tasklayer_tasks.runtime.contract.diff import compute_changes, shown
+from tasklayer_tasks.runtime.contract.spec import FieldSpec, ResourceSpec
+from tasklayer_tasks.runtime.contract.calls import CallCount
 from tests.behaviour.stack import counted_context
 
 SPEC = ResourceSpec(

@@ -8,8 +8,8 @@ import boto3
 from moto import mock_aws
 
 from tasklayer_tasks.aws.route53.core.key_signing_key import SPEC
-from tasklayer_tasks.runtime.aws_core import AwsCore
-from tasklayer_tasks.runtime.aws_find import natural_params
+from tasklayer_tasks.runtime.aws.core import AwsCore
+from tasklayer_tasks.runtime.aws.find import natural_params
 
 
 def test_a_natural_key_member_the_read_does_not_take_is_matched_on_the_client() -> None:
@@ -96,7 +96,7 @@ def test_a_create_taking_tags_as_a_string_is_sent_url_encoded_pairs() -> None:
     from urllib.parse import parse_qsl
 
     from tasklayer_tasks.aws.s3.core.object_ import SPEC as OBJECT
-    from tasklayer_tasks.runtime.aws_tags import create_tags
+    from tasklayer_tasks.runtime.aws.tags import create_tags
 
     with mock_aws():
         core = AwsCore(OBJECT, boto3.client("s3", region_name="us-east-1"))

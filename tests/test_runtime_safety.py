@@ -31,11 +31,11 @@ from tasklayer_tasks.runtime import (
     ThrottledError,
     UnavailableError,
 )
-from tasklayer_tasks.runtime.aws_errors import translate as aws_translate
-from tasklayer_tasks.runtime.diff import shown
-from tasklayer_tasks.runtime.gcp_errors import translate as gcp_translate
-from tasklayer_tasks.runtime.retry import RetryPolicy
-from tasklayer_tasks.runtime.spec import CreateSpec, FieldSpec, ReadSpec, ResourceSpec, update_order
+from tasklayer_tasks.runtime.aws.errors import translate as aws_translate
+from tasklayer_tasks.runtime.contract.diff import shown
+from tasklayer_tasks.runtime.gcp.errors import translate as gcp_translate
+from tasklayer_tasks.runtime.contract.retry import RetryPolicy
+from tasklayer_tasks.runtime.contract.spec import CreateSpec, FieldSpec, ReadSpec, ResourceSpec, update_order
 
 
 def client_error(code: str, status: int = 400) -> ClientError:
@@ -243,11 +243,11 @@ def test_mutability_is_one_enum_and_the_runtime_never_spells_it_as_a_string() ->
     from pathlib import Path
 
     from codegen.model import Mutability as ModelMutability
-    from tasklayer_tasks.runtime.spec import Mutability
+    from tasklayer_tasks.runtime.contract.spec import Mutability
 
     assert {m.name: m.value for m in Mutability} == {m.name: m.value for m in ModelMutability}
     runtime = Path(__file__).resolve().parent.parent / "templates" / "runtime"
-    spelled = [f"{p.name}:{n}" for p in sorted(runtime.glob("*.py")) if p.name != "spec.py"
+    spelled = [f"{p.name}:{n}" for p in sorted(runtime.rglob("*.py")) if p.name != "spec.py"
                for n, line in enumerate(p.read_text().splitlines(), 1)
                if re.search(r"mutability\s*[!=]=\s*[\"']", line)]
     assert spelled == []

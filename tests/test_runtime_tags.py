@@ -12,8 +12,8 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from tasklayer_tasks.runtime.aws_core import AwsCore
-from tasklayer_tasks.runtime.spec import CreateSpec, FieldSpec, ReadSpec, ResourceSpec, TagsSpec
+from tasklayer_tasks.runtime.aws.core import AwsCore
+from tasklayer_tasks.runtime.contract.spec import CreateSpec, FieldSpec, ReadSpec, ResourceSpec, TagsSpec
 
 QUEUE = ResourceSpec(
     service="sqs", name="Queue",
@@ -159,7 +159,7 @@ def test_an_id_part_the_read_does_not_take_is_not_sent(aws: None) -> None:
 
 
 def test_only_route53_ids_are_cut_to_their_last_part_for_tag_calls() -> None:
-    from tasklayer_tasks.runtime.aws_tags import tag_selector
+    from tasklayer_tasks.runtime.aws.tags import tag_selector
 
     assert tag_selector("route53", "/hostedzone/Z1ABC") == "Z1ABC"
     # an SSM parameter is named by a path, and its tag calls take the path whole

@@ -13,8 +13,8 @@ from moto import mock_aws
 from tasklayer_tasks.aws.ec2 import SecurityGroup, SecurityGroupIngress, Vpc
 from tasklayer_tasks.aws.ec2.reconcilers import VpcReconciler
 from tasklayer_tasks.runtime import CloudTarget, Executor, TaskError
-from tasklayer_tasks.runtime.reconciler import Result
-from tasklayer_tasks.runtime.spec import Mutability
+from tasklayer_tasks.runtime.capi.reconciler import Result
+from tasklayer_tasks.runtime.contract.spec import Mutability
 from tests.behaviour.stack import counted_context
 
 
@@ -63,7 +63,7 @@ def test_reconcilers_document_their_verbs_and_status() -> None:
 
 def test_step_reconciler_is_the_packages() -> None:
     from examples.aws_network import NetworkReconciler
-    from tasklayer_tasks.runtime.steps import StepReconciler
+    from tasklayer_tasks.runtime.capi.steps import StepReconciler
 
     assert issubclass(NetworkReconciler, StepReconciler)
     assert StepReconciler.reconcile.__doc__ and StepReconciler.delete.__doc__

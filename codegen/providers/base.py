@@ -49,7 +49,7 @@ class Provider(Protocol):
     field_shape: type[CallShape]  # its variant of a field's call facts (Field.call)
     view_class: type[ResourceView]  # how its resources are printed
     core_template: str  # the template of a core module (``aws/core.py.jinja``)
-    runtime_core: tuple[str, ...]  # its modules in templates/runtime/ (``aws_core``, ``aws_task``, ...)
+    runtime_core: tuple[str, ...]  # its modules in templates/runtime/ (``aws/core``, ``wiring/aws``, ...)
     task_base: PythonIdentifier  # the runtime class a task extends (``AwsTask``)
     reconciler_base: PythonIdentifier
 

@@ -3,7 +3,7 @@
 The model records every way a field can change (``Field.update_kind``: add/remove pairs,
 per-item puts, JSON patches, nested and flattened members, keyed items). The runtime sends a
 field's new value through its update call, and changes a membership list through its add and
-remove calls (``add_remove``, runtime/aws_updates.py ``members``) when both calls take the items
+remove calls (``add_remove``, runtime/aws/updates.py ``members``) when both calls take the items
 under one member and the items can be compared as read: the field is a list, of values or of
 structures holding that member (an instance profile's Roles, by RoleName). A field changed
 only in another way is rendered as the runtime can honour it: set at creation and refused

@@ -93,7 +93,12 @@ def known_clean_record(sources: Iterable[str]) -> dict[str, object]:
 
 def runtime_sources(templates: Path) -> list[str]:
     """The modules every generate copies verbatim from ``templates``."""
-    return [p.read_text() for folder in ("runtime", "testing") for p in sorted((templates / folder).glob("*.py"))]
+    return [
+        p.read_text()
+        for folder in ("runtime", "testing")
+        for p in sorted((templates / folder).rglob("*.py"))
+        if "__pycache__" not in p.parts
+    ]
 
 
 def _black(source: str) -> _Result:

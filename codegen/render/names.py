@@ -19,8 +19,8 @@ from codegen.naming import PythonIdentifier, class_name, module_name
 if TYPE_CHECKING:  # views import this module; the annotation only needs the name
     from codegen.render.views import FieldView
 
-# Every attribute and method of the runtime's task classes (task.Task, aws_task.AwsTask,
-# gcp_task.GcpTask), and ``id``, which generated tasks add. A field attribute equal to one of
+# Every attribute and method of the runtime's task classes (kops.task.Task, wiring.aws.AwsTask,
+# wiring.gcp.GcpTask), and ``id``, which generated tasks add. A field attribute equal to one of
 # these would override it. tests/test_safe_path.py compares this with the runtime, so a name the
 # runtime gains cannot be missed.
 RUNTIME_TASK_NAMES = frozenset(

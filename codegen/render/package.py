@@ -126,9 +126,10 @@ def _runtime(templates_dir: Path) -> dict[str, str]:
     if not any(runtime.glob("*.py")):
         raise TasklayerError("the runtime sources are missing: the package would ship without its runtime", file=runtime)
     return {
-        f"{PACKAGE}/{folder}/{path.name}": path.read_text(encoding="utf-8")
+        f"{PACKAGE}/{folder}/{path.relative_to(templates_dir / folder).as_posix()}": path.read_text(encoding="utf-8")
         for folder in ("runtime", "testing")
-        for path in sorted((templates_dir / folder).glob("*.py"))
+        for path in sorted((templates_dir / folder).rglob("*.py"))
+        if "__pycache__" not in path.parts
     }
 
 
@@ -252,8 +253,8 @@ def _core_imports(view: ResourceView, cloud: Provider, modules: dict[str, Python
     if view.listing_arguments() is not None and "ReadSpec" not in specs:
         specs.append("ReadSpec")
     lines = cloud.core_imports(view) + [
-        Code("from ....runtime.retry import RetryPolicy"),
-        *layout.from_import(Code("....runtime.spec"), specs),
+        Code("from ....runtime.contract.retry import RetryPolicy"),
+        *layout.from_import(Code("....runtime.contract.spec"), specs),
     ]
     if view.owner_parent is not None:
         module = modules[view.owner_parent[1]]
@@ -273,11 +274,11 @@ def _task_imports(view: ResourceView, modules: dict[str, PythonIdentifier], clou
         Code("from typing import {}", _names(typing)),
         Code(""),
         *runtime,
-        Code("from ...runtime.spec import ResourceSpec"),
+        Code("from ...runtime.contract.spec import ResourceSpec"),
         *own,
         Code(""),
         Code("if TYPE_CHECKING:"),
-        Code("    from ...runtime.context import Context"),
+        Code("    from ...runtime.contract.context import Context"),
     ]
     for ref in view.references:
         module = next(m for name, m in modules.items() if class_name(name) == ref)
@@ -295,7 +296,7 @@ def _reconciler_imports(view: ResourceView, cloud: Provider) -> list[Code]:
         Code("from typing import {}", _names(typing)),
         Code(""),
         *runtime,
-        Code("from ....runtime.spec import ResourceSpec"),
+        Code("from ....runtime.contract.spec import ResourceSpec"),
         *own,
     ]
 

@@ -3,7 +3,7 @@ once.
 
 Views and the safe types make schema text unable to become code; this checks the result
 anyway, since a name imported and then defined again (a resource renamed ``Task`` beside
-``from ...runtime.task import Task``) is valid Python that silently shadows. Either problem is an
+``from ...runtime.kops.task import Task``) is valid Python that silently shadows. Either problem is an
 error naming the module, the line and both bindings, never output that fails on import.
 """
 

@@ -26,7 +26,7 @@ from tasklayer_tasks.gcp.compute import (
 )
 from tasklayer_tasks.runtime import Context, Task
 from tasklayer_tasks.testing import FakeGcp
-from tasklayer_tasks.runtime.retry import RetryPolicy
+from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "generated" / "tasklayer_tasks" / "gcp" / "compute" / "discovery.json"
 

@@ -22,7 +22,7 @@ from tasklayer_tasks.aws.ec2 import (
     Vpc,
 )
 from tasklayer_tasks.runtime import AwsTask, Context
-from tasklayer_tasks.runtime.retry import RetryPolicy
+from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 
 READ_PREFIXES = ("Describe", "Get", "List")
 

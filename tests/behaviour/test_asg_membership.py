@@ -18,7 +18,7 @@ from tasklayer_tasks.aws.autoscaling import AutoScalingGroup
 from tasklayer_tasks.aws.ec2 import LaunchTemplate, Subnet, Vpc
 from tasklayer_tasks.aws.elbv2 import TargetGroup
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
-from tasklayer_tasks.runtime.retry import RetryPolicy
+from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 from tests.faults.moto import MotoServer
 
 IMAGE = "ami-12c6146b"  # an image moto knows

@@ -13,7 +13,7 @@ from moto import mock_aws
 
 from tasklayer_tasks.aws.ec2 import SecurityGroup, Subnet, Vpc
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor, MalformedResponseError, NotOwnedError
-from tasklayer_tasks.runtime.snapshot import Snapshots
+from tasklayer_tasks.runtime.contract.snapshot import Snapshots
 from tests.behaviour.kops_network import kops_network
 from tests.behaviour.stack import Calls, counted_context, network_stack
 

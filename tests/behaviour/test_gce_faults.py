@@ -20,7 +20,7 @@ from tasklayer_tasks.runtime import (
     MalformedResponseError,
     TaskError,
 )
-from tasklayer_tasks.runtime.gcp_errors import translate
+from tasklayer_tasks.runtime.gcp.errors import translate
 from tasklayer_tasks.testing import FakeGcp
 from tests.behaviour.gce import gce_stack, gcp_context, writes
 from tests.behaviour.test_gce_requests import DRIFTS, drift

@@ -16,7 +16,7 @@ import pytest
 
 from tasklayer_tasks.aws.iam import InstanceProfile, Role
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
-from tasklayer_tasks.runtime.retry import RetryPolicy
+from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 from tests.faults.moto import MotoServer
 
 TRUST = json.dumps({"Version": "2012-10-17", "Statement": [

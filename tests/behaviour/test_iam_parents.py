@@ -12,7 +12,7 @@ import pytest
 
 from tasklayer_tasks.gcp.iam import OauthClient, OauthClientCredential
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
-from tasklayer_tasks.runtime.retry import RetryPolicy
+from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 from tasklayer_tasks.testing import FakeGcp
 from tests.gcp_requests import RequestValidator
 

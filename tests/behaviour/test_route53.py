@@ -15,8 +15,8 @@ import pytest
 
 from tasklayer_tasks.aws.route53 import HostedZone, ResourceRecordSet
 from tasklayer_tasks.runtime import CloudTarget, Context, DryRunTarget, Executor
-from tasklayer_tasks.runtime.errors import NotOwnedError
-from tasklayer_tasks.runtime.retry import RetryPolicy
+from tasklayer_tasks.runtime.contract.errors import NotOwnedError
+from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 from tests.faults.moto import MotoServer
 
 ZONE = "demo.example.com."

@@ -18,7 +18,7 @@ import pytest
 from tasklayer_tasks.aws.route53 import HostedZone, ResourceRecordSet
 from tasklayer_tasks.aws.route53.reconcilers.hosted_zone import HostedZoneReconciler
 from tasklayer_tasks.runtime import CloudTarget, Executor
-from tasklayer_tasks.runtime.errors import NotOwnedError
+from tasklayer_tasks.runtime.contract.errors import NotOwnedError
 from tests.faults.campaign import Lab
 from tests.faults.fixtures import lab, module_lab  # noqa: F401 (fixtures)
 from tests.faults.proxy import Fault, FaultKind

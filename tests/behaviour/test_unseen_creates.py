@@ -11,8 +11,8 @@ from moto import mock_aws
 
 from tasklayer_tasks.aws.ec2 import Subnet, SubnetCidrReservation, Vpc
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor, TaskError
-from tasklayer_tasks.runtime.aws_find import natural_params
-from tasklayer_tasks.runtime.aws_listing import listable
+from tasklayer_tasks.runtime.aws.find import natural_params
+from tasklayer_tasks.runtime.aws.listing import listable
 from tests.behaviour.stack import Calls, counted_context
 
 

@@ -32,7 +32,7 @@ class AwsCloud:
         import moto  # noqa: F401  # before the session: moto's handlers join sessions made after it
 
         from tasklayer_tasks.runtime import Context
-        from tasklayer_tasks.runtime.retry import RetryPolicy
+        from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 
         self.session = botocore.session.get_session()
         self.calls: list[str] = []
@@ -134,7 +134,7 @@ class GcpCloud:
 
     def __init__(self, documents: dict[str, Path]) -> None:
         from tasklayer_tasks.runtime import Context
-        from tasklayer_tasks.runtime.retry import RetryPolicy
+        from tasklayer_tasks.runtime.contract.retry import RetryPolicy
         from tasklayer_tasks.testing import FakeGcp
 
         from tests.gcp_requests import RequestValidator

@@ -185,7 +185,7 @@ class Cycle:
         return None
 
     def _other_values(self, node: Node, f: Any, observed: dict[str, Any]) -> list[Any]:
-        from tasklayer_tasks.runtime.diff import differs
+        from tasklayer_tasks.runtime.contract.diff import differs
 
         if f.is_tags:
             return [{"sweep-change": "1"}]

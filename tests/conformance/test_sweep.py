@@ -28,7 +28,7 @@ REPORT = ROOT / "reports" / "conformance.json"
 
 def with_spec(task: type, name: str, spec: Any) -> type:
     """The generated task over another spec: its core too (the generated core names its own)."""
-    from tasklayer_tasks.runtime.aws_task import aws_core
+    from tasklayer_tasks.runtime.wiring.aws import aws_core
 
     return type(name, (task,), {"spec": spec, "core": lambda self, context: aws_core(context, spec)})
 

@@ -121,7 +121,7 @@ def replace_refs(value: Any, made: Any) -> Any:
     if is_ref(value):
         return made(Ref(str(value["ref"]), str(value.get("as", ""))))
     if isinstance(value, dict) and set(value) == {"join"}:
-        from tasklayer_tasks.runtime.nested import Joined
+        from tasklayer_tasks.runtime.kops.nested import Joined
 
         return Joined(replace_refs(value["join"], made))
     if isinstance(value, list):

@@ -30,7 +30,7 @@ from botocore.config import Config
 from examples.aws_network import NetworkReconciler, NetworkSpec
 from tasklayer_tasks.aws.route53 import HostedZone, ResourceRecordSet
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
-from tasklayer_tasks.runtime.retry import RetryPolicy
+from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 from tests.behaviour.stack import Stack, network_stack
 from tests.faults import inventory
 from tests.faults.moto import MotoServer

@@ -1,4 +1,4 @@
-"""AWS: botocore service models -> rules -> views over ``runtime/aws_core.py``.
+"""AWS: botocore service models -> rules -> views over ``runtime/aws/core.py``.
 
 The provider object is ``provider.PROVIDER``; this module holds only its light facts."""
 

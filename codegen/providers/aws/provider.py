@@ -1,5 +1,5 @@
 """The AWS provider: botocore models pinned under ``schemas/aws``, the AWS rules, EC2-style
-call shapes, AWS views, ``aws/core.py.jinja`` over ``runtime/aws_core.py``. Tasks and
+call shapes, AWS views, ``aws/core.py.jinja`` over ``runtime/aws/core.py``. Tasks and
 reconcilers reach their client through the context, one per service."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class AwsProvider:
     field_shape = AwsFieldShape
     view_class = AwsResourceView
     core_template = "aws/core.py.jinja"
-    runtime_core = ("aws_core", "aws_errors", "aws_listing", "aws_task", "aws_tag_reads", "aws_change_batch")
+    runtime_core = ("aws/core", "aws/errors", "aws/listing", "wiring/aws", "aws/tag_reads", "aws/change_batch")
     task_base = PythonIdentifier("AwsTask")
     reconciler_base = PythonIdentifier("AwsReconciler")
 
@@ -70,16 +70,16 @@ class AwsProvider:
     # -- render -----------------------------------------------------------------------------------
 
     def core_imports(self, view: ResourceView) -> list[Code]:
-        return [Code("from typing import Any"), Code(""), Code("from ....runtime.aws_core import AwsCore")]
+        return [Code("from typing import Any"), Code(""), Code("from ....runtime.aws.core import AwsCore")]
 
     def task_imports(self, view: ResourceView) -> tuple[list[Code], list[Code], list[Code]]:
         """(standard library, runtime base, own core) imports of a task module."""
-        return [], [Code("from ...runtime.aws_task import AwsTask")], [
+        return [], [Code("from ...runtime.wiring.aws import AwsTask")], [
             Code("from .core.{} import SPEC, {}Core", view.module, view.class_name)
         ]
 
     def reconciler_imports(self, view: ResourceView) -> tuple[list[Code], list[Code], list[Code]]:
-        return [], [Code("from ....runtime.aws_task import AwsReconciler")], [
+        return [], [Code("from ....runtime.wiring.aws import AwsReconciler")], [
             Code("from ..core.{} import SPEC, {}Core", view.module, view.class_name)
         ]
 

@@ -139,7 +139,7 @@ class AwsResourceView(ResourceView):
         ])
 
     def change_batch_arguments(self) -> list[Argument] | None:
-        """``ChangeBatchSpec``: how runtime/aws_change_batch.py writes and finds an item of its
+        """``ChangeBatchSpec``: how runtime/aws/change_batch.py writes and finds an item of its
         parent's change batch (a Route 53 record set)."""
         b = self.resource.change_batch
         if b is None:
@@ -208,7 +208,7 @@ class AwsResourceView(ResourceView):
         return {k: getattr(shape, k) for k in TAGS_SPEC_REQUIRED}
 
     def versioning_arguments(self) -> list[Argument] | None:
-        """``VersionSpec``: the calls runtime/versions.py makes to change a versioned resource
+        """``VersionSpec``: the calls runtime/aws/versions.py makes to change a versioned resource
         (a new version, then the default moved) and to read its default version."""
         v = self.resource.versioning
         if v is None:

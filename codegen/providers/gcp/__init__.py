@@ -1,4 +1,4 @@
-"""Google Cloud: discovery documents -> rules -> views over ``runtime/gcp_core.py``, with the
+"""Google Cloud: discovery documents -> rules -> views over ``runtime/gcp/core.py``, with the
 trimmed document shipped beside the code.
 
 The provider object is ``provider.PROVIDER``; this module holds only its light facts."""

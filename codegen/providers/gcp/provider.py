@@ -1,5 +1,5 @@
 """The GCP provider: discovery documents pinned under ``schemas/gcp``, the GCP rules, AIP call
-shapes, GCP views, ``gcp/core.py.jinja`` over ``runtime/gcp_core.py``. The document, trimmed to
+shapes, GCP views, ``gcp/core.py.jinja`` over ``runtime/gcp/core.py``. The document, trimmed to
 what the rendered resources call, ships beside the code; clients are built from it."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class GcpProvider:
     field_shape = GcpFieldShape
     view_class = GcpResourceView
     core_template = "gcp/core.py.jinja"
-    runtime_core = ("gcp_core", "gcp_errors", "gcp_operations", "gcp_refs", "gcp_task")
+    runtime_core = ("gcp/core", "gcp/errors", "gcp/operations", "gcp/refs", "wiring/gcp")
     task_base = PythonIdentifier("GcpTask")
     reconciler_base = PythonIdentifier("GcpReconciler")
 
@@ -80,16 +80,16 @@ class GcpProvider:
 
     def core_imports(self, view: ResourceView) -> list[Code]:
         return [Code("from collections.abc import Mapping"), Code("from pathlib import Path"),
-                Code("from typing import Any"), Code(""), Code("from ....runtime.gcp_core import GcpCore")]
+                Code("from typing import Any"), Code(""), Code("from ....runtime.gcp.core import GcpCore")]
 
     def task_imports(self, view: ResourceView) -> tuple[list[Code], list[Code], list[Code]]:
         """(standard library, runtime base, own core) imports of a task module."""
-        return [Code("from pathlib import Path")], [Code("from ...runtime.gcp_task import GcpTask")], [
+        return [Code("from pathlib import Path")], [Code("from ...runtime.wiring.gcp import GcpTask")], [
             Code("from .core.{} import DOCUMENT, SPEC, {}Core", view.module, view.class_name)
         ]
 
     def reconciler_imports(self, view: ResourceView) -> tuple[list[Code], list[Code], list[Code]]:
-        return [Code("from pathlib import Path")], [Code("from ....runtime.gcp_task import GcpReconciler")], [
+        return [Code("from pathlib import Path")], [Code("from ....runtime.wiring.gcp import GcpReconciler")], [
             Code("from ..core.{} import DOCUMENT, SPEC", view.module)
         ]
 

@@ -4,9 +4,9 @@ Copied verbatim into the generated package by ``tasklayer generate``; edit it un
 ``templates/runtime/`` in the tasklayer repository, never in ``generated/``.
 """
 
-from .aws_task import AwsTask
-from .context import Context
-from .errors import (
+from .wiring.aws import AwsTask
+from .contract.context import Context
+from .contract.errors import (
     AccessDeniedError,
     CannotChangeFieldError,
     CloudError,
@@ -28,14 +28,14 @@ from .errors import (
     TryAgainLater,
     UnavailableError,
 )
-from .executor import Executor
-from .lifecycle import Lifecycle
-from .names import resource_name, truncate_name
-from .nested import Joined
-from .ownership import Owner
-from .report import Action, Report, TaskReport
-from .targets import CloudTarget, DryRunTarget, Plan
-from .task import Changes, Task
+from .kops.executor import Executor
+from .kops.lifecycle import Lifecycle
+from .contract.names import resource_name, truncate_name
+from .kops.nested import Joined
+from .contract.ownership import Owner
+from .kops.report import Action, Report, TaskReport
+from .kops.targets import CloudTarget, DryRunTarget, Plan
+from .kops.task import Changes, Task
 
 __all__ = [
     "AccessDeniedError",

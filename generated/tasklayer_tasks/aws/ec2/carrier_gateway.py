@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.aws_task import AwsTask
-from ...runtime.spec import ResourceSpec
+from ...runtime.wiring.aws import AwsTask
+from ...runtime.contract.spec import ResourceSpec
 from .core.carrier_gateway import SPEC, CarrierGatewayCore
 
 if TYPE_CHECKING:
-    from ...runtime.context import Context
+    from ...runtime.contract.context import Context
     from .vpc import Vpc
 
 

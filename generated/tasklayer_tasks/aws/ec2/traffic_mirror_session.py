@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.aws_task import AwsTask
-from ...runtime.spec import ResourceSpec
+from ...runtime.wiring.aws import AwsTask
+from ...runtime.contract.spec import ResourceSpec
 from .core.traffic_mirror_session import SPEC, TrafficMirrorSessionCore
 
 if TYPE_CHECKING:
-    from ...runtime.context import Context
+    from ...runtime.contract.context import Context
     from .network_interface import NetworkInterface
     from .traffic_mirror_filter import TrafficMirrorFilter
     from .traffic_mirror_target import TrafficMirrorTarget

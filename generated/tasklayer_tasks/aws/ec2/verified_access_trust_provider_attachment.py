@@ -8,15 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.aws_task import AwsTask
-from ...runtime.spec import ResourceSpec
+from ...runtime.wiring.aws import AwsTask
+from ...runtime.contract.spec import ResourceSpec
 from .core.verified_access_trust_provider_attachment import (
     SPEC,
     VerifiedAccessTrustProviderAttachmentCore,
 )
 
 if TYPE_CHECKING:
-    from ...runtime.context import Context
+    from ...runtime.contract.context import Context
     from .verified_access_trust_provider import VerifiedAccessTrustProvider
 
 

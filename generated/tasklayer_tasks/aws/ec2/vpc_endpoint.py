@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.aws_task import AwsTask
-from ...runtime.spec import ResourceSpec
+from ...runtime.wiring.aws import AwsTask
+from ...runtime.contract.spec import ResourceSpec
 from .core.vpc_endpoint import SPEC, VpcEndpointCore
 
 if TYPE_CHECKING:
-    from ...runtime.context import Context
+    from ...runtime.contract.context import Context
     from .route_table import RouteTable
     from .security_group import SecurityGroup
     from .subnet import Subnet

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import kopf
 
-from ...runtime import operator
-from ...runtime.reconciler import Reconciler
-from ...runtime.context import Context
+from ...runtime.capi import operator
+from ...runtime.capi.reconciler import Reconciler
+from ...runtime.contract.context import Context
 from .reconcilers import (
     ActivationReconciler,
     AssociationReconciler,

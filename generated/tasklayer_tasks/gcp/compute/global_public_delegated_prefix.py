@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.gcp_task import GcpTask
-from ...runtime.spec import ResourceSpec
+from ...runtime.wiring.gcp import GcpTask
+from ...runtime.contract.spec import ResourceSpec
 from .core.global_public_delegated_prefix import DOCUMENT, SPEC, GlobalPublicDelegatedPrefixCore
 
 if TYPE_CHECKING:
-    from ...runtime.context import Context
+    from ...runtime.contract.context import Context
 
 
 @dataclass(kw_only=True, eq=False, repr=False)

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.gcp_task import GcpTask
-from ...runtime.spec import ResourceSpec
+from ...runtime.wiring.gcp import GcpTask
+from ...runtime.contract.spec import ResourceSpec
 from .core.instance_group_manager_resize_request import (
     DOCUMENT,
     SPEC,
@@ -18,7 +18,7 @@ from .core.instance_group_manager_resize_request import (
 )
 
 if TYPE_CHECKING:
-    from ...runtime.context import Context
+    from ...runtime.contract.context import Context
     from .instance_group_manager import InstanceGroupManager
 
 

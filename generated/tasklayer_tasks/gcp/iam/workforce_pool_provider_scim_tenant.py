@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, TYPE_CHECKING
 
-from ...runtime.gcp_task import GcpTask
-from ...runtime.spec import ResourceSpec
+from ...runtime.wiring.gcp import GcpTask
+from ...runtime.contract.spec import ResourceSpec
 from .core.workforce_pool_provider_scim_tenant import (
     DOCUMENT,
     SPEC,
@@ -18,7 +18,7 @@ from .core.workforce_pool_provider_scim_tenant import (
 )
 
 if TYPE_CHECKING:
-    from ...runtime.context import Context
+    from ...runtime.contract.context import Context
     from .workforce_pool_provider import WorkforcePoolProvider
 
 

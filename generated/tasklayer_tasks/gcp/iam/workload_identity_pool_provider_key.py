@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TYPE_CHECKING
 
-from ...runtime.gcp_task import GcpTask
-from ...runtime.spec import ResourceSpec
+from ...runtime.wiring.gcp import GcpTask
+from ...runtime.contract.spec import ResourceSpec
 from .core.workload_identity_pool_provider_key import (
     DOCUMENT,
     SPEC,
@@ -18,7 +18,7 @@ from .core.workload_identity_pool_provider_key import (
 )
 
 if TYPE_CHECKING:
-    from ...runtime.context import Context
+    from ...runtime.contract.context import Context
     from .workload_identity_pool_provider import WorkloadIdentityPoolProvider
 
 

@@ -10,8 +10,8 @@ import datetime
 
 from typing import Any, ClassVar, TypedDict
 
-from ....runtime.aws_task import AwsReconciler
-from ....runtime.spec import ResourceSpec
+from ....runtime.wiring.aws import AwsReconciler
+from ....runtime.contract.spec import ResourceSpec
 from ..core.snapshot import SPEC, SnapshotCore
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypedDict
 
-from ....runtime.aws_task import AwsReconciler
-from ....runtime.spec import ResourceSpec
+from ....runtime.wiring.aws import AwsReconciler
+from ....runtime.contract.spec import ResourceSpec
 from ..core.vpn_gateway import SPEC, VpnGatewayCore
 
 

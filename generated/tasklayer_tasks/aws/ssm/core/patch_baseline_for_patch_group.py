@@ -11,9 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....runtime.aws_core import AwsCore
-from ....runtime.retry import RetryPolicy
-from ....runtime.spec import CallSpec, CreateSpec, FieldSpec, Mutability, ReadSpec, ResourceSpec
+from ....runtime.aws.core import AwsCore
+from ....runtime.contract.retry import RetryPolicy
+from ....runtime.contract.spec import (
+    CallSpec,
+    CreateSpec,
+    FieldSpec,
+    Mutability,
+    ReadSpec,
+    ResourceSpec,
+)
 
 SPEC = ResourceSpec(
     service="ssm",

@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ....runtime.gcp_core import GcpCore
-from ....runtime.retry import RetryPolicy
-from ....runtime.spec import (
+from ....runtime.gcp.core import GcpCore
+from ....runtime.contract.retry import RetryPolicy
+from ....runtime.contract.spec import (
     CallSpec,
     CreateSpec,
     FieldSpec,

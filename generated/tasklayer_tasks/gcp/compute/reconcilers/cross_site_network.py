@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar, TypedDict
 
-from ....runtime.gcp_task import GcpReconciler
-from ....runtime.spec import ResourceSpec
+from ....runtime.wiring.gcp import GcpReconciler
+from ....runtime.contract.spec import ResourceSpec
 from ..core.cross_site_network import DOCUMENT, SPEC
 
 

@@ -1,0 +1,128 @@
+"""References in one form, and reads seen through what the desired state cares about.
+
+Google answers a reference as a full URL, and not always on the host the client calls
+(compute's selfLinks are ``https://www.googleapis.com/compute/v1/projects/...`` while the
+discovery document's root is ``https://compute.googleapis.com/``); it accepts a relative name
+(``projects/p/global/networks/n``) as well. A relative name and its full URLs are one
+reference: both sides of a diff carry the full URL on the client's own base.
+
+Google also fills in members of nested values it was not sent (a Router NAT's
+``endpointTypes``, a health check's ``proxyHeader``): a member the desired value leaves out is
+"don't care", inside nested values as at the top level.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from ..contract.spec import ResourceSpec
+
+_GOOGLE_URL = re.compile(r"^https://[a-z0-9.-]+\.googleapis\.com/(?P<path>.+)$")
+_SCOPED = ("global/", "regions/", "zones/")
+
+
+@lru_cache(maxsize=None)
+def document_base(document_path: str) -> str:
+    """The base URL a discovery document's client calls: ``rootUrl`` + ``servicePath``."""
+    with open(document_path, encoding="utf-8") as handle:
+        document = json.load(handle)
+    return str(document.get("rootUrl", "")) + str(document.get("servicePath", ""))
+
+
+def canonical_url(value: str, base: str, project: str = "") -> str:
+    """The full URL on ``base`` of a reference given as a full URL on any Google host, a
+    relative name from ``projects/``, or (with the project known) from its scope."""
+    service_path = base.split(".googleapis.com/", 1)[-1] if ".googleapis.com/" in base else ""
+    found = _GOOGLE_URL.match(value)
+    if found:
+        path = found.group("path")
+        if (
+            service_path
+            and path.startswith(service_path)
+            and path[len(service_path) :].startswith("projects/")
+        ):
+            return base + path[len(service_path) :]
+        return value
+    if value.startswith("projects/"):
+        return base + value
+    if project and value.startswith(_SCOPED):
+        return f"{base}projects/{project}/{value}"
+    return value
+
+
+def _urls(value: Any, base: str) -> Any:
+    """Every full Google URL inside a value, moved onto ``base``."""
+    if isinstance(value, str):
+        return canonical_url(value, base) if value.startswith("https://") else value
+    if isinstance(value, list):
+        return [_urls(v, base) for v in value]
+    if isinstance(value, dict):
+        return {k: _urls(v, base) for k, v in value.items()}
+    return value
+
+
+def canonical_state(
+    spec: ResourceSpec, state: Mapping[str, Any], base: str, project: str = ""
+) -> dict[str, Any]:
+    """A state with its references in canonical form: full URLs anywhere, relative names in
+    the fields that hold references."""
+    if not base:
+        return dict(state)
+    out: dict[str, Any] = {}
+    for name, value in state.items():
+        try:
+            reference = spec.field(name).references is not None
+        except KeyError:
+            reference = False
+        if reference and isinstance(value, str):
+            value = canonical_url(value, base, project)
+        elif reference and isinstance(value, list):
+            value = [canonical_url(v, base, project) if isinstance(v, str) else v for v in value]
+        out[name] = _urls(value, base)
+    return out
+
+
+def seen_as_wanted(have: Any, want: Any) -> Any:
+    """``have`` with the nested members ``want`` does not set left out: dicts by their keys,
+    lists of dicts item by item (matched by ``name`` when they carry one, else by position)."""
+    if isinstance(want, dict) and isinstance(have, dict):
+        return {k: seen_as_wanted(have[k], want[k]) for k in want if k in have}
+    if (
+        isinstance(want, list)
+        and isinstance(have, list)
+        and want
+        and all(isinstance(w, dict) for w in want)
+    ):
+        by_name = {w.get("name"): w for w in want if w.get("name") is not None}
+        out = []
+        for i, item in enumerate(have):
+            if not isinstance(item, dict):
+                out.append(item)
+                continue
+            match = by_name.get(item.get("name")) if item.get("name") is not None else None
+            if match is None:
+                match = want[i] if i < len(want) else {k: v for w in want for k, v in w.items()}
+            out.append(seen_as_wanted(item, match))
+        return out
+    return have
+
+
+def as_wanted(
+    spec: ResourceSpec, state: Mapping[str, Any], desired: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A read state seen through the desired one: nested members it does not set are not
+    compared (tags are compared on the managed keys by the diff itself)."""
+    out = dict(state)
+    for name, want in desired.items():
+        if name in out and isinstance(want, (dict, list)):
+            try:
+                if spec.field(name).is_tags:
+                    continue
+            except KeyError:
+                continue
+            out[name] = seen_as_wanted(out[name], want)
+    return out

@@ -1,0 +1,329 @@
+"""Runs a graph of tasks: each task as soon as what it depends on is done, bounded concurrency,
+a deadline per task, quiet retries of "try again later", and a clear error for a dependency
+cycle.
+
+``delete(tasks)`` deletes exactly the tasks it is given, in reverse dependency order among them;
+their dependencies are only located (read), never deleted. A resource still in use is waited
+for only while something this delete removed may still be going away; in use by anything else,
+it fails at once, saying so.
+
+``run(tasks, prune=True)`` also deletes what the cluster owns, of the kinds the tasks use, that
+no task declares (:mod:`.prune`); a dry run names them under "Will delete resources" (what
+``prune=True`` would delete); without ``prune`` nothing is deleted. Each run reads every resource type once
+(:mod:`..contract.snapshot`) unless ``batched_reads=False``.
+
+Both return a :class:`~.report.Report`: what each task found and did, the reads and writes the
+run sent, its time; each change is logged at INFO on the ``tasklayer`` logger as it is made."""
+
+from __future__ import annotations
+
+import graphlib
+import logging
+import time
+from contextlib import AbstractContextManager, nullcontext
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from ..contract.errors import DependencyCycleError, InUseError, TaskError, TryAgainLater
+from .prune import orphans
+from .report import Recording, Report
+from .targets import Target
+from ..engine.required import require_create_fields
+from .task import Task
+
+log = logging.getLogger("tasklayer")
+
+
+def _closure(tasks: Sequence[Task]) -> dict[Task, list[Task]]:
+    """Every task and what it depends on, including dependencies not listed explicitly."""
+    graph: dict[Task, list[Task]] = {}
+    todo = list(tasks)
+    while todo:
+        task = todo.pop()
+        if task in graph:
+            continue
+        graph[task] = task.dependencies()
+        todo.extend(graph[task])
+    return graph
+
+
+def _check_acyclic(graph: dict[Task, list[Task]]) -> None:
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as err:
+        raise DependencyCycleError([t.key for t in err.args[1]]) from None
+
+
+def _chain_lengths(dependents: dict[Task, list[Task]]) -> dict[Task, int]:
+    """Per task, the most tasks on one path through what waits for it (itself included): when
+    more tasks are ready than may run, the ones heading the longest chains start first, so the
+    critical path is never queued behind a leaf (list scheduling by critical path)."""
+    length: dict[Task, int] = {}
+
+    def walk(task: Task) -> int:
+        if task not in length:
+            length[task] = 1 + max((walk(d) for d in dependents[task]), default=0)
+        return length[task]
+
+    for task in dependents:
+        walk(task)
+    return length
+
+
+@dataclass
+class Executor:
+    target: Target
+    # tasks at once (one that reads several attributes reads them at once: a VPC's two DNS
+    # attributes); Terraform's default parallelism, well under EC2's request rates
+    max_concurrency: int = 10
+    task_deadline: float = 600.0  # seconds a task may keep asking to try again later
+    retry_interval: float = 2.0
+    in_use_grace: float = 300.0  # seconds a delete waits for what it just removed to go away
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+    attempts: dict[str, int] = field(default_factory=dict)
+    batched_reads: bool = True  # one listing per resource type a run (see .snapshot)
+    # ... each begun as soon as a worker is free, not when the kind's first task gets to it
+    early_listings: bool = True
+    pruned: list[str] = field(default_factory=list)  # what the last run found to prune
+
+    def run(self, tasks: Sequence[Task], prune: bool = False) -> Report:
+        """Apply every task, each after the tasks it depends on; then what the cluster owns that
+        no task declares is deleted when ``prune`` (a dry run plans it; see the module). The
+        report says what each task found and did (what was pruned too), and the calls made."""
+        graph = _closure(tasks)
+        _check_acyclic(graph)
+        require_create_fields(graph)  # every task's missing create fields, before any call
+        context = self.target.context
+        recording, started, calls = Recording(self.target), self.clock(), self._calls()
+        with self._reads():
+            early = (
+                self._early_listings(graph) if self.batched_reads and self.early_listings else {}
+            )
+            self._waves(graph, lambda t: t.run(context, recording), reverse=False, early=early)
+            found: list[Task] = []
+            if prune or self.target.dry_run:  # listing what to prune costs reads: only then
+                found = orphans(context, list(graph))
+                self.pruned = sorted(t.key for t in found)
+            if found:
+                self._delete(found, recording)
+        # the caller's tasks in the caller's order, then the dependencies it did not list
+        given = set(tasks)
+        listed = [*tasks, *(t for t in graph if t not in given)]
+        return self._report(recording, [*listed, *found], started, calls)
+
+    def _report(
+        self, recording: Recording, tasks: list[Task], started: float, before: tuple[int, int]
+    ) -> Report:
+        reads, writes = self._calls()
+        calls = (reads - before[0], writes - before[1])
+        return recording.report(tasks, calls, self.clock() - started)
+
+    def _calls(self) -> tuple[int, int]:
+        """Reads and writes sent so far on the target's context (none without one)."""
+        context = self.target.context
+        return (0, 0) if context is None else context.calls.now()
+
+    def _early_listings(self, graph: dict[Task, list[Task]]) -> dict[str, list[Task]]:
+        """The tasks of each kind (and place) the pass lists by owner: their listing can be made
+        before any of them runs, off the dependency chain (a subnet's listing while its VPC is
+        being created; on a converged pass, every listing at once)."""
+        if getattr(self.target, "context", None) is None:
+            return {}
+        kinds: dict[str, list[Task]] = {}
+        for task in graph:
+            if not task.shared:
+                place = sorted(task.placement().items())
+                kinds.setdefault(f"{task.spec.service}:{task.spec.name}:{place!r}", []).append(task)
+        return kinds
+
+    def _list_early(self, tasks: list[Task]) -> None:
+        """List the tasks' kind by its owner into the pass's snapshot, then make the reads their
+        finds will need that the listing cannot answer (:meth:`Task.look_early`)."""
+        for task in tasks:
+            self._look_early(task, listing=task is tasks[0])
+
+    def _look_early(self, task: Task, listing: bool) -> None:
+        """Only an optimisation: whatever goes wrong here, the task reads for itself when it
+        runs and reports it."""
+        context = self.target.context
+        try:
+            if listing:
+                listed = getattr(task.pass_core(context), "listed_owned", None)
+                if listed is not None:
+                    listed(task._owner(context))
+            task.look_early(context)
+        except Exception as err:  # the task's own read says it properly
+            log.debug("%s: reading early failed: %s", task.key, err)
+
+    def _reads(self) -> AbstractContextManager[object]:
+        context = getattr(self.target, "context", None)
+        if not self.batched_reads or context is None:
+            return nullcontext()
+        return context.batched_reads()  # type: ignore[no-any-return]
+
+    def delete(self, tasks: Sequence[Task]) -> Report:
+        """Delete exactly these tasks' resources, each before the tasks (among them) it depends
+        on. Dependencies not in ``tasks`` are located, so children can be found inside them, and
+        left alone. The report has a line for each of ``tasks``."""
+        recording, started, calls = Recording(self.target), self.clock(), self._calls()
+        with self._reads():
+            self._delete(tasks, recording)
+        return self._report(recording, list(tasks), started, calls)
+
+    def _delete(self, tasks: Sequence[Task], target: Target) -> None:
+        graph = _closure(tasks)
+        _check_acyclic(graph)
+        context = self.target.context
+        self._waves(graph, lambda t: t.locate(context), reverse=False)
+        chosen = set(tasks)
+        scope = {t: [d for d in graph[t] if d in chosen] for t in chosen}
+        dependents = {t: [o for o, deps in scope.items() if t in deps] for t in scope}
+        deleted_at: dict[Task, float] = {}
+
+        def delete(task: Task) -> None:
+            try:
+                removed_one = task.delete(context, target, located=True)
+            except InUseError as err:
+                removed = [deleted_at[d] for d in dependents[task] if d in deleted_at]
+                if removed and self.clock() - max(removed) < self.in_use_grace:
+                    raise TryAgainLater(
+                        f"{task.key}: still in use while what depended on it goes: {err}"
+                    ) from None
+                blocking: list[str] = getattr(task.pass_core(context), "blockers", lambda _: [])(
+                    task.observed
+                )
+                what = ", ".join(blocking) if blocking else "something"
+                raise TaskError(
+                    f"{task.key}: in use by {what} this delete was not asked to remove: {err}"
+                ) from None
+            if removed_one:
+                deleted_at[task] = self.clock()
+
+        self._waves(scope, delete, reverse=True)
+
+    def _waves(
+        self,
+        graph: dict[Task, list[Task]],
+        step: Callable[[Task], object],
+        reverse: bool,
+        early: dict[str, list[Task]] | None = None,
+    ) -> None:
+        """Run ``step`` on every task, each as soon as its blockers are done (no waves: a slow
+        task holds back only what depends on it), at most ``max_concurrency`` at a time. A task
+        that says "try again later" waits ``retry_interval`` while the others go on. Among ready
+        tasks, those heading the longest chains go first. ``early``: kinds whose listing is made
+        in a slot no ready task needs, before any of their tasks begins, the kinds with the most
+        urgent tasks first."""
+        blockers = (
+            graph
+            if not reverse
+            else {t: [o for o, deps in graph.items() if t in deps] for t in graph}
+        )
+        dependents: dict[Task, list[Task]] = {t: [] for t in blockers}
+        for task, before in blockers.items():
+            for blocker in before:
+                dependents[blocker].append(task)
+        urgency = _chain_lengths(dependents)
+        listings = dict(early or {})
+        listing: dict[Future[Any], str] = {}
+        pending: set[Task] = set(graph)
+        done: set[Task] = set()
+        waiting: set[Task] = set()
+        running: dict[Future[Any], Task] = {}
+        deadlines: dict[Task, float] = {}
+        failures: list[TaskError] = []
+        with ThreadPoolExecutor(max_workers=self.max_concurrency) as pool:
+            while pending and (running or not failures):
+                if not failures:
+                    busy = set(running.values())
+                    ready = sorted(
+                        (
+                            t
+                            for t in pending
+                            if t not in waiting
+                            and t not in busy
+                            and all(b in done for b in blockers[t])
+                        ),
+                        key=lambda t: (-urgency[t], t.key),
+                    )
+                    free = self.max_concurrency - len(running) - len(listing)
+                    for task in ready[:free]:
+                        running[pool.submit(self._attempt, task, step)] = task
+                    begun = set(running.values()) | done | waiting
+                    for kind in [k for k, ts in listings.items() if not begun.isdisjoint(ts)]:
+                        del listings[kind]  # one of its tasks has begun: it lists for itself
+                    free = self.max_concurrency - len(running) - len(listing)
+                    for kind in sorted(
+                        listings, key=lambda k: -max(urgency[t] for t in listings[k])
+                    ):
+                        if free <= 0:
+                            break
+                        listing[pool.submit(self._list_early, listings.pop(kind))] = kind
+                        free -= 1
+                if not running and listing:
+                    done_listing, _ = wait(listing, return_when=FIRST_COMPLETED)
+                    for future in done_listing:
+                        del listing[future]
+                    continue
+                if not running:
+                    self.sleep(self.retry_interval)  # only waiting tasks are left
+                    waiting.clear()
+                    continue
+                timeout = self.retry_interval if waiting else None
+                in_flight: list[Future[Any]] = [*running, *listing]
+                finished, _ = wait(in_flight, timeout=timeout, return_when=FIRST_COMPLETED)
+                if not finished:
+                    waiting.clear()  # their pause is over
+                for future in finished:
+                    if future in listing:
+                        del listing[future]  # a free slot; its tasks find what it listed
+                        continue
+                    task = running.pop(future)
+                    self._settle(task, future.result(), pending, done, waiting, deadlines, failures)
+        if len(failures) == 1:
+            raise failures[0]
+        if failures:
+            raise TaskError("; ".join(str(f) for f in failures))
+
+    def _settle(
+        self,
+        task: Task,
+        outcome: Exception | None,
+        pending: set[Task],
+        done: set[Task],
+        waiting: set[Task],
+        deadlines: dict[Task, float],
+        failures: list[TaskError],
+    ) -> None:
+        self.attempts[task.key] = self.attempts.get(task.key, 0) + 1
+        if outcome is None:
+            pending.discard(task)
+            done.add(task)
+        elif isinstance(outcome, TryAgainLater):
+            deadline = deadlines.setdefault(task, self.clock() + self.task_deadline)
+            if self.clock() > deadline:
+                failures.append(
+                    TaskError(f"{task.key}: gave up after {self.task_deadline:.0f}s: {outcome}")
+                )
+            else:
+                log.debug("%s: will try again: %s", task.key, outcome)
+                waiting.add(task)
+                snapshots = getattr(getattr(self.target, "context", None), "snapshots", None)
+                if snapshots is not None:  # what it waits for must be read afresh
+                    snapshots.invalidate(task.spec.service, task.spec.listings_touched())
+        elif isinstance(outcome, TaskError):
+            failures.append(outcome)
+        else:  # an error with no text of its own (a StopIteration) is named by its type
+            failures.append(TaskError(f"{task.key}: {str(outcome) or type(outcome).__name__}"))
+
+    @staticmethod
+    def _attempt(task: Task, step: Callable[[Task], object]) -> Exception | None:
+        try:
+            step(task)
+            return None
+        except TryAgainLater as err:
+            return err
+        except Exception as err:  # reported with the task's name, after the wave
+            return err

@@ -1,0 +1,150 @@
+"""What a run did: per task what was found and what was done, the calls it made (reads and
+writes, counted as they are sent: :class:`CallCount`), and how long it took.
+
+``Executor.run`` and ``Executor.delete`` return a :class:`Report`; each change is also logged
+at INFO on the ``tasklayer`` logger as it is made (field names only: values may be secret).
+``Report.format()`` is the summary ``kops update cluster --yes`` prints.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from ..contract.calls import CallCount
+from ..contract.state import State
+
+if TYPE_CHECKING:
+    from .task import Changes, Context, Task
+    from .targets import Target
+
+__all__ = ["Action", "CallCount", "Report", "TaskReport"]
+
+log = logging.getLogger("tasklayer")
+
+
+class Action(str, Enum):
+    CREATED = "created"
+    UPDATED = "updated"
+    DELETED = "deleted"
+    UNCHANGED = "unchanged"  # found as declared (a delete: found and kept, not ours to remove)
+    ABSENT = "absent"  # not there, and nothing made (a delete of what is gone; an ignored task)
+
+
+_CHANGES = (Action.CREATED, Action.UPDATED, Action.DELETED)
+
+
+@dataclass(frozen=True)
+class TaskReport:
+    key: str
+    action: Action
+    found: bool  # the task's resource existed before the run changed anything
+    fields: tuple[str, ...] = ()  # the task attributes an update changed
+
+
+@dataclass(frozen=True)
+class Report:
+    """One run's account. On a dry run the actions are what it would do, and no write is made."""
+
+    tasks: tuple[TaskReport, ...]
+    reads: int
+    writes: int
+    seconds: float
+    dry_run: bool = False
+
+    def of(self, action: Action) -> list[TaskReport]:
+        return [t for t in self.tasks if t.action is action]
+
+    @property
+    def changed(self) -> bool:
+        return any(t.action in _CHANGES for t in self.tasks)
+
+    def format(self) -> str:
+        """Like ``kops update cluster --yes``: what was created, modified and deleted, then one
+        line with the counts, the calls and the time."""
+        out: list[str] = []
+        for action, planned, made in (
+            (Action.CREATED, "Will create resources:", "Created resources:"),
+            (Action.UPDATED, "Will modify resources:", "Modified resources:"),
+            (Action.DELETED, "Will delete resources:", "Deleted resources:"),
+        ):
+            done = self.of(action)
+            if done:
+                out.append(planned if self.dry_run else made)
+                out.extend(
+                    f"  {t.key}{': ' + ', '.join(t.fields) if t.fields else ''}"
+                    for t in sorted(done, key=lambda t: t.key)
+                )
+                out.append("")
+        out.append(self.summary())
+        return "\n".join(out) + "\n"
+
+    def summary(self) -> str:
+        """One line: how many tasks each action took, the reads and writes, the time."""
+        counts = ", ".join(
+            f"{len(self.of(a))} {a.value}" for a in Action if self.of(a) or a in _CHANGES
+        )
+        if not self.changed:
+            head = "No changes"
+        elif self.dry_run:
+            head = "Changes planned, none made"
+        else:
+            head = "Cluster changes have been applied to the cloud"
+        return f"{head}: {counts}; {self.reads} reads, {self.writes} writes in {self.seconds:.1f}s"
+
+
+@dataclass
+class Recording:
+    """A target that passes everything to ``target`` and notes, per task, what was rendered or
+    removed there (after it returned: a change that raised is not reported as made), logging
+    each change as it is made."""
+
+    target: Target
+    rendered: dict[Task, tuple[Action, tuple[str, ...]]] = field(default_factory=dict)
+    found: dict[Task, bool] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    dry_run: bool = field(init=False)
+    context: Context = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.dry_run, self.context = self.target.dry_run, self.target.context
+
+    def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
+        self.target.render(task, actual, changes)
+        attrs = tuple(task.spec.field(n).attr for n in changes.fields) if actual is not None else ()
+        action = Action.CREATED if actual is None else Action.UPDATED
+        with self._lock:
+            first, before = self.rendered.get(task, (action, ()))
+            self.rendered[task] = (first, tuple(dict.fromkeys((*before, *attrs))))
+            self.found.setdefault(task, actual is not None)
+        if not self.dry_run:
+            log.info("%s %s%s", action.value, task.key, f": {', '.join(attrs)}" if attrs else "")
+
+    def created(self, task: Task, identity: State) -> None:
+        self.target.created(task, identity)
+
+    def remove(self, task: Task, state: State) -> None:
+        self.target.remove(task, state)
+        with self._lock:
+            self.rendered[task] = (Action.DELETED, ())
+            self.found[task] = True
+        if not self.dry_run:
+            log.info("deleted %s", task.key)
+
+    def warn(self, message: str) -> None:
+        self.target.warn(message)
+
+    def report(self, tasks: list[Task], calls: tuple[int, int], seconds: float) -> Report:
+        """Every task's line: what was rendered or removed, else unchanged when it was found
+        (it holds what it observed) and absent when not."""
+        lines = []
+        for task in tasks:
+            action, attrs = self.rendered.get(
+                task, (Action.UNCHANGED if task.observed else Action.ABSENT, ())
+            )
+            found = self.found.get(task, bool(task.observed))
+            lines.append(TaskReport(task.key, action, found, attrs))
+        return Report(tuple(lines), calls[0], calls[1], seconds, self.dry_run)

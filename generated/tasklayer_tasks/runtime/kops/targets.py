@@ -1,0 +1,110 @@
+"""Where a task's changes go: the cloud (API calls) or a dry-run plan (nothing is called)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Protocol
+
+from ..contract.state import State
+from ..contract.diff import shown
+
+if TYPE_CHECKING:
+    from .task import Task, Changes, Context
+
+log = logging.getLogger("tasklayer")
+
+
+class Target(Protocol):
+    dry_run: bool
+    context: Context
+
+    def render(self, task: Task, actual: Task | None, changes: Changes) -> None: ...
+    def created(self, task: Task, identity: State) -> None: ...
+    def remove(self, task: Task, state: State) -> None: ...
+    def warn(self, message: str) -> None: ...
+
+
+@dataclass
+class CloudTarget:
+    """Applies changes with API calls. ``on_created`` sees each new id the moment the create
+    call returns, before anything else can fail."""
+
+    context: Context
+    on_created: Callable[[Task, State], None] | None = None
+    warnings: list[str] = field(default_factory=list)
+    dry_run: bool = False
+
+    def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
+        task.render_cloud(self, actual, changes)
+
+    def created(self, task: Task, identity: State) -> None:
+        if self.on_created is not None:
+            self.on_created(task, identity)
+
+    def remove(self, task: Task, state: State) -> None:
+        task.pass_core(self.context).delete(state)
+
+    def warn(self, message: str) -> None:
+        self.warnings.append(message)
+        log.warning(message)
+
+
+@dataclass
+class Plan:
+    """What a dry run found would change, like ``kops update cluster`` without ``--yes``."""
+
+    create: list[tuple[str, list[str]]] = field(default_factory=list)
+    modify: list[tuple[str, list[str]]] = field(default_factory=list)
+    delete: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.create or self.modify or self.delete)
+
+    def format(self) -> str:
+        out: list[str] = []
+        for title, entries in (
+            ("Will create resources:", self.create),
+            ("Will modify resources:", self.modify),
+        ):
+            if entries:
+                out.append(title)
+                for key, lines in entries:
+                    out.append(f"  {key}")
+                    out.extend(f"    {line}" for line in lines)
+                out.append("")
+        if self.delete:
+            out.append("Will delete resources:")
+            out.extend(f"  {key}" for key in self.delete)
+            out.append("")
+        return "\n".join(out) if out else "No changes.\n"
+
+
+@dataclass
+class DryRunTarget:
+    """Records a plan; makes no mutating call (finds still read the cloud)."""
+
+    context: Context
+    plan: Plan = field(default_factory=Plan)
+    warnings: list[str] = field(default_factory=list)
+    dry_run: bool = True
+
+    def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
+        if actual is None:
+            spec = task.spec
+            lines = [
+                f"{spec.field(n).attr}: {shown(spec, n, new)}"
+                for n, (_, new) in changes.fields.items()
+            ]
+            self.plan.create.append((task.key, lines))
+        else:
+            self.plan.modify.append((task.key, changes.lines()))
+
+    def created(self, task: Task, identity: State) -> None:  # pragma: no cover - never creates
+        raise AssertionError("a dry run creates nothing")
+
+    def remove(self, task: Task, state: State) -> None:
+        self.plan.delete.append(task.key)
+
+    def warn(self, message: str) -> None:
+        self.warnings.append(message)

@@ -1,0 +1,196 @@
+"""AWS batched reads: a task's find served from one listing of what the cluster owns, and a
+create's answer used as the read-back when it is the resource itself.
+
+One ``Describe…`` per resource type (its read operation), filtered by the owner's tag
+(``tag:kubernetes.io/cluster/<cluster>=owned``) and followed through every page, checked as
+every read is checked (:meth:`AwsCore._items`), then matched client side exactly as a direct
+find matches: primary id; or natural key and parent, carrying ``match_tags``. Kinds listed
+inside their parent (a Route in its RouteTable) are served from the parent's listing. Whatever
+the listing cannot answer exactly is left to the direct read (``None``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .find import carries, known, natural_params
+from ..contract.state import State, Unread
+from ..contract.errors import MalformedResponseError
+
+if TYPE_CHECKING:
+    from .core import AwsCore
+    from ..contract.ownership import Owner
+
+
+def find_listed(
+    core: AwsCore,
+    desired: Mapping[str, Any],
+    name: str,
+    owner: Owner,
+    match_tags: Mapping[str, str] | None,
+    first_look: bool = False,
+) -> list[State] | None:
+    """What ``core.find(desired, name, match_tags=match_tags)`` would return, from the pass's
+    listing; None when the listing cannot say (the caller reads directly). ``first_look``: the
+    task has neither seen nor made its resource and has no create under way.
+
+    A kind that carries tags, inside a parent this pass made (a subnet or a group in the new
+    VPC, a rule in the new group, a listener on the new load balancer), is not there yet on a
+    first look: nothing an earlier pass or another owner made can be inside, only what this
+    pass writes; what the cloud put there itself carries none of our tags, or takes a name
+    no create may take (a VPC's "default" group: refused). No read, and no listing (made again
+    after every write of the kind) is waited for. A create the cloud refuses as existing
+    sends the task to read it properly (:class:`..contract.state.Unread`)."""
+    spec, read = core.spec, core.spec.read
+    if core.snapshots is None or read is None:
+        return None
+    has_id = len(spec.primary) == 1 and known(desired.get(spec.primary[0]))  # given: read it
+    inside_new = first_look and not has_id and _inside_made_parent(core, desired)
+    if inside_new and spec.tags is not None and spec.change_batch is None:
+        return Unread()
+    if not listable(core):
+        return None
+    if read.nested_member:
+        return Unread() if inside_new else _nested(core, desired, owner)
+    states = owned_states(core, owner)
+    if states is None:
+        return None  # nothing to list it by
+    primary = {p: desired.get(p) for p in spec.primary}
+    if spec.primary and all(known(v) for v in primary.values()):
+        hits = [s for s in states if all(s.get(p) == v for p, v in primary.items())]
+        return hits or None  # not held: perhaps another owner's, which the direct read names
+    if natural_params(core, desired, name, match_tags) is None:
+        return []  # the direct find has no way to look either
+    if any(_lacks_identity(core, s, desired) for s in states):
+        # an identity member the items do not hold at the top (a peering's VpcId is inside
+        # RequesterVpcInfo): the listing cannot tell a match, so it must not say "none"
+        return None
+    hits = [s for s in states if _same_identity(core, s, desired, name)]
+    if match_tags is None and not hits:
+        return None  # found by a name the cloud keeps unique: another owner's must be seen
+    return [s for s in hits if carries(core, s, match_tags)]
+
+
+def _inside_made_parent(core: AwsCore, desired: Mapping[str, Any]) -> bool:
+    """Every parent member names a resource this pass created: nothing an earlier pass or
+    another owner made can be inside it, only what this pass writes, which drops the listing
+    (or the cloud's own defaults, which no declared name may take: the create is refused)."""
+    spec, snapshots = core.spec, core.snapshots
+    if snapshots is None or not spec.parent:
+        return False
+    by_name = {f.name: f for f in spec.fields}
+    for member in spec.parent:
+        kind = by_name[member].references if member in by_name else None
+        value = desired.get(member)
+        if not kind or not known(value) or not snapshots.was_made(spec.service, kind, value):
+            return False
+    return True
+
+
+def owned_states(core: AwsCore, owner: Owner) -> list[State] | None:
+    """The kind's items in the listing that carry the owner's tag (checked here too, in case a
+    server ignored the filter), terminal ones left out; None when it cannot be listed by tag."""
+    spec, read = core.spec, core.spec.read
+    if read is None or not listable(core) or read.nested_member:
+        return None
+    tags = spec.tags
+    if tags is None:
+        return None
+    states = (core.state(i) for i in _listing(core, owner))
+    return [s for s in states if owner.owns(s.get(tags.field)) and not spec.terminal(s)]
+
+
+def listable(core: AwsCore) -> bool:
+    """The kind can be listed by its owner: its read filters by tag (EC2 ``Filters``), or it
+    lists every one of the kind and their tags come from the tag read in bulk (ELBv2 load
+    balancers and target groups; not listeners, which are read only inside a load balancer)."""
+    read, tags = core.spec.read, core.spec.tags
+    if read is None:
+        return False
+    if read.filters_member:
+        # ... unless the read cannot be called without naming one (GetSubnetCidrReservations
+        # needs its SubnetId): then each task reads within its own parent
+        return not core.required_inputs(read.operation)
+    # ... and only when the read can be called without naming one (GetHostedZone needs its Id)
+    whole = not read.required and (read.id_filter is None or read.id_filter_is_list)
+    return bool(tags and tags.read_operation and not core.spec.parent and whole)
+
+
+def _same_identity(core: AwsCore, state: State, desired: Mapping[str, Any], name: str) -> bool:
+    """The checks a filtered read makes, on the client: every natural-key and parent member the
+    desired state sets is the item's (a member the item lacks does not match)."""
+    spec = core.spec
+    for member in (*spec.natural, *spec.parent):
+        if member == "tag:Name":
+            if (state.get(spec.tags.field if spec.tags else "Tags") or {}).get("Name") != name:
+                return False
+        elif desired.get(member) is not None and state.get(member) != desired[member]:
+            return False
+    return True
+
+
+def _lacks_identity(core: AwsCore, state: State, desired: Mapping[str, Any]) -> bool:
+    """The item holds no value for a natural-key or parent member the desired state sets."""
+    spec = core.spec
+    return any(
+        member != "tag:Name" and desired.get(member) is not None and member not in state
+        for member in (*spec.natural, *spec.parent)
+    )
+
+
+def _listing(core: AwsCore, owner: Owner) -> list[dict[str, Any]]:
+    """Every item of the read operation carrying the owner's tag: one paginated call a pass
+    (plus the bulk tag reads of a kind whose read returns no tags)."""
+    read = core.spec.read
+    assert read is not None and listable(core)
+    params: dict[str, Any] = {}  # all of the kind, their tags read in bulk (see listable)
+    if read.filters_member:
+        params = {read.filters_member: [{"Name": f"tag:{owner.key}", "Values": [owner.value]}]}
+    if core.snapshots is None:  # no pass to share it with (a prune outside a run)
+        return core._read(params, retry_not_found=False)
+    key = (read.operation, owner.key, owner.value)
+    return core.snapshots.items(
+        core.spec.service, key, lambda: core._read(params, retry_not_found=False)
+    )
+
+
+def _nested(core: AwsCore, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:
+    """A sub-resource from its parent's item in the parent's listing; None when the parent is
+    not there (not owned, or not listed yet: the direct read decides)."""
+    parent = core.spec.owner_parent
+    parent_id = desired.get(core.spec.parent[0]) if core.spec.parent else None
+    if parent is None or parent.spec.tags is None or not known(parent_id):
+        return None
+    id_member = parent.spec.primary[0]
+    items = [i for i in _listing(core, owner) if i.get(id_member) == parent_id]
+    if not items or not owner.owns(core.state_of(parent.spec, items[0])):
+        return None
+    return core.nested_states(items, desired)
+
+
+def answer_state(core: AwsCore, response: Any) -> State | None:
+    """The create's answer as a read would give it, when its item is the read's shape (CreateVpc
+    answers a ``Vpc``, as DescribeVpcs lists them): then it needs no read-back. None otherwise,
+    or when the answer fails the checks a read's items pass."""
+    create, read = core.spec.create, core.spec.read
+    if create is None or read is None or not create.output_member or not read.output_member:
+        return None
+    model = core.client.meta.service_model
+    try:
+        made = model.operation_model(create.operation).output_shape.members[create.output_member]
+        listed = model.operation_model(read.operation).output_shape.members[read.output_member]
+    except (KeyError, AttributeError):
+        return None
+    made, listed = getattr(made, "member", made), getattr(listed, "member", listed)
+    if made.name != listed.name or not isinstance(response, Mapping):
+        return None
+    item = response.get(create.output_member)
+    item = item[0] if isinstance(item, list) and len(item) == 1 else item
+    if not isinstance(item, Mapping):
+        return None
+    try:
+        core._check_tags(create.operation, f"/{create.output_member}", item)
+        return core.state(item)
+    except MalformedResponseError:
+        return None  # read it back instead

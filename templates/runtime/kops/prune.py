@@ -1,0 +1,100 @@
+"""Prune, as kOps' deletions: what the cluster owns that no task declares any more.
+
+For each kind the task list uses, the resources carrying the cluster's ownership tag or label
+(one listing, :mod:`..contract.snapshot`) whose id no task of that kind holds are *orphans*. Each becomes
+a task of its kind, holding its id and, for each reference field naming another orphan, that
+orphan: so deleting them runs in dependency order (a Subnet before its VPC), through the same
+delete path as any task (found again by id and its ownership verified before the call).
+
+Never pruned: anything not carrying the owner's tag or label (so nothing shared and nothing of
+another owner), kinds listed inside a parent (a Route goes with its RouteTable; the local route
+was never ours), kinds that cannot be listed by tag, and kinds whose read lists another kind
+too (security group ingress and egress rules come from one ``DescribeSecurityGroupRules``:
+which delete call applies is not known from the listing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..contract.context import Context
+from .lifecycle import Lifecycle
+from ..contract.spec import ResourceSpec, known_specs
+from .task import Task
+
+
+def _alone_in_its_read(spec: ResourceSpec) -> bool:
+    read = spec.read
+    if read is None:
+        return False
+    return not any(
+        other is not spec
+        and other.service == spec.service
+        and other.name != spec.name
+        and other.read is not None
+        and other.read.operation == read.operation
+        and not other.read.nested_member
+        for other in known_specs()
+    )
+
+
+def orphans(context: Context, tasks: Sequence[Task]) -> list[Task]:
+    """The cluster's resources of the kinds ``tasks`` use that none of them declares, as tasks
+    (named by their Name tag, else their id), in no particular order. A kind placed in a zone or
+    region (GCP) is listed in each place its declared tasks use, its orphans placed there."""
+    kinds: dict[tuple[type[Task], tuple[tuple[str, Any], ...]], list[Task]] = {}
+    for task in tasks:
+        if len(task.spec.primary) == 1 and not task.shared:
+            place = tuple(sorted(task.placement().items()))
+            kinds.setdefault((type(task), place), []).append(task)
+    found: list[Task] = []
+    for (kind, place), declared in sorted(
+        kinds.items(), key=lambda kv: (kv[0][0].spec.name, kv[0][1])
+    ):
+        spec = kind.spec
+        if not _alone_in_its_read(spec) or spec.delete is None:
+            continue
+        sample = declared[0]
+        owner = sample._owner(context)
+        listed = getattr(sample.pass_core(context), "listed_owned", None)
+        states = listed(owner) if listed is not None else None
+        if not states:
+            continue
+        held = {t.resource_id for t in declared if t.resource_id}
+        names = {t.name for t in declared}
+        for state in states:
+            rid = state.get(spec.primary[0])
+            name = _name_of(spec, state)
+            if rid is None or rid in held or name in names:  # a same-named one: not ours to judge
+                continue
+            orphan = kind(name=name or str(rid), lifecycle=Lifecycle.SYNC, **dict(place))
+            orphan.adopt(state)
+            orphan.owned = True
+            found.append(orphan)
+    _link(found)
+    return found
+
+
+def _name_of(spec: ResourceSpec, state: dict[str, object]) -> str | None:
+    tags = state.get(spec.tags.field) if spec.tags is not None else None
+    if isinstance(tags, dict) and "tag:Name" in spec.natural:
+        name = tags.get("Name")
+        return str(name) if name else None
+    value = state.get("name")
+    return str(value) if value else None
+
+
+def _link(found: list[Task]) -> None:
+    """A reference field naming another orphan holds that orphan: deleted first, then it."""
+    by_ref: dict[object, Task] = {}
+    for task in found:
+        by_ref[task.resource_id] = task
+        link = task.observed.get("selfLink")
+        if link:
+            by_ref[link] = task
+    for task in found:
+        for f in task.spec.fields:
+            target = by_ref.get(task.observed.get(f.name)) if f.references else None
+            if target is not None and target is not task:
+                object.__setattr__(task, f.attr, target)
