@@ -90,7 +90,7 @@ def _instance_attributes(path: Path) -> set[str]:
     names = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            # a method's own (self.x = ...), or task_write's functions' on the task (task.x = ...)
+            # a method's own (self.x = ...), or a function's on the task (task.x = ...)
             if isinstance(node.value, ast.Name) and node.value.id in ("self", "task"):
                 names.add(node.attr)
     return names

@@ -35,7 +35,7 @@ def apply(
         if found is None:
             state = create(subject, face, plan.wanted, before_create)
             action = Action.CREATED
-            if adapter.pending() is not None:
+            if adapter.pending is not None:
                 return _pending(subject, found, action, state)
             written = mutable_changes(spec, state, face.desired_now())
             if not written:
@@ -46,8 +46,10 @@ def apply(
         adapter.update(state, written)
     except OutcomeUnknownError as err:
         # it may have been carried out: the next attempt reads again and recomputes
-        raise TryAgainLater(f"{subject.key}: {err}; will read it again before anything else") from None
-    if adapter.pending() is not None:
+        raise TryAgainLater(
+            f"{subject.key}: {err}; will read it again before anything else"
+        ) from None
+    if adapter.pending is not None:
         return _pending(subject, found, action, state, tuple(written))
     after = read_back_written(subject, face, state, written)
     remaining = tuple(compute_changes(spec, after, face.desired_now()))
@@ -55,13 +57,19 @@ def apply(
 
 
 def _pending(
-    subject: Subject, found: State | None, action: Action, state: State, written: tuple[str, ...] = ()
+    subject: Subject,
+    found: State | None,
+    action: Action,
+    state: State,
+    written: tuple[str, ...] = (),
 ) -> Outcome:
-    pending = subject.adapter.pending()
+    pending = subject.adapter.pending
     return Outcome(found, action, state, written, subject.record.returned, pending)
 
 
-def read_back_written(subject: Subject, face: Face, before: State, written: dict[str, Any]) -> State:
+def read_back_written(
+    subject: Subject, face: Face, before: State, written: dict[str, Any]
+) -> State:
     """The read-back after a change: when every field written is one its own read returns, only
     those reads, over what was just read for the rest (a VPC whose DNS hostnames were switched
     on: one call, not the listing and every attribute again); the whole read otherwise."""

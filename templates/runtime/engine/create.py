@@ -33,7 +33,7 @@ def create(
     subject: Subject, face: Face, wanted: State, before: Callable[[str], None] | None = None
 ) -> State:
     """Create (once per logical attempt); the resource as read afterwards, or, when the face
-    is told an operation still runs (``adapter.pending()``), the identity it was given."""
+    is told an operation still runs (``adapter.pending``), the identity it was given."""
     record, spec, adapter = subject.record, subject.spec, subject.adapter
     if record.unseen:
         # our create returned and was not read back: sending it again would make a second one
@@ -63,7 +63,7 @@ def create(
         # a create that takes no tags: the owner's marks go on at once; if this answer is lost,
         # the next pass knows it by its token and writes them then
         adapter.update(identity, {tags.field: wanted[tags.field]})
-    if adapter.pending() is not None:
+    if adapter.pending is not None:
         return identity
     answer = adapter.answer
     if answer is not None and answer_is_whole(subject, face.desired_now(), answer, identity):

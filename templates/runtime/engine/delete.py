@@ -13,16 +13,16 @@ from .subject import Subject
 
 def delete(subject: Subject, found: State | None) -> Outcome:
     """Delete ``found`` (what :func:`.locate.locate` just found) when the owner owns it. On a
-    lost answer the record is emptied: the next attempt locates again before anything else."""
+    lost answer the record is marked stale: the next attempt locates again before anything else."""
     record = subject.record
     if subject.shared or not found or not record.owned:
         return Outcome(found, Action.ABSENT, {})
     try:
         subject.adapter.delete(found)
     except OutcomeUnknownError as err:
-        record.observed = {}
+        record.stale = True
         raise TryAgainLater(f"{subject.key}: {err}; will look again") from None
-    pending = subject.adapter.pending()
+    pending = subject.adapter.pending
     if pending is None:
         record.gone()
     return Outcome(found, Action.DELETED, {}, pending=pending)

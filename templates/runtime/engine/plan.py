@@ -9,6 +9,7 @@ Nothing here calls the cloud.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,14 +60,15 @@ def plan(
     marks_due = found is not None and not shared and marks_missing(spec, owner, found)
     wanted = creation_state(spec, desired, name, owner) if found is None or marks_due else desired
     changes = compute_changes(spec, found, wanted)
-    fixed = (
-        ()
-        if found is None
-        else tuple(
-            spec.field(n) for n in changes if spec.field(n).mutability is not Mutability.MUTABLE
-        )
-    )
+    fixed = () if found is None else fixed_fields(spec, changes)
     return Plan(found is None, changes, fixed, wanted)
+
+
+def fixed_fields(spec: ResourceSpec, changes: Mapping[str, object]) -> tuple[FieldSpec, ...]:
+    """The changed fields only a create can set: refused before any call."""
+    return tuple(
+        spec.field(n) for n in changes if spec.field(n).mutability is not Mutability.MUTABLE
+    )
 
 
 def mutable_changes(spec: ResourceSpec, state: State, desired: State) -> dict[str, Any]:

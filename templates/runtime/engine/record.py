@@ -26,7 +26,8 @@ class Record:
     second create would make a second resource). ``unread``: the last find said "none" without
     reading (:class:`~..contract.state.Unread`). ``owned``: known once found or created.
     ``observed``: the resource as last read. ``returned``: what a create handed out only once
-    (a private key), never read again."""
+    (a private key), never read again. ``stale``: a delete's answer was lost, so what was last
+    located no longer stands."""
 
     attempt: str | None = None
     unseen: bool = False
@@ -34,6 +35,7 @@ class Record:
     owned: bool | None = None
     observed: State = field(default_factory=dict)
     returned: dict[str, Any] = field(default_factory=dict)
+    stale: bool = False  # a delete's answer was lost: locate again before anything else
 
     def token(self) -> str:
         """The token of the logical create under way (made on first use)."""

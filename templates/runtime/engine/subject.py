@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..contract.adapter import Core
+from ..contract.state import Core
 from ..contract.ownership import Owner
 from ..contract.retry import RetryPolicy
 from ..contract.snapshot import Snapshots
