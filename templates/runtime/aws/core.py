@@ -24,7 +24,7 @@ from .find import known, read_ahead
 from .listing import find_listed, owned_states
 from .tag_reads import with_tags
 from ..contract.state import State
-from ..contract.calls import READ_PREFIXES
+from ..contract.calls import READ_PREFIXES, CallCount
 from ..contract.errors import CloudError, MalformedResponseError, NotFoundError
 from ..contract.ownership import Owner
 from ..contract.retry import RetryPolicy
@@ -50,6 +50,9 @@ class AwsCore:
         self.retry = retry or RetryPolicy()
         self.snapshots = snapshots  # the pass's batched reads, when it has them
         self.answer: State | None = None  # the last create's answer, when it is the resource
+        # botocore's before-call hook on the context's clients counts every call: none here
+        self.calls: CallCount | None = None
+        self.pending: dict[str, Any] | None = None  # AWS has no long-running operations
 
     # -- calling ---------------------------------------------------------------------------
 
@@ -371,6 +374,10 @@ class AwsCore:
     def delete(self, actual: Mapping[str, Any]) -> None:
         """Delete; gone already is fine. In use raises :class:`InUseError` for the caller."""
         aws_updates.delete(self, actual)
+
+    def operation_done(self, operation: Mapping[str, Any]) -> dict[str, Any]:
+        """AWS calls finish before they answer: no operation is ever left running."""
+        return {"status": "DONE"}
 
     def blockers(self, actual: Mapping[str, Any]) -> list[str]:
         """What keeps this resource in use, as far as the kinds that refer to it can say (a

@@ -24,7 +24,7 @@ from ..engine import (
     plan as make_plan,
     readiness,
 )
-from ..contract.state import Core
+from ..contract.adapter import Core
 from ..contract.errors import (
     CloudError,
     InUseError,

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..contract.state import Core, State
+from ..contract.adapter import Core
+from ..contract.state import State
 from ..contract.errors import ConflictError
 from ..contract.spec import ResourceSpec
 

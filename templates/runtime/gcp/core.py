@@ -60,6 +60,7 @@ class GcpCore:
         self.pending: dict[str, Any] | None = None  # an operation left running (wait=False)
         self.snapshots: Snapshots | None = None  # the pass's batched reads, when it has them
         self.calls: CallCount | None = None  # where the calls it sends are counted
+        self.answer: State | None = None  # an insert answers an operation, never the resource
         # the client's own base URL: references are compared as full URLs on it
         self.base = str(getattr(client, "_baseUrl", "") or "")
 
@@ -266,6 +267,18 @@ class GcpCore:
         found = find_listed(self, {**desired, "name": desired.get("name") or name}, owner)
         return None if found is None else [as_wanted(self.spec, s, desired) for s in found]
 
+    def read_ahead(
+        self,
+        desired: Mapping[str, Any],
+        name: str,
+        *,
+        owner: Owner,
+        match_tags: Mapping[str, str] | None = None,
+        first_look: bool = False,
+    ) -> None:
+        """Nothing to read ahead: a pass's finds are served by its one list of each collection
+        (:meth:`find_listed`), made when the first task of the collection runs."""
+
     def listed_owned(self, owner: Owner) -> list[State] | None:
         """Every resource of this kind in scope carrying the owner's label (prune's inventory)."""
         return owned_states(self, owner)
@@ -323,6 +336,10 @@ class GcpCore:
     def update(self, actual: Mapping[str, Any], changes: Mapping[str, Any]) -> None:
         """Send each changed field through the method that carries it (:mod:`.updates`)."""
         gcp_updates.update(self, actual, changes)
+
+    def blockers(self, actual: Mapping[str, Any]) -> list[str]:
+        """GCP's in-use error names what uses the resource itself; nothing more is asked."""
+        return []
 
     def delete(self, actual: Mapping[str, Any]) -> None:
         call = self.spec.delete

@@ -33,7 +33,8 @@ from ..contract.errors import (
 from ..contract.ownership import Owner
 from ..contract.redact import printable, redacted
 from ..contract.spec import FieldSpec, ResourceSpec
-from ..contract.state import Core, State
+from ..contract.adapter import Core
+from ..contract.state import State
 from ..engine.plan import fixed_fields
 from ..engine.required import check_one_form, missing_fields, require
 from .field_info import FieldInfo, task_fields

@@ -18,7 +18,8 @@ from ..contract.context import Context
 from ..contract.errors import TaskError, TryAgainLater
 from ..contract.ownership import Owner
 from ..contract.spec import FieldSpec, Mutability, ResourceSpec
-from ..contract.state import Core, State
+from ..contract.adapter import Core
+from ..contract.state import State
 from .lifecycle import Lifecycle
 from .nested import Node, resolved
 

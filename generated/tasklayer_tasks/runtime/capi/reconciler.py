@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..contract.state import Core
+from ..contract.adapter import Core
 from ..contract.context import Context
 from ..contract.errors import CloudError
 from ..contract.ownership import Owner

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..contract.state import Core
+from ..contract.adapter import Adapter
 from ..contract.ownership import Owner
 from ..contract.retry import RetryPolicy
 from ..contract.snapshot import Snapshots
@@ -34,7 +34,7 @@ class Subject:
     kOps does."""
 
     spec: ResourceSpec
-    adapter: Core
+    adapter: Adapter
     owner: Owner
     name: str
     key: str  # how errors name it: "Vpc/main"
@@ -42,7 +42,7 @@ class Subject:
     retry: RetryPolicy
     snapshots: Snapshots | None = None
     shared: bool = False
-    adapter_for: Callable[[ResourceSpec], Core] | None = None
+    adapter_for: Callable[[ResourceSpec], Adapter] | None = None
     parent_owned: bool | None = None
     parent_id: object = None
     recorded: Callable[[State], bool] | None = None

@@ -18,7 +18,8 @@ from ..contract.context import Context
 from ..contract.errors import TaskError, TryAgainLater
 from ..contract.ownership import Owner
 from ..contract.spec import FieldSpec, Mutability, ResourceSpec
-from ..contract.state import Core, State
+from ..contract.adapter import Core
+from ..contract.state import State
 from .lifecycle import Lifecycle
 from .nested import Node, resolved
 
@@ -161,7 +162,7 @@ def _unresolved(task: TaskLike, dependency: Node, dry_run: bool) -> str:
 def find_state(
     task: Task, context: Context, dry_run: bool = False, separate_reads: bool = True
 ) -> State | None:
-    """The live resource this task manages, or None (:func:`..locate`)."""
+    """The live resource this task manages, or None (:func:`..engine.locate.locate`)."""
     desired = task.desired(dry_run)
     if any(isinstance(v, Placeholder) for v in desired.values()):
         return None  # its parent does not exist yet, so neither does it

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..aws.core import AwsCore
 from ..contract.context import Context
-from ..contract.state import Core
+from ..contract.adapter import Core
 from ..contract.ownership import Owner
 from ..capi.reconciler import Reconciler
 from ..contract.spec import FieldSpec, ResourceSpec

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..contract.context import Context
-from ..contract.state import Core, State
+from ..contract.adapter import Core
+from ..contract.state import State
 from ..gcp.core import GcpCore
 from ..gcp.refs import canonical_state, document_base
 from ..contract.ownership import Owner
