@@ -92,9 +92,11 @@ def owner_of(task: TaskLike, context: Context) -> Owner:
 
 def pass_core(task: TaskLike, context: Context) -> Core:
     """The task's adapter, sharing the pass's batched reads (its finds may be served from them,
-    and its writes drop what they make stale)."""
+    and its writes drop what they make stale) and its call count (where the adapter counts the
+    calls it sends; AWS's are counted by botocore's hook instead)."""
     core = task.core(context)
     core.snapshots = context.snapshots
+    core.calls = context.calls
     return core
 
 
