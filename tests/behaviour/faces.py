@@ -9,7 +9,8 @@ apart:
 
 - ``create``: nothing known (no id), nothing there: the task's ``run``, the reconciler's
   ``reconcile(spec, {})``;
-- ``re-apply, known id``: the task that made it (it holds the id) / the id in the status;
+- ``re-apply, known id``: the task that made it (it holds the id, and whether its create was
+  seen) / the status the reconciler returned (its id, and the create attempt while unseen);
 - ``re-apply, no id``: a fresh task, an empty status: found by identity and ownership;
 - ``delete, known id``: the task's ``delete`` / the reconciler's ``delete(spec, {"id": ...})``.
 
@@ -79,7 +80,7 @@ class AwsWorld:
         import moto  # noqa: F401  # before the session: moto's handlers join sessions made after it
 
         from tasklayer_tasks.runtime import Context
-        from tasklayer_tasks.runtime.retry import RetryPolicy
+        from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 
         self.recorder = Recorder()
         self.session = botocore.session.get_session()
@@ -116,7 +117,7 @@ class GcpWorld:
     @contextmanager
     def fresh(self, key: str) -> Iterator[None]:
         from tasklayer_tasks.runtime import Context
-        from tasklayer_tasks.runtime.retry import RetryPolicy
+        from tasklayer_tasks.runtime.contract.retry import RetryPolicy
         from tasklayer_tasks.testing import FakeGcp
 
         self.fake = FakeGcp(*self.documents.values())
@@ -159,7 +160,7 @@ def reconciler_class(resource: Resource) -> type:
 
 def reconciler_spec(task: Any) -> dict[str, Any]:
     """The custom resource spec that declares what ``task`` declares (its parents resolved)."""
-    from tasklayer_tasks.runtime.spec import Mutability
+    from tasklayer_tasks.runtime.contract.spec import Mutability
 
     spec: dict[str, Any] = {"name": task.name, **task.placement()}
     for name, value in task.desired().items():
@@ -215,7 +216,7 @@ def by_value(root: Any) -> Any:
     tasks: the knowledge a reconciler's spec has. A task holding its parent's task also knows
     whether the cluster owns that parent (the parent ran first) and skips reading it again; a
     reconciler cannot know it, so both are given the values."""
-    from tasklayer_tasks.runtime.nested import tasks_in
+    from tasklayer_tasks.runtime.kops.nested import tasks_in
 
     desired = root.desired()
     values = {
@@ -252,11 +253,16 @@ def run_task_face(world: Any, node: Node) -> FaceRun:
 def run_reconciler_face(world: Any, node: Node, resource: Resource) -> FaceRun:
     root, _ = parents_applied(world, node)
     kind = reconciler_class(resource)
-    reconciler = kind(world.context, world.context.cluster, owner=root.owner(world.context))
+    persisted: list[dict[str, Any]] = []
+    reconciler = kind(
+        world.context,
+        world.context.cluster,
+        owner=root.owner(world.context),
+        persist=lambda status: persisted.append(dict(status)),
+    )
     spec = reconciler_spec(root)
     calls: dict[str, list[Call]] = {}
     notes: dict[str, str] = {}
-    status: dict[str, Any] = {}
 
     def record(scenario: str, action: Callable[[], Any]) -> Any:
         mark = world.recorder.mark()
@@ -266,11 +272,12 @@ def run_reconciler_face(world: Any, node: Node, resource: Resource) -> FaceRun:
         return holder[0] if holder else None
 
     made = record("create", lambda: reconciler.reconcile(spec, {}))
-    if made is not None:
-        status = {"id": made.status["id"]} if made.status.get("id") else {}
-    record("re-apply, known id", lambda: reconciler.reconcile(spec, status))
+    # what the reconciler knows next is what it persisted, as a controller's store keeps it
+    known = dict(made.status if made is not None else persisted[-1] if persisted else {})
+    known.pop("conditions", None)
+    record("re-apply, known id", lambda: reconciler.reconcile(spec, known))
     record("re-apply, no id", lambda: reconciler.reconcile(spec, {}))
-    record("delete, known id", lambda: reconciler.delete(spec, status))
+    record("delete, known id", lambda: reconciler.delete(spec, known))
     return FaceRun(calls, notes)
 
 

@@ -107,10 +107,9 @@ class Reconciler:
 
     def status_of(self, state: State) -> dict[str, Any]:
         """What the cloud says: the id, the ARN, and every field reads return."""
+        fields = {f.name: f for f in self.spec.fields}
         status: dict[str, Any] = {
-            f.key: v
-            for f, v in ((self.spec.field(n), v) for n, v in state.items())
-            if not f.is_tags
+            fields[n].key: v for n, v in state.items() if n in fields and not fields[n].is_tags
         }
         if len(self.spec.primary) == 1 and state.get(self.spec.primary[0]) is not None:
             status["id"] = state[self.spec.primary[0]]

@@ -74,14 +74,15 @@ class Reconciler(Protocol):
 
 
 ATTEMPT = "createAttempt"  # status key: the token / marker of the create under way
+RETURNED = "createReturned"  # status key: that create returned, its resource not seen yet
 
 
 def record_of(status: Mapping[str, Any]) -> Record:
-    """The engine's record, from the status: the attempt under way; with an id beside it, a
-    create of ours that returned and was not seen yet (the next pass only looks: a second
+    """The engine's record, from the status: the attempt under way; with ``createReturned``
+    beside it, a create of ours that returned and was not seen yet (the next pass only looks: a second
     create would make a second resource)."""
     attempt = str(status[ATTEMPT]) if status.get(ATTEMPT) else None
-    return Record(attempt=attempt, unseen=attempt is not None and bool(status.get("id")))
+    return Record(attempt=attempt, unseen=attempt is not None and bool(status.get(RETURNED)))
 
 
 class Pass:
@@ -116,12 +117,15 @@ class Pass:
         ids = self.subject.record.observed
         return {**self.desired, **{p: ids[p] for p in self.reconciler.spec.primary if p in ids}}
 
+    def seen(self, state: State) -> None:
+        """Nothing to keep: the status is written from the outcome's state."""
+
     def identified(self, identity: State, returned: Mapping[str, Any]) -> None:
         reconciler = self.reconciler
         if returned and reconciler.on_created is not None:
             reconciler.on_created(dict(returned))
         # before anything else can fail; the attempt stays until the resource is seen
-        self.persist({**self.status, **reconciler.status_of(identity)})
+        self.persist({**self.status, **reconciler.status_of(identity), RETURNED: True})
 
     def persist(self, status: dict[str, Any]) -> None:
         self.status = status
@@ -201,6 +205,7 @@ def _translated(run: Pass, outcome: Outcome) -> Result:
     status = {**run.status, **reconciler.status_of(outcome.state)}
     if not run.subject.record.unseen:
         status.pop(ATTEMPT, None)  # seen: the attempt has ended
+        status.pop(RETURNED, None)
     if outcome.pending is not None:
         return reconciler.running(status, outcome.pending)
     if outcome.remaining:
@@ -259,5 +264,5 @@ def delete(reconciler: Reconciler, spec: Mapping[str, Any], status: Mapping[str,
         return reconciler.result(
             running.status, False, "Deleting", running.conditions[0].message, requeue=True
         )
-    gone = {k: v for k, v in status.items() if k not in ("id", ATTEMPT)}
+    gone = {k: v for k, v in status.items() if k not in ("id", ATTEMPT, RETURNED)}
     return reconciler.result(gone, False, "Deleted", "")

@@ -75,8 +75,9 @@ def read_back_written(
     on: one call, not the listing and every attribute again); the whole read otherwise."""
     fields = [subject.spec.field(n) for n in written]
     if not before or not all(f.read_operation and f.read_attribute for f in fields):
-        return read_back(subject, face.desired_now())
+        return read_back(subject, face)
     state = {k: v for k, v in before.items() if k not in written}
     subject.adapter.read_separately(state, {f.name: written[f.name] for f in fields})
     subject.record.seen(state)
+    face.seen(state)
     return state

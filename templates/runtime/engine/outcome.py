@@ -54,6 +54,10 @@ class Face(Protocol):
         cloud keeps is then the cloud's to say)."""
         ...
 
+    def seen(self, state: State) -> None:
+        """The resource as just read (after a create or a change): its id is known now."""
+        ...
+
     def identified(self, identity: State, returned: Mapping[str, Any]) -> None:
         """The create returned this identity (and what it hands out only once): keep it now,
         before anything else can fail (a reconciler persists it)."""

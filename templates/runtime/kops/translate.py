@@ -181,7 +181,14 @@ def keep_id(task: TaskLike, state: State) -> None:
     """The task's ``id``: the primary id of what it manages (single-id kinds)."""
     primary = task.spec.primary
     if len(primary) == 1 and "id" in task.__dataclass_fields__:
-        object.__setattr__(task, "id", state.get(primary[0]))
+        if state.get(primary[0]) is not None:
+            object.__setattr__(task, "id", state[primary[0]])
+
+
+def forget_id(task: TaskLike) -> None:
+    """Deleted: the task's ``id`` names nothing any more."""
+    if "id" in task.__dataclass_fields__:
+        object.__setattr__(task, "id", None)
 
 
 def from_state(task: T, state: State) -> T:

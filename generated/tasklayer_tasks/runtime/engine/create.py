@@ -37,7 +37,7 @@ def create(
     record, spec, adapter = subject.record, subject.spec, subject.adapter
     if record.unseen:
         # our create returned and was not read back: sending it again would make a second one
-        return read_back(subject, face.desired_now())
+        return read_back(subject, face)
     wanted = dict(wanted)
     token = create_token(spec, subject.owner, record.token())
     tags = spec.tags
@@ -69,8 +69,9 @@ def create(
     if answer is not None and answer_is_whole(subject, face.desired_now(), answer, identity):
         adapter.read_separately(answer, face.desired_now())
         record.seen(answer)
+        face.seen(answer)
         return answer
-    return read_back(subject, face.desired_now())
+    return read_back(subject, face)
 
 
 def _conflict(subject: Subject, wanted: State, token: str, err: ConflictError) -> State:
@@ -139,16 +140,17 @@ def find_attempt(subject: Subject, wanted: State, marker: str | None) -> State |
     return None
 
 
-def read_back(subject: Subject, desired: State) -> State:
+def read_back(subject: Subject, face: Face) -> State:
     """Read the resource just written; NotFound right after a create is eventual consistency,
     retried with backoff. Not visible in time: try again later (it is not created again)."""
-    retry = subject.retry
+    retry, desired = subject.retry, face.desired_now()
     for attempt in range(retry.attempts):
         every = subject.adapter.find(desired, subject.name, retry_not_found=True)
         found = [s for s in every if not subject.spec.terminal(s)]
         if found:
             subject.adapter.read_separately(found[0], desired)
             subject.record.seen(found[0])
+            face.seen(found[0])
             return found[0]
         retry.sleep(retry.delay(attempt))
     raise TryAgainLater(f"{subject.key}: created, but not visible yet (it is not created again)")

@@ -23,7 +23,7 @@ from ..contract.context import Context
 from ..contract.errors import NotConvergedError
 from ..contract.state import State
 from .task import Changes, Target, Task
-from .translate import keep_id, record_of, subject_of
+from .translate import forget_id, keep_id, record_of, subject_of
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,9 @@ class _TaskFace:
 
     def desired_now(self) -> State:
         return self.task.desired()
+
+    def seen(self, state: State) -> None:
+        keep_id(self.task, state)
 
     def identified(self, identity: State, returned: Mapping[str, Any]) -> None:
         keep_id(self.task, identity)
@@ -61,7 +64,7 @@ def remove(task: Task, context: Context, state: State) -> None:
     """Delete what the task located (only what is owned: the locate just verified it)."""
     engine_delete(subject_of(task, context), state)
     if not record_of(task).observed:
-        keep_id(task, {})
+        forget_id(task)
 
 
 def look_early(task: Task, context: Context) -> None:
