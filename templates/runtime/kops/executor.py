@@ -160,7 +160,7 @@ class Executor:
         context = self.target.context
         if not self.batched_reads or context is None:
             return nullcontext()
-        return context.batched_reads()  # type: ignore[no-any-return]
+        return context.batched_reads()
 
     def delete(self, tasks: Sequence[Task]) -> Report:
         """Delete exactly these tasks' resources, each before the tasks (among them) it depends

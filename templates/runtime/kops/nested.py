@@ -22,6 +22,11 @@ class Node:
         """How messages name it."""
         return type(self).__name__
 
+    @property
+    def owned(self) -> bool | None:
+        """Whether the cluster owns what it stands for: None until known."""
+        return None
+
 
 @dataclass(frozen=True)
 class Joined:

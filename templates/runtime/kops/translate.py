@@ -162,7 +162,7 @@ def _unresolved(task: TaskLike, dependency: Node, dry_run: bool) -> str:
 
 
 def find_state(
-    task: Task, context: Context, dry_run: bool = False, separate_reads: bool = True
+    task: TaskLike, context: Context, dry_run: bool = False, separate_reads: bool = True
 ) -> State | None:
     """The live resource this task manages, or None (:func:`..engine.locate.locate`)."""
     desired = task.desired(dry_run)
@@ -200,7 +200,8 @@ def from_state(task: T, state: State) -> T:
             values[f.attr] = state[f.name]
     if "id" in task.__dataclass_fields__ and len(task.spec.primary) == 1:
         values["id"] = state.get(task.spec.primary[0])
-    actual = type(task)(name=task.name, lifecycle=task.lifecycle, shared=task.shared, **values)
+    kind: Any = type(task)  # the generated dataclass: its fields are keyword arguments
+    actual: T = kind(name=task.name, lifecycle=task.lifecycle, shared=task.shared, **values)
     record_of(actual).observed = dict(state)
     return actual
 
