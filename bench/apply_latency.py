@@ -45,9 +45,9 @@ from tasklayer_tasks.runtime import CloudTarget, Context, Executor, Task  # noqa
 from tasklayer_tasks.runtime.contract.retry import RetryPolicy  # noqa: E402
 from tasklayer_tasks.aws.ec2 import Vpc  # noqa: E402
 from examples.kops_cluster import kops_cluster  # noqa: E402
-from tests.behaviour.kops_network import kops_network  # noqa: E402
-from tests.behaviour.stack import network_stack  # noqa: E402
-from tests.faults.moto import MotoServer  # noqa: E402
+from testbed.kops_network import kops_network  # noqa: E402
+from testbed.stack import network_stack  # noqa: E402
+from testbed.moto import MotoServer  # noqa: E402
 
 _current = threading.local()  # the thread's call in flight (when it was sent)
 _task: contextvars.ContextVar[str | None] = contextvars.ContextVar("task", default=None)

@@ -23,7 +23,7 @@ from moto import mock_aws  # noqa: E402
 
 from codegen.generate import generate  # noqa: E402
 from tasklayer_tasks.runtime import CloudTarget, Executor  # noqa: E402
-from tests.behaviour.stack import Calls, counted_context, network_stack  # noqa: E402
+from testbed.stack import Calls, counted_context, network_stack  # noqa: E402
 
 
 def show(phase: str, calls: Calls, seconds: float) -> None:

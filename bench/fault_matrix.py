@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "generated")]
 
-from tests.faults.campaign import PHASES, WORKLOADS, Lab, Outcome, cells, no_sdk_backoff, run_cell  # noqa: E402
-from tests.faults.proxy import FaultKind  # noqa: E402
+from testbed.campaign import PHASES, WORKLOADS, Lab, Outcome, cells, no_sdk_backoff, run_cell  # noqa: E402
+from testbed.proxy import FaultKind  # noqa: E402
 
 CHECKS = ("not converged", "duplicates", "missing", "not owned", "writes on re-apply", "re-apply failed", "left after delete",
           "delete did not finish", "the fault never fired", "setup")

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "generated")]
 
 from tasklayer_tasks.runtime import CloudTarget, Executor  # noqa: E402
-from tests.behaviour.gce import gce_cluster, gce_stack, gcp_context  # noqa: E402
-from tests.gcp_requests import RequestValidator  # noqa: E402
+from testbed.gce import gce_cluster, gce_stack, gcp_context  # noqa: E402
+from testbed.gcp_requests import RequestValidator  # noqa: E402
 
 
 def main() -> None:

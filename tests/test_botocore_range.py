@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.faults.moto import MotoServer
+from testbed.moto import MotoServer
 from tests.wheel_build import GENERATED, build_wheel
 
 ROOT = Path(__file__).resolve().parent.parent

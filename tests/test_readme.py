@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.faults.moto import MotoServer
+from testbed.moto import MotoServer
 
 ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)

@@ -24,7 +24,7 @@ from tasklayer_tasks.runtime import (
 from tasklayer_tasks.runtime.contract.diff import compute_changes, shown
 from tasklayer_tasks.runtime.contract.spec import FieldSpec, ResourceSpec
 from tasklayer_tasks.runtime.contract.calls import CallCount
-from tests.behaviour.stack import counted_context
+from testbed.stack import counted_context
 
 SPEC = ResourceSpec(
     service="toy", name="Thing",

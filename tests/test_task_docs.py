@@ -15,7 +15,7 @@ from tasklayer_tasks.aws.ec2.reconcilers import VpcReconciler
 from tasklayer_tasks.runtime import CloudTarget, Executor, TaskError
 from tasklayer_tasks.runtime.capi.reconciler import Result
 from tasklayer_tasks.runtime.contract.spec import Mutability
-from tests.behaviour.stack import counted_context
+from testbed.stack import counted_context
 
 
 def test_constructor_takes_no_runtime_internals() -> None:

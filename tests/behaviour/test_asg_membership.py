@@ -19,7 +19,7 @@ from tasklayer_tasks.aws.ec2 import LaunchTemplate, Subnet, Vpc
 from tasklayer_tasks.aws.elbv2 import TargetGroup
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
 from tasklayer_tasks.runtime.contract.retry import RetryPolicy
-from tests.faults.moto import MotoServer
+from testbed.moto import MotoServer
 
 IMAGE = "ami-12c6146b"  # an image moto knows
 READS = ("Describe", "Get", "List")

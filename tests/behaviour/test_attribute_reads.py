@@ -12,7 +12,7 @@ from moto import mock_aws
 
 from tasklayer_tasks.aws.ec2 import Vpc
 from tasklayer_tasks.runtime import CloudTarget, Executor
-from tests.behaviour.stack import counted_context
+from testbed.stack import counted_context
 
 caller: contextvars.ContextVar[str | None] = contextvars.ContextVar("caller", default=None)
 

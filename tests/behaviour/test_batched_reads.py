@@ -14,8 +14,8 @@ from moto import mock_aws
 from tasklayer_tasks.aws.ec2 import SecurityGroup, Subnet, Vpc
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor, MalformedResponseError, NotOwnedError
 from tasklayer_tasks.runtime.contract.snapshot import Snapshots
-from tests.behaviour.kops_network import kops_network
-from tests.behaviour.stack import Calls, counted_context, network_stack
+from testbed.kops_network import kops_network
+from testbed.stack import Calls, counted_context, network_stack
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from typing import Any
 
 from examples.gcp_network import GcpNetworkReconciler, GcpNetworkSpec
 from tasklayer_tasks.gcp.compute.reconcilers import DiskReconciler, NetworkReconciler
-from tests.behaviour.gce import gcp_context, writes
+from testbed.gce import gcp_context, writes
 
 
 def converge(net: GcpNetworkReconciler, passes: int = 40) -> int:

@@ -14,7 +14,7 @@ from moto import mock_aws
 from examples.aws_network import NetworkReconciler, NetworkSpec
 from tasklayer_tasks.aws.ec2.reconcilers import VpcReconciler
 from tasklayer_tasks.runtime import Context
-from tests.behaviour.stack import Calls, counted_context
+from testbed.stack import Calls, counted_context
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from tasklayer_tasks.runtime import (
     Executor,
     MultipleMatchesError,
 )
-from tests.behaviour.stack import Calls, counted_context, network_stack
+from testbed.stack import Calls, counted_context, network_stack
 
 CREATES = {
     "CreateVpc", "CreateSubnet", "CreateInternetGateway", "AttachInternetGateway", "CreateRouteTable",

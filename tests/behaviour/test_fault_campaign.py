@@ -2,7 +2,7 @@
 and delete, of a Route 53 zone's and its records' (issue 20, item 1: a create that takes no
 tags), and of the CAPA-like network reconcile's, over moto_server behind the fault proxy.
 
-Cells are parametrized from clean runs made at collection time (``tests/faults/campaign.py``),
+Cells are parametrized from clean runs made at collection time (``testbed/campaign.py``),
 so a runtime that makes another call gets a cell for it. Each cell id reads
 ``<workload>-<phase>-<Action>#<occurrence>-<fault>``, e.g. ``stack-apply-CreateVpc#1-lost``;
 the faults are throttle, 5xx after commit, reply lost after commit, and connection reset.
@@ -16,8 +16,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.faults import inventory
-from tests.faults.campaign import CLUSTER, WORKLOADS, Cell, Lab, Workload, cells, drive, no_sdk_backoff, run_cell, shared_lab
+from testbed import inventory
+from testbed.campaign import CLUSTER, WORKLOADS, Cell, Lab, Workload, cells, drive, no_sdk_backoff, run_cell, shared_lab
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -12,8 +12,8 @@ import pytest
 from tasklayer_tasks.gcp.compute import Disk, Firewall, Network, Subnetwork
 from tasklayer_tasks.runtime import CloudTarget, Context, DryRunTarget, Executor, NotOwnedError, TaskError
 from tasklayer_tasks.testing import FakeGcp
-from tests.behaviour.gce import gce_cluster, gcp_context, writes
-from tests.gcp_requests import RequestValidator
+from testbed.gce import gce_cluster, gcp_context, writes
+from testbed.gcp_requests import RequestValidator
 
 
 @pytest.fixture

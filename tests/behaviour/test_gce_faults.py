@@ -22,7 +22,7 @@ from tasklayer_tasks.runtime import (
 )
 from tasklayer_tasks.runtime.gcp.errors import translate
 from tasklayer_tasks.testing import FakeGcp
-from tests.behaviour.gce import gce_stack, gcp_context, writes
+from testbed.gce import gce_stack, gcp_context, writes
 from tests.behaviour.test_gce_requests import DRIFTS, drift
 
 

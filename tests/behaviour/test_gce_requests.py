@@ -11,8 +11,8 @@ import pytest
 from examples.gcp_network import GcpNetworkReconciler, GcpNetworkSpec
 from tasklayer_tasks.runtime import CannotChangeFieldError, CloudTarget, Context, Executor
 from tasklayer_tasks.testing import FakeGcp
-from tests.behaviour.gce import gce_stack, gcp_context, writes
-from tests.gcp_requests import RequestValidator
+from testbed.gce import gce_stack, gcp_context, writes
+from testbed.gcp_requests import RequestValidator
 
 # (resource URL suffix, member, the value it drifts to) -> the call(s) that put it back
 DRIFTS: list[tuple[str, str, Any, list[str]]] = [

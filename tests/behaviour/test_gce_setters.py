@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tasklayer_tasks.runtime import CloudTarget, Executor
-from tests.behaviour.gce import bodies, gce_stack, gcp_context, writes
-from tests.gcp_requests import RequestValidator
+from testbed.gce import bodies, gce_stack, gcp_context, writes
+from testbed.gcp_requests import RequestValidator
 
 POLICY = "projects/proj/global/securityPolicies/edge"
 

@@ -6,7 +6,7 @@ import pytest
 
 from tasklayer_tasks.runtime import CannotChangeFieldError, CloudTarget, Context, DryRunTarget, Executor
 from tasklayer_tasks.testing import FakeGcp
-from tests.behaviour.gce import bodies, gce_stack, gcp_context, writes
+from testbed.gce import bodies, gce_stack, gcp_context, writes
 
 INSERTS = sorted(f"compute.{c}.insert" for c in (
     "networks", "subnetworks", "firewalls", "routers", "addresses", "globalAddresses", "healthChecks",

@@ -17,7 +17,7 @@ import pytest
 from tasklayer_tasks.aws.iam import InstanceProfile, Role
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
 from tasklayer_tasks.runtime.contract.retry import RetryPolicy
-from tests.faults.moto import MotoServer
+from testbed.moto import MotoServer
 
 TRUST = json.dumps({"Version": "2012-10-17", "Statement": [
     {"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"}, "Action": "sts:AssumeRole"}]})

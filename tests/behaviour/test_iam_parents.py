@@ -14,7 +14,7 @@ from tasklayer_tasks.gcp.iam import OauthClient, OauthClientCredential
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
 from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 from tasklayer_tasks.testing import FakeGcp
-from tests.gcp_requests import RequestValidator
+from testbed.gcp_requests import RequestValidator
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "generated" / "tasklayer_tasks" / "gcp" / "iam" / "discovery.json"
 CLIENT = "projects/proj/locations/global/oauthClients/demo-client"

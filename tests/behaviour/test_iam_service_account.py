@@ -14,7 +14,7 @@ from tasklayer_tasks.gcp.iam.reconcilers import ServiceAccountReconciler
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
 from tasklayer_tasks.testing import FakeGcp
 from tasklayer_tasks.runtime.contract.retry import RetryPolicy
-from tests.gcp_requests import RequestValidator
+from testbed.gcp_requests import RequestValidator
 
 EMAIL = "demo-nodes@proj.iam.gserviceaccount.com"  # "<accountId>@<project>.iam.gserviceaccount.com"
 DOCUMENT = Path(__file__).resolve().parents[2] / "generated" / "tasklayer_tasks" / "gcp" / "iam" / "discovery.json"

@@ -19,7 +19,7 @@ from examples.kops_cluster import kops_cluster
 from examples.kops_cluster import run as example_run
 from tasklayer_tasks.runtime import Action, CloudTarget, Context, DryRunTarget, Executor
 from tasklayer_tasks.runtime.contract.retry import RetryPolicy
-from tests.faults.moto import MotoServer
+from testbed.moto import MotoServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CLUSTER = "demo.example.com"

@@ -12,7 +12,7 @@ from moto import mock_aws
 
 from tasklayer_tasks.aws.ec2.operator import GROUP, RECONCILERS, VERSION, register
 from tasklayer_tasks.runtime import Context
-from tests.behaviour.stack import Calls, counted_context
+from testbed.stack import Calls, counted_context
 
 LABELS = {"cluster.x-k8s.io/cluster-name": "prod"}
 
@@ -114,7 +114,7 @@ def test_delete_removes_the_resource_and_tolerates_it_being_gone(handlers: dict,
 def test_gcp_handlers_requeue_while_the_operation_runs() -> None:
     from tasklayer_tasks.gcp.compute.operator import GROUP as GCP_GROUP
     from tasklayer_tasks.gcp.compute.operator import register as register_gcp
-    from tests.behaviour.gce import gcp_context, writes
+    from testbed.gce import gcp_context, writes
 
     context, fake = gcp_context(operation_polls=1)
     registry = kopf.OperatorRegistry()

@@ -12,7 +12,7 @@ from moto import mock_aws
 
 from tasklayer_tasks.aws.ec2 import Subnet, Vpc
 from tasklayer_tasks.runtime import CloudTarget, Context, DryRunTarget, Executor
-from tests.behaviour.stack import Calls, counted_context, network_stack
+from testbed.stack import Calls, counted_context, network_stack
 
 
 @pytest.fixture

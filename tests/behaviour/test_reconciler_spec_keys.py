@@ -11,7 +11,7 @@ from moto import mock_aws
 
 from tasklayer_tasks.aws.ec2.operator import register
 from tasklayer_tasks.aws.ec2.reconcilers import SubnetReconciler, VpcReconciler
-from tests.behaviour.stack import Calls, counted_context
+from testbed.stack import Calls, counted_context
 from tasklayer_tasks.runtime import Context
 
 

@@ -12,7 +12,7 @@ from moto import mock_aws
 
 from tasklayer_tasks.aws.ec2 import LaunchTemplate, SecurityGroup, Subnet, Vpc
 from tasklayer_tasks.runtime import CloudTarget, Context, DryRunTarget, Executor, Lifecycle, MissingFieldsError
-from tests.behaviour.stack import Calls, counted_context
+from testbed.stack import Calls, counted_context
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from tasklayer_tasks.aws.route53 import HostedZone, ResourceRecordSet
 from tasklayer_tasks.runtime import CloudTarget, Context, DryRunTarget, Executor
 from tasklayer_tasks.runtime.contract.errors import NotOwnedError
 from tasklayer_tasks.runtime.contract.retry import RetryPolicy
-from tests.faults.moto import MotoServer
+from testbed.moto import MotoServer
 
 ZONE = "demo.example.com."
 READS = ("Describe", "Get", "List")

@@ -1,6 +1,6 @@
 """A hosted zone whose create answer was lost is ours (issue 20, item 1), over moto_server behind
 the fault proxy, which answers a repeated CallerReference as Route 53 does
-(``HostedZoneAlreadyExists``, see tests/faults/rest.py).
+(``HostedZoneAlreadyExists``, see testbed/rest.py).
 
 CreateHostedZone takes no tags: they go on with a later ChangeTagsForResource. The zone is
 recognised as ours by its CallerReference, which names the owner and the attempt, both after
@@ -19,9 +19,9 @@ from tasklayer_tasks.aws.route53 import HostedZone, ResourceRecordSet
 from tasklayer_tasks.aws.route53.reconcilers.hosted_zone import HostedZoneReconciler
 from tasklayer_tasks.runtime import CloudTarget, Executor
 from tasklayer_tasks.runtime.contract.errors import NotOwnedError
-from tests.faults.campaign import Lab
+from testbed.campaign import Lab
 from tests.faults.fixtures import lab, module_lab  # noqa: F401 (fixtures)
-from tests.faults.proxy import Fault, FaultKind
+from testbed.proxy import Fault, FaultKind
 
 ZONE = "demo.example.com."
 OWNED = {"Key": "kubernetes.io/cluster/a", "Value": "owned"}

@@ -25,7 +25,7 @@ from tasklayer_tasks.runtime import (
     NotOwnedError,
     TaskError,
 )
-from tests.behaviour.stack import Calls, counted_context, network_stack
+from testbed.stack import Calls, counted_context, network_stack
 
 
 @pytest.fixture

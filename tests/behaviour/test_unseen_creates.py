@@ -14,7 +14,7 @@ from tasklayer_tasks.aws.ec2 import Subnet, SubnetCidrReservation, Vpc
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor, TaskError
 from tasklayer_tasks.runtime.aws.find import natural_params
 from tasklayer_tasks.runtime.aws.listing import listable
-from tests.behaviour.stack import Calls, counted_context
+from testbed.stack import Calls, counted_context
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 AWS: moto in-process (one mock per service), every call seen at botocore's ``before-call``
 event on the session the runtime's clients come from. GCP: the ``FakeGcp`` of
 ``tasklayer_tasks.testing``, its request log judged by the full discovery documents
-(``tests/gcp_requests.py``). Both answer the schema of a field for value synthesis.
+(``testbed/gcp_requests.py``). Both answer the schema of a field for value synthesis.
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ class GcpCloud:
         from tasklayer_tasks.runtime.contract.retry import RetryPolicy
         from tasklayer_tasks.testing import FakeGcp
 
-        from tests.gcp_requests import RequestValidator
+        from testbed.gcp_requests import RequestValidator
 
         self.documents = {s: json.loads(p.read_text(encoding="utf-8")) for s, p in documents.items()}
         self.fake = FakeGcp(*self.documents.values())

@@ -22,6 +22,7 @@ from tests.conformance.cycle import Cycle, Outcome, delete_writes_ok, routed_wri
 from tests.conformance.resources import Resource, generated
 from tests.conformance.sweep import ROOT, sweep
 from tests.conformance.values import Values, ValuesFileError
+from tests.golden import record as golden
 
 REPORT = ROOT / "reports" / "conformance.json"
 
@@ -34,9 +35,30 @@ def with_spec(task: type, name: str, spec: Any) -> type:
 
 
 @pytest.fixture(scope="module")
-def results() -> dict[str, dict[str, dict[str, Outcome]]]:
+def recorded() -> golden.Raw:
+    """The calls of the module's one sweep, per resource (tests/golden)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def results(recorded: golden.Raw) -> dict[str, dict[str, dict[str, Outcome]]]:
     args = argparse.Namespace(provider=None, service=None, resource=None, verbose=False)
-    return sweep(args, say=lambda _: None)
+    with golden.recording_clouds(recorded):
+        return sweep(args, say=lambda _: None)
+
+
+def test_every_resource_makes_its_golden_calls(results: Any, recorded: golden.Raw) -> None:
+    """tests/golden/calls/conformance.json: each resource's calls identical to its golden
+    sequence, or a subsequence of it with fewer calls (issue 21, item 5)."""
+    fresh = golden.shaped(recorded)
+    committed = golden.load("conformance")
+    assert committed and set(fresh) >= set(committed), "a swept resource is no longer swept"
+    different = []
+    for key in sorted(fresh):
+        verdict, diff = golden.verdict(committed.get(key), fresh[key])
+        if verdict == "DIFFERENT":
+            different.append("\n".join([f"{key}: DIFFERENT", *diff]))
+    assert different == []
 
 
 def outcomes(results: dict[str, dict[str, dict[str, Outcome]]]) -> list[tuple[str, str, str, Outcome]]:

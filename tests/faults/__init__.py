@@ -1,2 +1,2 @@
-"""The fault-campaign harness: moto_server behind a fault-injecting proxy, an independent
-inventory, and the workloads whose every mutating call is faulted in turn."""
+"""The fault proxy's own tests and the pytest fixtures of a moto_server behind it; the harness
+itself (proxy, moto_server, inventory, campaign) is in testbed/, which bench/ shares."""

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.faults.campaign import Lab, no_sdk_backoff
+from testbed.campaign import Lab, no_sdk_backoff
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError, ConnectionClosedError
 
-from tests.faults import inventory
-from tests.faults.campaign import Lab
+from testbed import inventory
+from testbed.campaign import Lab
 from tests.faults.fixtures import lab, module_lab  # noqa: F401 (fixtures)
-from tests.faults.proxy import Fault, FaultKind, _comparable
+from testbed.proxy import Fault, FaultKind, _comparable
 
 
 def ec2(lab: Lab, region: str = "us-east-1", attempts: int = 1) -> Any:

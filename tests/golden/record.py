@@ -6,6 +6,11 @@ the runtime is redesigned, so that after it every sequence can be shown identica
     python -m tests.golden.record --check --suite kops --suite conformance   # the cheap suites
     python -m tests.golden.record --check --suite fault-matrix --match CreateVpc   # some cells only
     python -m tests.golden.record --write [--suite ...] [--match ...]   # (re)record; a selection merges
+    python -m tests.golden.record --write --resume --suite fault-matrix  # record only the cells the file lacks
+
+The fault matrix takes seconds per cell (about 40 minutes for all 315 on a loaded 2-core
+machine); ``--write`` keeps each cell in the file as it is recorded, so an interrupted recording
+is continued with ``--resume``. Cells are recorded round robin over (workload, phase).
 
 Suites, one file each under ``tests/golden/calls/`` (one entry per scenario, sorted; one call per
 line, see :mod:`tests.golden.normalise` for what is replaced by placeholders):
@@ -61,6 +66,7 @@ CALLS = HERE / "calls"
 SUITES = ("conformance", "fault-matrix", "kops")
 READ_PREFIXES = ("Describe", "Get", "List", "Head")
 Scenarios = dict[str, list[dict[str, Any]]]
+Raw = dict[str, list[Callable[[], Any]]]
 
 
 def path_of(suite: str) -> Path:
@@ -126,15 +132,18 @@ def wire_call(normaliser: Normaliser, segment: str, request: Any) -> dict[str, A
 
 
 def one_worker_workloads() -> dict[str, Any]:
-    from tests.faults.campaign import WORKLOADS
+    from testbed.campaign import WORKLOADS
 
     return {name: type(f"{w.__name__}OneWorker", (w,), {"workers": 1}) for name, w in WORKLOADS.items()}
 
 
-def record_fault_matrix(match: str | tuple[str, ...] = "", say: Callable[[str], None] = print) -> Scenarios:
-    """Every cell whose id contains ``match`` (or one of them)."""
-    from tests.faults.campaign import Lab, cells, no_sdk_backoff, run_cell
-    from tests.faults.proxy import FaultKind
+def record_fault_matrix(match: str | tuple[str, ...] = "", say: Callable[[str], None] = print,
+                        skip: frozenset[str] = frozenset(),
+                        each: Callable[[str, list[dict[str, Any]]], None] | None = None) -> Scenarios:
+    """Every cell whose id contains ``match`` (or one of them), but those in ``skip``; ``each``
+    is given every cell as it is recorded."""
+    from testbed.campaign import Lab, cells, no_sdk_backoff, run_cell
+    from testbed.proxy import FaultKind
 
     workloads = one_worker_workloads()
     out: Scenarios = {}
@@ -143,13 +152,24 @@ def record_fault_matrix(match: str | tuple[str, ...] = "", say: Callable[[str], 
         with no_sdk_backoff():
             fragments = (match,) if isinstance(match, str) else match
             chosen = [c for c in cells(lab, tuple(FaultKind), workloads=workloads)
-                      if any(f in str(c) for f in fragments)]
+                      if any(f in str(c) for f in fragments) and str(c) not in skip]
+            # round robin over (workload, phase), so that a partial recording covers them all
+            # (each cell starts from an emptied moto and proxy: the order changes no cell)
+            place: dict[tuple[str, str], int] = {}
+            ranked = []
+            for cell in chosen:
+                group = (cell.workload, cell.phase)
+                place[group] = place.get(group, 0) + 1
+                ranked.append((place[group], len(ranked), cell))
+            chosen = [cell for *_, cell in sorted(ranked, key=lambda r: r[:2])]
             say(f"fault-matrix: {len(chosen)} cells")
             for cell in chosen:
                 outcome = run_cell(lab, cell, workloads[cell.workload])
                 normaliser = Normaliser()
                 calls = [wire_call(normaliser, segment, r) for segment, r in outcome.wire]
                 out[str(cell)] = sorted_reads(calls)
+                if each is not None:
+                    each(str(cell), out[str(cell)])
     finally:
         lab.stop()
     return out
@@ -161,7 +181,7 @@ def record_fault_matrix(match: str | tuple[str, ...] = "", say: Callable[[str], 
 def record_kops(match: str = "", say: Callable[[str], None] = print) -> Scenarios:
     from examples.kops_cluster import kops_cluster
     from tasklayer_tasks.runtime import CloudTarget, Executor
-    from tests.faults.campaign import Lab, no_sdk_backoff
+    from testbed.campaign import Lab, no_sdk_backoff
 
     cluster = "demo.example.com"
     lab = Lab().start()
@@ -192,7 +212,7 @@ def record_kops(match: str = "", say: Callable[[str], None] = print) -> Scenario
 
 def aws_call(normaliser: Normaliser, model: Any, request: dict[str, Any]) -> dict[str, Any]:
     """A botocore request dict (before-call: serialized, not yet signed) as an entry."""
-    from tests.faults.rest import xml_params
+    from testbed.rest import xml_params
 
     service = model.service_model.service_name
     protocol = model.service_model.protocol
@@ -225,7 +245,7 @@ def gcp_call(normaliser: Normaliser, request: Any) -> dict[str, Any]:
 
 
 @contextmanager
-def recording_clouds(out: dict[str, list[Callable[[], dict[str, Any]]]]) -> Iterator[None]:
+def recording_clouds(out: Raw) -> Iterator[None]:
     """The sweep's clouds, each remembering per resource (``begin``'s key) what it sent."""
     from tests.conformance import clouds
 
@@ -286,10 +306,18 @@ def _snapshot(request: dict[str, Any]) -> dict[str, Any]:
 def record_conformance(match: str = "", say: Callable[[str], None] = print) -> Scenarios:
     from tests.conformance.sweep import sweep
 
-    raw: dict[str, list[Callable[[], Any]]] = {}
+    raw: Raw = {}
     args = argparse.Namespace(provider=None, service=None, resource=None, verbose=False)
     with recording_clouds(raw):
         sweep(args, say=lambda _: None)
+    out = shaped(raw, match)
+    say(f"conformance: {len(out)} resources")
+    return out
+
+
+def shaped(raw: Raw, match: str = "") -> Scenarios:
+    """What ``recording_clouds`` kept, as entries (tests/conformance/test_sweep.py records its
+    own sweep this way, so the suite runs the sweep once)."""
     out: Scenarios = {}
     for key, thunks in raw.items():
         if match not in key:
@@ -300,7 +328,6 @@ def record_conformance(match: str = "", say: Callable[[str], None] = print) -> S
             made = thunk()
             calls.append(aws_call(normaliser, made[1], made[2]) if made[0] == "aws" else gcp_call(normaliser, made[1]))
         out[key] = sorted_reads(calls)
-    say(f"conformance: {len(out)} resources")
     return out
 
 
@@ -377,11 +404,21 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--write", action="store_true", help="rewrite the files from a fresh recording")
     parser.add_argument("--suite", choices=SUITES, action="append", help="only this suite (repeatable)")
     parser.add_argument("--match", default="", help="only scenarios whose id contains this")
+    parser.add_argument("--resume", action="store_true",
+                        help="with --write --suite fault-matrix: record only the cells the file lacks")
     args = parser.parse_args(argv)
 
     different = 0
     for suite in args.suite or SUITES:
         started = time.perf_counter()
+        if suite == "fault-matrix" and args.write:  # minutes: each cell is kept as it is recorded
+            skip = frozenset(load(suite)) if args.resume else frozenset()
+            fresh = record_fault_matrix(args.match, skip=skip,
+                                        each=lambda key, calls: write(suite, {key: calls}, partial=True))
+            if not (args.match or args.resume):
+                write(suite, fresh, partial=False)
+            print(f"{suite}: recorded {len(fresh)} cells in {time.perf_counter() - started:.1f}s")
+            continue
         fresh = RECORDERS[suite](args.match)
         print(f"{suite}: recorded {len(fresh)} scenarios, {sum(map(len, fresh.values()))} calls "
               f"in {time.perf_counter() - started:.1f}s")

@@ -28,7 +28,7 @@ from tasklayer_tasks.runtime import Context, Task
 from tasklayer_tasks.testing import FakeGcp
 from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 
-DOCUMENT = Path(__file__).resolve().parents[2] / "generated" / "tasklayer_tasks" / "gcp" / "compute" / "discovery.json"
+DOCUMENT = Path(__file__).resolve().parents[1] / "generated" / "tasklayer_tasks" / "gcp" / "compute" / "discovery.json"
 
 
 def gcp_context(operation_polls: int = 1, http: Any = None) -> tuple[Context, FakeGcp]:

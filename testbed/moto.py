@@ -43,7 +43,8 @@ class MotoServer:
 
     def reset(self) -> None:
         request = urllib.request.Request(f"{self.url}/moto-api/reset", data=b"", method="POST")
-        urllib.request.urlopen(request, timeout=10).close()
+        # a loaded machine (2 cores shared) can take well over 10 s to empty every backend
+        urllib.request.urlopen(request, timeout=120).close()
 
     def stop(self) -> None:
         if self._proc is not None:

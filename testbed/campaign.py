@@ -31,10 +31,10 @@ from examples.aws_network import NetworkReconciler, NetworkSpec
 from tasklayer_tasks.aws.route53 import HostedZone, ResourceRecordSet
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
 from tasklayer_tasks.runtime.contract.retry import RetryPolicy
-from tests.behaviour.stack import Stack, network_stack
-from tests.faults import inventory
-from tests.faults.moto import MotoServer
-from tests.faults.proxy import Fault, FaultKind, FaultProxy, WireRequest
+from testbed.stack import Stack, network_stack
+from testbed import inventory
+from testbed.moto import MotoServer
+from testbed.proxy import Fault, FaultKind, FaultProxy, WireRequest
 
 REGION = "us-east-1"
 CLUSTER = "demo"
@@ -185,7 +185,7 @@ class Workload:
 
 
 class StackWorkload(Workload):
-    """tests/behaviour/stack.py's kOps stack; each pass is a fresh run of the tool."""
+    """testbed/stack.py's kOps stack; each pass is a fresh run of the tool."""
 
     name = "stack"
     declared = Counter({kind: 1 for kind in inventory.KINDS} | {"sg-rule": 2})

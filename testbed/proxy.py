@@ -20,7 +20,7 @@ same token with any parameter changed (other than the Region or Availability Zon
 keeps that ledger per (access key, Region, token) and answers replays itself, so a token-carrying
 create is judged as AWS would judge it. Which member is the token comes from the botocore model
 (``idempotencyToken``), not from a list of names. Route 53 (REST-XML) is named and judged by
-:mod:`tests.faults.rest`: its ``CallerReference`` rule, as the Route 53 API reference states it.
+:mod:`testbed.rest`: its ``CallerReference`` rule, as the Route 53 API reference states it.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from tests.faults.rest import CALLER_REFERENCE_TAKEN, caller_reference_taken, rest_action, xml_params
+from testbed.rest import CALLER_REFERENCE_TAKEN, caller_reference_taken, rest_action, xml_params
 
 READ_PREFIXES = ("Describe", "Get", "List")
 _HOP_BY_HOP = frozenset({"connection", "keep-alive", "transfer-encoding", "content-length",
