@@ -20,7 +20,7 @@ from ..engine import (
     look_early as engine_look_early,
 )
 from ..contract.context import Context
-from ..contract.errors import NotConvergedError
+from ..contract.errors import NotConvergedError, TryAgainLater
 from ..contract.state import State
 from .task import Changes, Target, Task
 from .translate import forget_id, keep_id, record_of, subject_of
@@ -62,7 +62,14 @@ def render_cloud(task: Task, target: Target, actual: Task | None, changes: Chang
 
 def remove(task: Task, context: Context, state: State) -> None:
     """Delete what the task located (only what is owned: the locate just verified it)."""
-    engine_delete(subject_of(task, context), state)
+    try:
+        engine_delete(subject_of(task, context), state)
+    except TryAgainLater:
+        # the delete's answer was lost: the executor tries this task again as located, so what
+        # it finds (gone, or still there) is looked for now
+        if record_of(task).stale:
+            task.locate(context)
+        raise
     if not record_of(task).observed:
         forget_id(task)
 

@@ -25,7 +25,10 @@ from .nested import Node, resolved
 
 
 class Placeholder(str):
-    """The id of a resource a dry run has not created: printed, never sent."""
+    """The id of a resource a dry run has not created: printed, never sent (an adapter's finds
+    know it by ``placeholder``)."""
+
+    placeholder = True
 
 
 class TaskLike(Protocol):
