@@ -189,6 +189,8 @@ def test_a_run_ends_when_only_a_waiting_task_and_an_early_listing_are_left() -> 
     listed = threading.Event()
 
     class _Core:
+        snapshots = None
+
         def listed_owned(self, owner: Any) -> None:
             time.sleep(0.2)
             listed.set()
@@ -196,15 +198,16 @@ def test_a_run_ends_when_only_a_waiting_task_and_an_early_listing_are_left() -> 
     class Listed(Step):
         spec: ClassVar[ResourceSpec] = dataclasses.replace(SPEC, name="Other")
 
-        def pass_core(self, context: Any) -> Any:
+        def core(self, context: Any) -> Any:
             return _Core()
 
-        def _owner(self, context: Any) -> Any:
+        def owner(self, context: Any) -> Any:
             return None
 
     class _Context:
         cluster = "demo"
         calls = CallCount()
+        snapshots = None
 
         def batched_reads(self) -> Any:
             return nullcontext()

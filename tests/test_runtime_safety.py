@@ -200,7 +200,7 @@ def test_warn_if_insufficient_access_warns_on_any_cloud() -> None:
     class Denied(AwsTask):
         spec: ClassVar[ResourceSpec] = SECRET_SPEC
 
-        def find_state(self, context: Context, dry_run: bool = False, separate_reads: bool = True) -> Any:
+        def desired(self, dry_run: bool = False) -> Any:  # its find's first step: refused
             raise gcp_translate(http_error(403, "forbidden"), "compute.networks.get")
 
     target = CloudTarget(Context(cluster="demo"))

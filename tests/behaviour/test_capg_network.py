@@ -39,9 +39,14 @@ def test_ids_are_persisted_before_the_next_call() -> None:
     seen: list[tuple[str, int]] = []
     attempts: list[tuple[str, int]] = []
 
+    last: dict[str, dict[str, Any]] = {}
+
     def on_persist(key: str, status: dict[str, Any]) -> None:
-        # the insert's requestId is persisted before the call, the new identity right after it
-        (attempts if "createAttempt" in status else seen).append((key, len(fake.log)))
+        # the insert's requestId is persisted before the call (it alone is new), the new identity
+        # right after it (the requestId stays beside it until the resource is seen)
+        before, last[key] = last.get(key, {}), dict(status)
+        begun = set(status) - set(before) == {"createAttempt"}
+        (attempts if begun else seen).append((key, len(fake.log)))
 
     net = GcpNetworkReconciler(context, GcpNetworkSpec("persist"), {}, on_persist=on_persist)
     converge(net)

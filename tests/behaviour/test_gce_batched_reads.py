@@ -4,6 +4,7 @@ request log; every request is judged by the full compute discovery document."""
 
 from __future__ import annotations
 
+from tasklayer_tasks.runtime.kops.translate import pass_core
 from collections import Counter
 
 import pytest
@@ -142,12 +143,12 @@ def test_an_item_written_in_the_pass_is_read_directly_the_rest_from_the_listing(
     context, fake = cloud
     run(context, [Network(name="demo", auto_create_subnetworks=False), firewall("demo-a"), firewall("demo-b")])
     with context.batched_reads():
-        core = firewall("demo-a").pass_core(context)
+        core = pass_core(firewall("demo-a"), context)
         owner = firewall("demo-a").owner(context)
         desired_a, desired_b = firewall("demo-a").desired(), firewall("demo-b").desired()
         assert [s["name"] for s in core.find_listed(desired_a, "demo-a", owner=owner)] == ["demo-a"]
         network = Network(name="demo", auto_create_subnetworks=False)
-        network_core = network.pass_core(context)
+        network_core = pass_core(network, context)
         assert [s["name"] for s in network_core.find_listed(network.desired(), "demo", owner=owner)] == ["demo"]
         core.update(core.find(desired_a, "demo-a")[0], {"sourceRanges": ["10.0.0.0/8"]})
         since = len(fake.log)

@@ -67,6 +67,10 @@ def test_requeue_becomes_a_temporary_error_with_the_delay(handlers: dict, cloud:
     context.client("ec2").meta.events.register(
         "after-call.ec2.DescribeNatGateways",
         lambda parsed, **_: [n.update(State="pending") for n in parsed.get("NatGateways", [])])
+    # as AWS answers CreateNatGateway (moto says available at once): its answer is the read-back
+    context.client("ec2").meta.events.register(
+        "after-call.ec2.CreateNatGateway",
+        lambda parsed, **_: parsed.get("NatGateway", {}).update(State="pending"))
     vpc, subnet, eip = kopf.Patch(), kopf.Patch(), kopf.Patch()
     handlers[("vpcs", "create")].fn(patch=vpc, **body({"name": "prod", "cidrBlock": "10.0.0.0/16"}))
     handlers[("subnets", "create")].fn(patch=subnet, **body(

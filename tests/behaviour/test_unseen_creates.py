@@ -3,6 +3,7 @@ parent is called with it (found by the conformance sweep, issue 12)."""
 
 from __future__ import annotations
 
+from tasklayer_tasks.runtime.kops.translate import pass_core
 from collections.abc import Iterator
 from typing import Any
 
@@ -57,7 +58,7 @@ def test_a_read_that_needs_its_parent_is_not_listed_by_owner_and_sends_the_paren
     reservation = SubnetCidrReservation(
         name="r", subnet=subnet, cidr="10.0.1.16/28", reservation_type="prefix"
     )
-    core = reservation.pass_core(context)
+    core = pass_core(reservation, context)
     assert not listable(core)  # GetSubnetCidrReservations cannot be called without a SubnetId
     params = natural_params(core, reservation.desired(), reservation.name, None)
     assert params is not None and params["SubnetId"] == subnet.id

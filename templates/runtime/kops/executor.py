@@ -26,11 +26,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..contract.errors import DependencyCycleError, InUseError, TaskError, TryAgainLater
+from .cloud import look_early
 from .prune import orphans
 from .report import Recording, Report
 from .targets import Target
-from ..engine.required import require_create_fields
-from .task import Task
+from .task import Task, require_create_fields
+from .translate import owner_of, pass_core
 
 log = logging.getLogger("tasklayer")
 
@@ -129,7 +130,7 @@ class Executor:
         """The tasks of each kind (and place) the pass lists by owner: their listing can be made
         before any of them runs, off the dependency chain (a subnet's listing while its VPC is
         being created; on a converged pass, every listing at once)."""
-        if getattr(self.target, "context", None) is None:
+        if self.target.context is None:
             return {}
         kinds: dict[str, list[Task]] = {}
         for task in graph:
@@ -140,7 +141,7 @@ class Executor:
 
     def _list_early(self, tasks: list[Task]) -> None:
         """List the tasks' kind by its owner into the pass's snapshot, then make the reads their
-        finds will need that the listing cannot answer (:meth:`Task.look_early`)."""
+        finds will need that the listing cannot answer (:func:`.cloud.look_early`)."""
         for task in tasks:
             self._look_early(task, listing=task is tasks[0])
 
@@ -150,18 +151,16 @@ class Executor:
         context = self.target.context
         try:
             if listing:
-                listed = getattr(task.pass_core(context), "listed_owned", None)
-                if listed is not None:
-                    listed(task._owner(context))
-            task.look_early(context)
+                pass_core(task, context).listed_owned(owner_of(task, context))
+            look_early(task, context)
         except Exception as err:  # the task's own read says it properly
             log.debug("%s: reading early failed: %s", task.key, err)
 
     def _reads(self) -> AbstractContextManager[object]:
-        context = getattr(self.target, "context", None)
+        context = self.target.context
         if not self.batched_reads or context is None:
             return nullcontext()
-        return context.batched_reads()  # type: ignore[no-any-return]
+        return context.batched_reads()
 
     def delete(self, tasks: Sequence[Task]) -> Report:
         """Delete exactly these tasks' resources, each before the tasks (among them) it depends
@@ -191,9 +190,7 @@ class Executor:
                     raise TryAgainLater(
                         f"{task.key}: still in use while what depended on it goes: {err}"
                     ) from None
-                blocking: list[str] = getattr(task.pass_core(context), "blockers", lambda _: [])(
-                    task.observed
-                )
+                blocking = pass_core(task, context).blockers(task.observed)
                 what = ", ".join(blocking) if blocking else "something"
                 raise TaskError(
                     f"{task.key}: in use by {what} this delete was not asked to remove: {err}"
@@ -310,7 +307,8 @@ class Executor:
             else:
                 log.debug("%s: will try again: %s", task.key, outcome)
                 waiting.add(task)
-                snapshots = getattr(getattr(self.target, "context", None), "snapshots", None)
+                context = self.target.context
+                snapshots = context.snapshots if context is not None else None
                 if snapshots is not None:  # what it waits for must be read afresh
                     snapshots.invalidate(task.spec.service, task.spec.listings_touched())
         elif isinstance(outcome, TaskError):

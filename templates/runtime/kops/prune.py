@@ -22,6 +22,7 @@ from ..contract.context import Context
 from .lifecycle import Lifecycle
 from ..contract.spec import ResourceSpec, known_specs
 from .task import Task
+from .translate import adopt, owner_of, pass_core, record_of
 
 
 def _alone_in_its_read(spec: ResourceSpec) -> bool:
@@ -56,9 +57,7 @@ def orphans(context: Context, tasks: Sequence[Task]) -> list[Task]:
         if not _alone_in_its_read(spec) or spec.delete is None:
             continue
         sample = declared[0]
-        owner = sample._owner(context)
-        listed = getattr(sample.pass_core(context), "listed_owned", None)
-        states = listed(owner) if listed is not None else None
+        states = pass_core(sample, context).listed_owned(owner_of(sample, context))
         if not states:
             continue
         held = {t.resource_id for t in declared if t.resource_id}
@@ -69,8 +68,8 @@ def orphans(context: Context, tasks: Sequence[Task]) -> list[Task]:
             if rid is None or rid in held or name in names:  # a same-named one: not ours to judge
                 continue
             orphan = kind(name=name or str(rid), lifecycle=Lifecycle.SYNC, **dict(place))
-            orphan.adopt(state)
-            orphan.owned = True
+            adopt(orphan, state)
+            record_of(orphan).owned = True
             found.append(orphan)
     _link(found)
     return found

@@ -17,6 +17,7 @@ from ..contract.ownership import Owner
 from ..capi.reconciler import Reconciler
 from ..contract.spec import FieldSpec, ResourceSpec
 from ..kops.task import Task
+from ..kops.translate import field_value_named
 
 
 def aws_core(context: Context, spec: ResourceSpec) -> AwsCore:
@@ -46,8 +47,9 @@ class AwsTask(Task):
         """The primary id once found or created. A kind whose primary member is the task's own
         name (a log delivery source's ``name``) has no ``id`` of its own: its id is that name,
         once the resource exists (what it refers to waits until then)."""
-        if hasattr(self, "id"):
-            return getattr(self, "id")  # type: ignore[no-any-return]
+        if "id" in self.__dataclass_fields__:
+            value = field_value_named(self, "id")
+            return None if value is None else str(value)
         primary = self.spec.primary
         if len(primary) == 1 and self.spec.field(primary[0]).attr == "name" and self.observed:
             return self.name

@@ -26,6 +26,7 @@ from ..contract.ownership import Owner
 from ..capi.reconciler import Reconciler
 from ..contract.spec import FieldSpec, Mutability, ResourceSpec
 from ..kops.task import Task
+from ..kops.translate import field_value_named
 
 
 def scope_of(context: Context, overrides: Mapping[str, Any]) -> dict[str, str]:
@@ -41,13 +42,19 @@ class GcpTask(Task):
     document: ClassVar[Path]  # the shipped discovery document the client is built from
 
     def scope(self, context: Context) -> dict[str, str]:
-        return scope_of(context, {k: getattr(self, k, None) for k in ("project", "region", "zone")})
+        return scope_of(
+            context, {k: field_value_named(self, k) for k in ("project", "region", "zone")}
+        )
 
     def owner(self, context: Context) -> Owner:
         return Owner.kops_gce(context.cluster)
 
     def placement(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("region", "zone") if hasattr(self, k)}
+        return {
+            k: field_value_named(self, k)
+            for k in ("region", "zone")
+            if k in self.__dataclass_fields__
+        }
 
     def core_for(self, context: Context, spec: ResourceSpec) -> Core:
         core = GcpCore(

@@ -11,10 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .task import Task
+
+class Node:
+    """What a field's value may hold in place of an id: a task (:class:`.task.Task` is one)."""
+
+    @property
+    def key(self) -> str:
+        """How messages name it."""
+        return type(self).__name__
+
+    @property
+    def owned(self) -> bool | None:
+        """Whether the cluster owns what it stands for: None until known."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -29,11 +40,9 @@ class Joined:
         object.__setattr__(self, "separator", separator)
 
 
-def tasks_in(value: Any) -> Iterator[Task]:
+def tasks_in(value: Any) -> Iterator[Node]:
     """Every task inside ``value`` (lists, tuples, dicts, :class:`Joined`), depth first."""
-    from .task import Task
-
-    if isinstance(value, Task):
+    if isinstance(value, Node):
         yield value
     elif isinstance(value, Joined):
         for item in value.items:
@@ -46,12 +55,10 @@ def tasks_in(value: Any) -> Iterator[Task]:
             yield from tasks_in(item)
 
 
-def resolved(value: Any, reference: Callable[[Task], Any]) -> Any:
+def resolved(value: Any, reference: Callable[[Node], Any]) -> Any:
     """``value`` with each task inside it replaced by ``reference(task)``; a :class:`Joined`
     becomes its string. Values without tasks come back as they are."""
-    from .task import Task
-
-    if isinstance(value, Task):
+    if isinstance(value, Node):
         return reference(value)
     if isinstance(value, Joined):
         return value.separator.join(str(resolved(v, reference)) for v in value.items)

@@ -4,25 +4,17 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import Callable
 
-from ..contract.state import State
+from ..contract.context import Context
 from ..contract.diff import shown
+from ..contract.state import State
+from .cloud import remove, render_cloud
+from .task import Changes, Target, Task
 
-if TYPE_CHECKING:
-    from .task import Task, Changes, Context
+__all__ = ["CloudTarget", "DryRunTarget", "Plan", "Target"]
 
 log = logging.getLogger("tasklayer")
-
-
-class Target(Protocol):
-    dry_run: bool
-    context: Context
-
-    def render(self, task: Task, actual: Task | None, changes: Changes) -> None: ...
-    def created(self, task: Task, identity: State) -> None: ...
-    def remove(self, task: Task, state: State) -> None: ...
-    def warn(self, message: str) -> None: ...
 
 
 @dataclass
@@ -36,14 +28,14 @@ class CloudTarget:
     dry_run: bool = False
 
     def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
-        task.render_cloud(self, actual, changes)
+        render_cloud(task, self, actual, changes)
 
     def created(self, task: Task, identity: State) -> None:
         if self.on_created is not None:
             self.on_created(task, identity)
 
     def remove(self, task: Task, state: State) -> None:
-        task.pass_core(self.context).delete(state)
+        remove(task, self.context, state)
 
     def warn(self, message: str) -> None:
         self.warnings.append(message)

@@ -1,0 +1,159 @@
+"""Create once per logical attempt (docs/architecture.md, "the create-once state machine").
+
+One token per logical attempt, persisted by the face before the call (``before``) and reused
+on every retry of that attempt; a create without an idempotency token carries the attempt's
+marker tag instead. A create that returned is never sent again (``record.unseen``: later
+attempts only look). A lost answer is resolved by finding what the attempt made (the owner's
+tag and the marker; or the identity inside an owned parent), or, where the reads return the
+token, by the resource carrying it; never by sending the create again blindly. A create that
+takes no tags (CreateHostedZone) is marked at once. A create's answer that holds the whole
+resource is not read back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..contract.errors import ConflictError, OutcomeUnknownError, TryAgainLater
+from ..contract.ownership import ATTEMPT_TAG, create_token, needs_marker
+from ..contract.state import State
+from .locate import candidates, describe, how_found
+from .outcome import Face
+from .owning import owns
+from .subject import Subject
+from .token_adopt import made_with, token_taken
+from ..contract.errors import MultipleMatchesError
+
+
+def identity_of(subject: Subject, state: State) -> State:
+    return {p: state[p] for p in subject.spec.primary if p in state}
+
+
+def create(
+    subject: Subject, face: Face, wanted: State, before: Callable[[str], None] | None = None
+) -> State:
+    """Create (once per logical attempt); the resource as read afterwards, or, when the face
+    is told an operation still runs (``adapter.pending``), the identity it was given."""
+    record, spec, adapter = subject.record, subject.spec, subject.adapter
+    if record.unseen:
+        # our create returned and was not read back: sending it again would make a second one
+        return read_back(subject, face)
+    wanted = dict(wanted)
+    token = create_token(spec, subject.owner, record.token())
+    tags = spec.tags
+    marked = needs_marker(spec)
+    if marked and tags is not None:
+        wanted[tags.field] = {**wanted[tags.field], ATTEMPT_TAG: token}
+    if before is not None:
+        before(record.token())  # the attempt outlives this pass: a retry resends the same
+    try:
+        identity = adapter.create(wanted, token=token)
+    except ConflictError as err:
+        identity = _conflict(subject, wanted, token, err)
+    except OutcomeUnknownError as err:
+        found = find_attempt(subject, wanted, token if marked else None)
+        if found is None:
+            raise TryAgainLater(f"{subject.key}: {err}; nothing it made is visible yet") from None
+        identity = identity_of(subject, found)
+    once = spec.create.returned_once if spec.create else ()
+    returned = {k: identity.pop(k) for k in once if k in identity}
+    record.created(identity, returned)
+    face.identified(identity, returned)  # before anything else can fail
+    if tags is not None and not tags.in_create and tags.tag_operation:
+        # a create that takes no tags: the owner's marks go on at once; if this answer is lost,
+        # the next pass knows it by its token and writes them then
+        adapter.update(identity, {tags.field: wanted[tags.field]})
+    if adapter.pending is not None:
+        return identity
+    answer = adapter.answer
+    if answer is not None and answer_is_whole(subject, face.desired_now(), answer, identity):
+        adapter.read_separately(answer, face.desired_now())
+        record.seen(answer)
+        face.seen(answer)
+        return answer
+    return read_back(subject, face)
+
+
+def _conflict(subject: Subject, wanted: State, token: str, err: ConflictError) -> State:
+    if token_taken(subject.spec, err):
+        # our earlier try (its reply lost) made it: the one that carries our token
+        return _made_with(subject, wanted, token, err)
+    if not subject.record.unread:
+        raise err
+    # the find said "none" without reading (a parent this pass made); the cloud has one (a new
+    # route table's local route): the next attempt, this create still under way, reads
+    raise TryAgainLater(f"{subject.key}: {err}; it was not read before: reading it now") from None
+
+
+def answer_is_whole(subject: Subject, desired: State, answer: State, identity: State) -> bool:
+    """A create's answer stands for the read-back when it is this resource and holds every
+    field the face sets that the read returns (tags with the owner's among them); fields read
+    on their own are read next either way."""
+    spec = subject.spec
+    if any(answer.get(p) != identity.get(p) for p in spec.primary):
+        return False
+    tags = spec.tags
+    if tags is not None and not subject.owner.owns(answer.get(tags.field)):
+        return False
+    versioned = spec.versioning.fields if spec.versioning else ()
+    return all(
+        n in answer
+        for n, v in desired.items()
+        if v is not None
+        and not spec.field(n).write_only
+        and spec.field(n).read_operation is None
+        and n not in versioned
+    )
+
+
+def _made_with(subject: Subject, wanted: State, token: str, err: ConflictError) -> State:
+    """The identity of what this attempt's token made, looked for patiently; none visible
+    keeps the conflict (it is not taken for ours)."""
+    retry = subject.retry
+    for attempt in range(retry.attempts):
+        subject.invalidate()
+        found = made_with(subject.adapter, subject.spec, wanted, subject.name, token)
+        if found is not None:
+            return identity_of(subject, found)
+        retry.sleep(retry.delay(attempt))
+    raise err
+
+
+def find_attempt(subject: Subject, wanted: State, marker: str | None) -> State | None:
+    """After a lost answer: what this attempt made, looked for patiently (it may not be visible
+    at once). By the owner's tag and the attempt's marker; untagged kinds by their identity
+    inside their owned parent."""
+    owner, retry = subject.owner, subject.retry
+    match = {owner.key: owner.value, ATTEMPT_TAG: marker} if marker else None
+    for attempt in range(retry.attempts):
+        subject.invalidate()
+        every = subject.adapter.find(wanted, subject.name, match_tags=match)
+        found = [s for s in every if not subject.spec.terminal(s)]
+        if marker is None:
+            found = [s for s in found if owns(subject, s)]
+        if len(found) > 1:
+            ids = [describe(subject, s) for s in found]
+            raise MultipleMatchesError(subject.key, how_found(subject, wanted), ids)
+        if found:
+            return found[0]
+        retry.sleep(retry.delay(attempt))
+    return None
+
+
+def read_back(subject: Subject, face: Face) -> State:
+    """Read the resource just written; NotFound right after a create is eventual consistency,
+    retried with backoff. Not visible in time: try again later (it is not created again)."""
+    retry, desired = subject.retry, face.desired_now()
+    for attempt in range(retry.attempts):
+        every = subject.adapter.find(desired, subject.name, retry_not_found=True)
+        found = [s for s in every if not subject.spec.terminal(s)]
+        if found:
+            subject.adapter.read_separately(found[0], desired)
+            subject.record.seen(found[0])
+            face.seen(found[0])
+            return found[0]
+        retry.sleep(retry.delay(attempt))
+    raise TryAgainLater(f"{subject.key}: created, but not visible yet (it is not created again)")
+
+
+__all__ = ["candidates", "create", "find_attempt", "read_back"]
