@@ -130,8 +130,6 @@ class Executor:
         """The tasks of each kind (and place) the pass lists by owner: their listing can be made
         before any of them runs, off the dependency chain (a subnet's listing while its VPC is
         being created; on a converged pass, every listing at once)."""
-        if self.target.context is None:
-            return {}
         kinds: dict[str, list[Task]] = {}
         for task in graph:
             if not task.shared:

@@ -34,14 +34,13 @@ from ..contract.ownership import Owner
 from ..contract.redact import printable, redacted
 from ..contract.spec import FieldSpec, ResourceSpec
 from ..contract.adapter import Core
-from ..contract.state import State
+from ..contract.state import Placeholder, State
 from ..engine.plan import fixed_fields
 from ..engine.required import check_one_form, missing_fields, require
 from .field_info import FieldInfo, task_fields
 from .lifecycle import Lifecycle
 from .nested import Node, tasks_in
 from .translate import (
-    Placeholder,
     adopt,
     declared_values,
     desired_state,
