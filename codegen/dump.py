@@ -1,4 +1,4 @@
-"""The annotation dump: what the annotator decided, as JSON (DESIGN.md's format) or a table."""
+"""The annotation dump: what the annotator decided, as JSON (see README.md) or as a table."""
 
 from __future__ import annotations
 
