@@ -31,23 +31,24 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "generated")]
 
-from moto import mock_aws  # noqa: E402
+from moto import mock_aws
 
-from tasklayer_tasks.runtime import CloudTarget, Context, Executor, Task  # noqa: E402
-from tasklayer_tasks.runtime.contract.retry import RetryPolicy  # noqa: E402
-from tasklayer_tasks.aws.ec2 import Vpc  # noqa: E402
-from examples.kops_cluster import kops_cluster  # noqa: E402
-from testbed.kops_network import kops_network  # noqa: E402
-from testbed.stack import network_stack  # noqa: E402
-from testbed.moto import MotoServer  # noqa: E402
+from examples.kops_cluster import kops_cluster
+from tasklayer_tasks.aws.ec2 import Vpc
+from tasklayer_tasks.runtime import CloudTarget, Context, Executor, Task
+from tasklayer_tasks.runtime.contract.retry import RetryPolicy
+from testbed.kops_network import kops_network
+from testbed.moto import MotoServer
+from testbed.stack import network_stack
 
 _current = threading.local()  # the thread's call in flight (when it was sent)
 _task: contextvars.ContextVar[str | None] = contextvars.ContextVar("task", default=None)
@@ -106,8 +107,13 @@ def slow_context(
     session.register("before-call.*", delay)
     session.register("before-send.*", sent)
     session.register("needs-retry.*", answered)
-    return Context(region="us-east-1", cluster=cluster, session=session, endpoint_url=endpoint_url,
-                   retry=RetryPolicy(sleep=lambda _: None))
+    return Context(
+        region="us-east-1",
+        cluster=cluster,
+        session=session,
+        endpoint_url=endpoint_url,
+        retry=RetryPolicy(sleep=lambda _: None),
+    )
 
 
 def warm_backends(endpoint_url: str | None) -> None:
@@ -116,8 +122,12 @@ def warm_backends(endpoint_url: str | None) -> None:
     import botocore.session
 
     session = botocore.session.get_session()
-    for service, read in (("iam", "list_roles"), ("autoscaling", "describe_auto_scaling_groups"),
-                          ("elbv2", "describe_load_balancers"), ("route53", "list_hosted_zones")):
+    for service, read in (
+        ("iam", "list_roles"),
+        ("autoscaling", "describe_auto_scaling_groups"),
+        ("elbv2", "describe_load_balancers"),
+        ("route53", "list_hosted_zones"),
+    ):
         client = session.create_client(service, region_name="us-east-1", endpoint_url=endpoint_url)
         getattr(client, read)()
 
@@ -137,7 +147,9 @@ def heaviest_chain(tasks: list[Task], charged: Counter[str]) -> tuple[int, list[
 
     def weigh(task: Task) -> tuple[int, list[str]]:
         if task not in best:
-            below = max((weigh(d) for d in task.dependencies()), default=(0, []), key=lambda w: w[0])
+            below = max(
+                (weigh(d) for d in task.dependencies()), default=(0, []), key=lambda w: w[0]
+            )
             best[task] = (below[0] + charged[task.key], [*below[1], task.key])
         return best[task]
 
@@ -171,7 +183,13 @@ def measure(
     charged: Counter[str] = Counter()
     served: dict[str, float] = {}
     context = slow_context(latency, charged, cluster, endpoint_url, served)
-    for service in ("ec2", "iam", "autoscaling", "elbv2", "route53"):  # model loading is not the API's
+    for service in (
+        "ec2",
+        "iam",
+        "autoscaling",
+        "elbv2",
+        "route53",
+    ):  # model loading is not the API's
         context.client(service), context.client(service, sdk_retries=False)
     runs: dict[str, Run] = {}
     for phase in ("clean apply", "converged re-apply"):
@@ -180,14 +198,21 @@ def measure(
         tasks = make(cluster)
         busy_before = cloud_cpu(server_pid)
         started = time.perf_counter()
-        executor = ChargingExecutor(CloudTarget(context), max_concurrency=concurrency, sleep=lambda _: None)
+        executor = ChargingExecutor(
+            CloudTarget(context), max_concurrency=concurrency, sleep=lambda _: None
+        )
         executor.run(tasks)
         wall = time.perf_counter() - started
         busy = cloud_cpu(server_pid) - busy_before
         calls, chain = heaviest_chain(tasks, charged)
         runs[phase] = Run(
-            tasks=len(tasks), calls=sum(charged.values()), wall=wall, bound=calls * latency,
-            chain=chain, cloud=sum(served.get(k, 0.0) for k in chain), busy=busy,
+            tasks=len(tasks),
+            calls=sum(charged.values()),
+            wall=wall,
+            bound=calls * latency,
+            chain=chain,
+            cloud=sum(served.get(k, 0.0) for k in chain),
+            busy=busy,
             again=sorted(k for k, n in executor.attempts.items() if n > 1),
         )
     return runs
@@ -197,24 +222,32 @@ def report(name: str, phase: str, concurrency: int, latency: float, runs: list[R
     """The median run by wall / bound, with the range over every run."""
     ratios = sorted(r.wall / r.bound for r in runs)
     r = sorted(runs, key=lambda r: r.wall / r.bound)[len(runs) // 2]
-    print(f"{name:<22} {phase:<19} concurrency {concurrency:>2}: {r.tasks:>3} tasks, {r.calls:>3} calls, "
-          f"wall {r.wall:5.2f}s, bound {r.bound:4.2f}s ({round(r.bound / latency)} calls on "
-          f"{len(r.chain)} tasks), wall/bound {ratios[len(ratios) // 2]:4.2f} (median of {len(runs)}: "
-          f"{ratios[0]:4.2f}-{ratios[-1]:4.2f})\n"
-          f"{'':24}all calls over {concurrency} workers {r.calls * latency / concurrency:4.2f}s; "
-          f"the cloud's own time on the chain {r.cloud:4.2f}s, wall/(bound+it) "
-          f"{r.wall / (r.bound + r.cloud):4.2f}"
-          + (f"; moto_server busy {r.busy:4.2f}s CPU" if r.busy else "")
-          + (f"; tried again: {', '.join(r.again)}" if r.again else ""))
+    print(
+        f"{name:<22} {phase:<19} concurrency {concurrency:>2}: {r.tasks:>3} tasks, {r.calls:>3} calls, "
+        f"wall {r.wall:5.2f}s, bound {r.bound:4.2f}s ({round(r.bound / latency)} calls on "
+        f"{len(r.chain)} tasks), wall/bound {ratios[len(ratios) // 2]:4.2f} (median of {len(runs)}: "
+        f"{ratios[0]:4.2f}-{ratios[-1]:4.2f})\n"
+        f"{'':24}all calls over {concurrency} workers {r.calls * latency / concurrency:4.2f}s; "
+        f"the cloud's own time on the chain {r.cloud:4.2f}s, wall/(bound+it) "
+        f"{r.wall / (r.bound + r.cloud):4.2f}"
+        + (f"; moto_server busy {r.busy:4.2f}s CPU" if r.busy else "")
+        + (f"; tried again: {', '.join(r.again)}" if r.again else "")
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[4, 10, 16])
-    parser.add_argument("--in-process", action="store_true", help="moto in this process, not moto_server")
-    parser.add_argument("--only", choices=("ec2", "network", "cluster"), action="append",
-                        help="these workloads only (repeatable; default: all three)")
+    parser.add_argument(
+        "--in-process", action="store_true", help="moto in this process, not moto_server"
+    )
+    parser.add_argument(
+        "--only",
+        choices=("ec2", "network", "cluster"),
+        action="append",
+        help="these workloads only (repeatable; default: all three)",
+    )
     parser.add_argument("--runs", type=int, default=3, help="runs of each; the median is shown")
     args = parser.parse_args()
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
@@ -224,7 +257,11 @@ def main() -> None:
         "kops 3-zone network": kops_network,
         "kops example cluster": lambda c: list(kops_cluster(f"{c}.example.com")),
     }
-    chosen = {"ec2": "ec2 stack", "network": "kops 3-zone network", "cluster": "kops example cluster"}
+    chosen = {
+        "ec2": "ec2 stack",
+        "network": "kops 3-zone network",
+        "cluster": "kops example cluster",
+    }
     if args.only:
         workloads = {n: m for n, m in workloads.items() if n in {chosen[o] for o in args.only}}
     server = None if args.in_process else MotoServer().start()
@@ -241,17 +278,26 @@ def main() -> None:
                         url = server.url if server else None
                         # moto sets up a service's backend on its first call (EC2's takes seconds;
                         # IAM loads every managed policy): the emulator's start, not the API's time
-                        measure("warm-up", lambda c: [Vpc(name=c, cidr_block="10.9.0.0/16")], 0.0001, 1, url)
+                        measure(
+                            "warm-up",
+                            lambda c: [Vpc(name=c, cidr_block="10.9.0.0/16")],
+                            0.0001,
+                            1,
+                            url,
+                        )
                         warm_backends(url)
                         pid = server._proc.pid if server and server._proc else None
                         cluster = f"{name.split()[0]}{concurrency}r{n}"
-                        for phase, run in measure(cluster, make, args.latency, concurrency, url, pid).items():
+                        for phase, run in measure(
+                            cluster, make, args.latency, concurrency, url, pid
+                        ).items():
                             runs.setdefault(phase, []).append(run)
                 for phase, each in runs.items():
                     report(name, phase, concurrency, args.latency, each)
     finally:
         if server:
             server.stop()
+
 
 if __name__ == "__main__":
     main()

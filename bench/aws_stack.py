@@ -19,16 +19,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "generated")]
 
-from moto import mock_aws  # noqa: E402
+from moto import mock_aws
 
-from codegen.generate import generate  # noqa: E402
-from tasklayer_tasks.runtime import CloudTarget, Executor  # noqa: E402
-from testbed.stack import Calls, counted_context, network_stack  # noqa: E402
+from codegen.generate import generate
+from tasklayer_tasks.runtime import CloudTarget, Executor
+from testbed.stack import Calls, counted_context, network_stack
 
 
 def show(phase: str, calls: Calls, seconds: float) -> None:
     reads, writes = calls.reads(), calls.writes()
-    print(f"\n{phase}: {sum(reads.values())} reads, {sum(writes.values())} writes ({seconds:.2f}s against moto)")
+    print(
+        f"\n{phase}: {sum(reads.values())} reads, {sum(writes.values())} writes ({seconds:.2f}s against moto)"
+    )
     for kind, counts in (("reads", reads), ("writes", writes)):
         for op, n in sorted(counts.items()):
             print(f"  {kind:<6} {op:<36} {n}")
@@ -39,7 +41,10 @@ def calls_phase() -> None:
         context, calls = counted_context()
         phases = [
             ("clean apply", lambda: Executor(CloudTarget(context)).run(network_stack().tasks())),
-            ("converged re-apply", lambda: Executor(CloudTarget(context)).run(network_stack().tasks())),
+            (
+                "converged re-apply",
+                lambda: Executor(CloudTarget(context)).run(network_stack().tasks()),
+            ),
             ("delete", lambda: Executor(CloudTarget(context)).delete(network_stack().tasks())),
         ]
         for name, step in phases:
@@ -57,8 +62,10 @@ def generate_phase(runs: int = 3) -> None:
             generate(ROOT / "schemas", ROOT / "templates", Path(tmp) / f"out{i}")
             times.append(time.perf_counter() - started)
     files = sum(1 for p in (ROOT / "generated").rglob("*") if p.is_file())
-    print(f"\ntasklayer generate (pinned schemas, {files} files): "
-          f"min {min(times):.2f}s, median {statistics.median(times):.2f}s over {runs} runs")
+    print(
+        f"\ntasklayer generate (pinned schemas, {files} files): "
+        f"min {min(times):.2f}s, median {statistics.median(times):.2f}s over {runs} runs"
+    )
 
 
 if __name__ == "__main__":

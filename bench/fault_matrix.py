@@ -23,11 +23,29 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "generated")]
 
-from testbed.campaign import PHASES, WORKLOADS, Lab, Outcome, cells, no_sdk_backoff, run_cell  # noqa: E402
-from testbed.proxy import FaultKind  # noqa: E402
+from testbed.campaign import (
+    PHASES,
+    WORKLOADS,
+    Lab,
+    Outcome,
+    cells,
+    no_sdk_backoff,
+    run_cell,
+)
+from testbed.proxy import FaultKind
 
-CHECKS = ("not converged", "duplicates", "missing", "not owned", "writes on re-apply", "re-apply failed", "left after delete",
-          "delete did not finish", "the fault never fired", "setup")
+CHECKS = (
+    "not converged",
+    "duplicates",
+    "missing",
+    "not owned",
+    "writes on re-apply",
+    "re-apply failed",
+    "left after delete",
+    "delete did not finish",
+    "the fault never fired",
+    "setup",
+)
 
 
 def _short(counts: dict[str, int], width: int = 18) -> str:
@@ -36,11 +54,15 @@ def _short(counts: dict[str, int], width: int = 18) -> str:
 
 
 def row(outcome: Outcome) -> str:
-    converged = f"yes({outcome.drive.passes})" if outcome.converged else f"NO({outcome.drive.passes})"
+    converged = (
+        f"yes({outcome.drive.passes})" if outcome.converged else f"NO({outcome.drive.passes})"
+    )
     leaks = _short(outcome.leaks) if outcome.delete_done else "FAILED " + _short(outcome.leaks, 12)
     reapply = "FAILED" if outcome.reapply_error else _short(outcome.reapply_writes)
-    return (f"{str(outcome.cell):<58} {converged:<8} {_short(outcome.duplicates):<18} {_short(outcome.missing):<18} "
-            f"{sum(outcome.unowned.values()):>7} {reapply:<24} {leaks:<20} {outcome.seconds:5.2f}s")
+    return (
+        f"{str(outcome.cell):<58} {converged:<8} {_short(outcome.duplicates):<18} {_short(outcome.missing):<18} "
+        f"{sum(outcome.unowned.values()):>7} {reapply:<24} {leaks:<20} {outcome.seconds:5.2f}s"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,18 +71,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phase", choices=PHASES, nargs="*")
     parser.add_argument("--kind", choices=[k.value for k in FaultKind], nargs="*")
     parser.add_argument("--match", default="", help="only cells whose id contains this")
-    parser.add_argument("--times", type=int, default=1,
-                        help="fault this many consecutive requests of the action (retries meet it too)")
+    parser.add_argument(
+        "--times",
+        type=int,
+        default=1,
+        help="fault this many consecutive requests of the action (retries meet it too)",
+    )
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
     lab = Lab().start()
     try:
         kinds = tuple(FaultKind(k) for k in args.kind) if args.kind else tuple(FaultKind)
-        chosen = [c for c in cells(lab, kinds, args.times) if (not args.workload or c.workload in args.workload)
-                  and (not args.phase or c.phase in args.phase) and args.match in str(c)]
-        print(f"{'cell':<58} {'converged':<8} {'duplicates':<18} {'missing':<18} {'unowned':>7} "
-              f"{'writes on re-apply':<24} {'left after delete':<20} {'time':>6}")
+        chosen = [
+            c
+            for c in cells(lab, kinds, args.times)
+            if (not args.workload or c.workload in args.workload)
+            and (not args.phase or c.phase in args.phase)
+            and args.match in str(c)
+        ]
+        print(
+            f"{'cell':<58} {'converged':<8} {'duplicates':<18} {'missing':<18} {'unowned':>7} "
+            f"{'writes on re-apply':<24} {'left after delete':<20} {'time':>6}"
+        )
         outcomes = []
         with no_sdk_backoff():
             for cell in chosen:
@@ -74,10 +107,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def summarize(outcomes: list[Outcome], seconds: float) -> None:
     ok = sum(o.ok for o in outcomes)
-    print(f"\n{len(outcomes)} cells: {ok} pass, {len(outcomes) - ok} fail; "
-          f"converged {sum(o.converged for o in outcomes)}, with duplicates {sum(bool(o.duplicates) for o in outcomes)}, "
-          f"with leaks after delete {sum(bool(o.leaks) for o in outcomes)}, "
-          f"with writes on re-apply {sum(bool(o.reapply_writes) for o in outcomes)}")
+    print(
+        f"\n{len(outcomes)} cells: {ok} pass, {len(outcomes) - ok} fail; "
+        f"converged {sum(o.converged for o in outcomes)}, with duplicates {sum(bool(o.duplicates) for o in outcomes)}, "
+        f"with leaks after delete {sum(bool(o.leaks) for o in outcomes)}, "
+        f"with writes on re-apply {sum(bool(o.reapply_writes) for o in outcomes)}"
+    )
     failing: Counter[str] = Counter()
     for outcome in outcomes:
         for problem in outcome.problems():
@@ -85,8 +120,13 @@ def summarize(outcomes: list[Outcome], seconds: float) -> None:
     for check, n in failing.most_common():
         print(f"  {n:>4} cells: {check}")
     by_kind = Counter((o.cell.fault.kind.value, o.ok) for o in outcomes)
-    print("  by fault: " + ", ".join(f"{k.value} {by_kind[(k.value, True)]}/{by_kind[(k.value, True)] + by_kind[(k.value, False)]}"
-                                     for k in FaultKind))
+    print(
+        "  by fault: "
+        + ", ".join(
+            f"{k.value} {by_kind[(k.value, True)]}/{by_kind[(k.value, True)] + by_kind[(k.value, False)]}"
+            for k in FaultKind
+        )
+    )
     print(f"wall time {seconds:.1f}s (moto_server start, clean runs and {len(outcomes)} cells)")
 
 

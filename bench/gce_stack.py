@@ -20,9 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "generated")]
 
-from tasklayer_tasks.runtime import CloudTarget, Executor  # noqa: E402
-from testbed.gce import gce_cluster, gce_stack, gcp_context  # noqa: E402
-from testbed.gcp_requests import RequestValidator  # noqa: E402
+from tasklayer_tasks.runtime import CloudTarget, Executor
+from testbed.gce import gce_cluster, gce_stack, gcp_context
+from testbed.gcp_requests import RequestValidator
 
 
 def main() -> None:
@@ -40,15 +40,25 @@ def main() -> None:
         log = fake.log[since:]
         waits = Counter(r.method_id for r in log if r.method_id.endswith(".wait"))
         reads = Counter(r.method_id for r in log if r.http_method == "GET")
-        writes = Counter(r.method_id for r in log if r.http_method != "GET" and not r.method_id.endswith(".wait"))
-        print(f"\n{name}: {sum(reads.values())} reads, {sum(writes.values())} writes, "
-              f"{sum(waits.values())} operation waits ({elapsed:.2f}s against the fake)")
+        writes = Counter(
+            r.method_id for r in log if r.http_method != "GET" and not r.method_id.endswith(".wait")
+        )
+        print(
+            f"\n{name}: {sum(reads.values())} reads, {sum(writes.values())} writes, "
+            f"{sum(waits.values())} operation waits ({elapsed:.2f}s against the fake)"
+        )
         for kind, counts in (("reads", reads), ("writes", writes), ("waits", waits)):
             for op, n in sorted(counts.items()):
                 print(f"  {kind:<6} {op:<44} {n}")
     judge = RequestValidator("compute")
-    refused = [v for r in fake.log for v in judge.check(r.method_id, r.http_method, r.path, r.query, r.body)]
-    print(f"\njudged by the full compute discovery document: {judge.checked} requests, {len(refused)} refused")
+    refused = [
+        v
+        for r in fake.log
+        for v in judge.check(r.method_id, r.http_method, r.path, r.query, r.body)
+    ]
+    print(
+        f"\njudged by the full compute discovery document: {judge.checked} requests, {len(refused)} refused"
+    )
     for line in refused:
         print(f"  {line}")
     cluster_reads()
@@ -64,8 +74,10 @@ def cluster_reads() -> None:
         log = fake.log[since:]
         reads = sum(1 for r in log if r.http_method == "GET" and not r.method_id.endswith(".wait"))
         writes = sum(1 for r in log if r.http_method != "GET")
-        print(f"\nthree-zone cluster, converged re-apply, batched_reads={batched}: {len(tasks)} tasks, "
-              f"{reads} reads ({reads / len(tasks):.2f} per task), {writes} writes")
+        print(
+            f"\nthree-zone cluster, converged re-apply, batched_reads={batched}: {len(tasks)} tasks, "
+            f"{reads} reads ({reads / len(tasks):.2f} per task), {writes} writes"
+        )
 
 
 if __name__ == "__main__":

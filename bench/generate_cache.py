@@ -27,8 +27,21 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def timed(work: Path, *argv: str) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the process and its black workers)."""
-    cmd = [sys.executable, "-m", "codegen.cli", "-q", "--schemas", str(work / "schemas"), *argv,
-           "--templates", str(work / "templates"), "--output", str(work / "generated"), "--cache-dir", str(work / "cache")]
+    cmd = [
+        sys.executable,
+        "-m",
+        "codegen.cli",
+        "-q",
+        "--schemas",
+        str(work / "schemas"),
+        *argv,
+        "--templates",
+        str(work / "templates"),
+        "--output",
+        str(work / "generated"),
+        "--cache-dir",
+        str(work / "cache"),
+    ]
     cpu = _children_cpu()
     started = time.perf_counter()
     subprocess.run(cmd, cwd=ROOT, check=True)
@@ -45,7 +58,11 @@ def identical(a: Path, b: Path) -> bool:
     stack = [cmp]
     while stack:
         c = stack.pop()
-        if c.left_only or c.right_only or filecmp.cmpfiles(c.left, c.right, c.common_files, shallow=False)[1]:
+        if (
+            c.left_only
+            or c.right_only
+            or filecmp.cmpfiles(c.left, c.right, c.common_files, shallow=False)[1]
+        ):
             return False
         stack.extend(c.subdirs.values())
     return True
@@ -63,14 +80,21 @@ def main() -> None:
                 shutil.copytree(ROOT / name, work / name)
             (work / "generated").mkdir()  # an empty output: the cold run writes every file
             cold.append(timed(work, "generate"))
-            assert identical(work / "generated", ROOT / "generated"), "cold output differs from committed generated/"
+            assert identical(
+                work / "generated", ROOT / "generated"
+            ), "cold output differs from committed generated/"
             warm_generate.append(timed(work, "generate"))
             warm_check.append(timed(work, "generate", "--check"))
-    print(f"tasklayer generate, median of {runs} runs (fresh process each, interpreter start-up included)")
+    print(
+        f"tasklayer generate, median of {runs} runs (fresh process each, interpreter start-up included)"
+    )
     print(f"{'':<30}{'wall':>8}{'':>12}{'CPU':>8}")
     c = [statistics.median(x[i] for x in cold) for i in (0, 1)]
-    for label, runs_ in (("cold (empty cache)", cold), ("no change: generate", warm_generate),
-                         ("no change: generate --check", warm_check)):
+    for label, runs_ in (
+        ("cold (empty cache)", cold),
+        ("no change: generate", warm_generate),
+        ("no change: generate --check", warm_check),
+    ):
         wall, cpu = (statistics.median(x[i] for x in runs_) for i in (0, 1))
         print(f"{label:<30}{wall:7.2f}s {wall / c[0]:9.1%}  {cpu:7.2f}s {cpu / c[1]:6.1%}")
     print("cold output byte-identical to the committed generated/: yes")

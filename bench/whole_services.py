@@ -35,7 +35,9 @@ print(json.dumps({"rc": proc.returncode, "cpu": usage.ru_utime + usage.ru_stime,
 
 
 def measure(argv: list[str], cwd: Path) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", _MEASURE, *argv], cwd=cwd, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _MEASURE, *argv], cwd=cwd, capture_output=True, text=True, check=True
+    )
     result = json.loads(out.stdout)
     if result["rc"] != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({result['rc']}):\n{result['stderr']}")
@@ -67,21 +69,48 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=1, help="runs of each; the best CPU is kept")
     args = parser.parse_args()
     if not Path(args.builder).exists():
-        raise SystemExit(f"{args.builder} is missing: python -m venv /tmp/mbb && /tmp/mbb/bin/pip install mypy-boto3-builder")
+        raise SystemExit(
+            f"{args.builder} is missing: python -m venv /tmp/mbb && /tmp/mbb/bin/pip install mypy-boto3-builder"
+        )
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         schemas = five_service_schemas(work)
-        ours_argv = [sys.executable, "-m", "codegen.cli", "--schemas", str(schemas), "-q", "generate", "--no-cache",
-                     "--templates", str(ROOT / "templates"), "--output", str(work / "ours")]
-        theirs_argv = [args.builder, str(work / "theirs"), "--no-smart-version", "--product", "boto3-services",
-                       "-s", *SERVICES]
+        ours_argv = [
+            sys.executable,
+            "-m",
+            "codegen.cli",
+            "--schemas",
+            str(schemas),
+            "-q",
+            "generate",
+            "--no-cache",
+            "--templates",
+            str(ROOT / "templates"),
+            "--output",
+            str(work / "ours"),
+        ]
+        theirs_argv = [
+            args.builder,
+            str(work / "theirs"),
+            "--no-smart-version",
+            "--product",
+            "boto3-services",
+            "-s",
+            *SERVICES,
+        ]
         ours = min((measure(ours_argv, ROOT) for _ in range(args.runs)), key=lambda r: r["cpu"])
         theirs = min((measure(theirs_argv, work) for _ in range(args.runs)), key=lambda r: r["cpu"])
         modules = len(list((work / "ours").rglob("*.py")))
-    print(f"tasklayer generate (5 services, {modules} modules): CPU {ours['cpu']:.1f} s, peak RSS {ours['rss_kib'] / 1024:.0f} MiB")
-    print(f"mypy-boto3-builder (same 5 services):      CPU {theirs['cpu']:.1f} s, peak RSS {theirs['rss_kib'] / 1024:.0f} MiB")
+    print(
+        f"tasklayer generate (5 services, {modules} modules): CPU {ours['cpu']:.1f} s, peak RSS {ours['rss_kib'] / 1024:.0f} MiB"
+    )
+    print(
+        f"mypy-boto3-builder (same 5 services):      CPU {theirs['cpu']:.1f} s, peak RSS {theirs['rss_kib'] / 1024:.0f} MiB"
+    )
     cpu, mem = ours["cpu"] / theirs["cpu"], ours["rss_kib"] / theirs["rss_kib"]
-    print(f"ratio: CPU {cpu:.3f} (1/{1 / cpu:.1f}; goal <= 1/15), memory {mem:.3f} (1/{1 / mem:.1f}; goal <= 1/3)")
+    print(
+        f"ratio: CPU {cpu:.3f} (1/{1 / cpu:.1f}; goal <= 1/15), memory {mem:.3f} (1/{1 / mem:.1f}; goal <= 1/3)"
+    )
     return 0
 
 

@@ -44,15 +44,22 @@ class NetworkSpec:
     cluster: str
     vpc_cidr: str = "10.0.0.0/16"
     shared_vpc_id: str | None = None  # bring your own VPC: it is only read, never changed
-    subnets: list[SubnetSpec] = field(default_factory=lambda: [
-        SubnetSpec("public-a", "10.0.0.0/20", "us-east-1a", public=True),
-        SubnetSpec("private-a", "10.0.16.0/20", "us-east-1a", public=False),
-    ])
+    subnets: list[SubnetSpec] = field(
+        default_factory=lambda: [
+            SubnetSpec("public-a", "10.0.0.0/20", "us-east-1a", public=True),
+            SubnetSpec("private-a", "10.0.16.0/20", "us-east-1a", public=False),
+        ]
+    )
 
 
 class NetworkReconciler(StepReconciler):
-    def __init__(self, context: Context, spec: NetworkSpec, store: MutableMapping[str, dict[str, Any]],
-                 on_persist: Callable[[str, dict[str, Any]], None] | None = None) -> None:
+    def __init__(
+        self,
+        context: Context,
+        spec: NetworkSpec,
+        store: MutableMapping[str, dict[str, Any]],
+        on_persist: Callable[[str, dict[str, Any]], None] | None = None,
+    ) -> None:
         super().__init__(context, spec.cluster, store, on_persist)
         self.network = spec
 
@@ -68,28 +75,57 @@ class NetworkReconciler(StepReconciler):
             self.store.setdefault("vpc", {"id": n.shared_vpc_id})
         yield "vpc", VpcReconciler, vpc
         for s in n.subnets:
-            yield f"subnet/{s.name}", SubnetReconciler, {"name": f"{c}-{s.name}", "vpcId": self._id("vpc"),
-                                                        "cidrBlock": s.cidr_block, "availabilityZone": s.availability_zone}
+            yield f"subnet/{s.name}", SubnetReconciler, {
+                "name": f"{c}-{s.name}",
+                "vpcId": self._id("vpc"),
+                "cidrBlock": s.cidr_block,
+                "availabilityZone": s.availability_zone,
+            }
         yield "igw", InternetGatewayReconciler, {"name": c}
-        yield "igw-attachment", InternetGatewayAttachmentReconciler, {"internetGatewayId": self._id("igw"),
-                                                                      "vpcId": self._id("vpc")}
+        yield "igw-attachment", InternetGatewayAttachmentReconciler, {
+            "internetGatewayId": self._id("igw"),
+            "vpcId": self._id("vpc"),
+        }
         public = [s for s in n.subnets if s.public]
         yield "eip/nat", ElasticIpReconciler, {"name": f"{c}-nat", "domain": "vpc"}
-        yield "nat", NatGatewayReconciler, {"name": f"{c}-nat", "subnetId": self._id(f"subnet/{public[0].name}"),
-                                            "allocationId": self._id("eip/nat")}
-        for kind, target in (("public", {"gatewayId": self._id("igw")}), ("private", {"natGatewayId": self._id("nat")})):
-            yield f"rt/{kind}", RouteTableReconciler, {"name": f"{c}-{kind}", "vpcId": self._id("vpc")}
-            yield f"route/{kind}", RouteReconciler, {"routeTableId": self._id(f"rt/{kind}"),
-                                                     "destinationCidrBlock": "0.0.0.0/0", **target}
+        yield "nat", NatGatewayReconciler, {
+            "name": f"{c}-nat",
+            "subnetId": self._id(f"subnet/{public[0].name}"),
+            "allocationId": self._id("eip/nat"),
+        }
+        for kind, target in (
+            ("public", {"gatewayId": self._id("igw")}),
+            ("private", {"natGatewayId": self._id("nat")}),
+        ):
+            yield f"rt/{kind}", RouteTableReconciler, {
+                "name": f"{c}-{kind}",
+                "vpcId": self._id("vpc"),
+            }
+            yield f"route/{kind}", RouteReconciler, {
+                "routeTableId": self._id(f"rt/{kind}"),
+                "destinationCidrBlock": "0.0.0.0/0",
+                **target,
+            }
         for s in n.subnets:
             kind = "public" if s.public else "private"
             yield f"assoc/{s.name}", RouteTableAssociationReconciler, {
-                "routeTableId": self._id(f"rt/{kind}"), "subnetId": self._id(f"subnet/{s.name}")}
-        yield "sg/nodes", SecurityGroupReconciler, {"name": f"nodes.{c}", "groupName": f"nodes.{c}",
-                                                    "description": "nodes", "vpcId": self._id("vpc")}
+                "routeTableId": self._id(f"rt/{kind}"),
+                "subnetId": self._id(f"subnet/{s.name}"),
+            }
+        yield "sg/nodes", SecurityGroupReconciler, {
+            "name": f"nodes.{c}",
+            "groupName": f"nodes.{c}",
+            "description": "nodes",
+            "vpcId": self._id("vpc"),
+        }
         yield "sg/nodes/ssh", SecurityGroupIngressReconciler, {
-            "name": f"ssh.nodes.{c}", "groupId": self._id("sg/nodes"), "ipProtocol": "tcp",
-            "fromPort": 22, "toPort": 22, "cidrIp": "10.0.0.0/8"}
+            "name": f"ssh.nodes.{c}",
+            "groupId": self._id("sg/nodes"),
+            "ipProtocol": "tcp",
+            "fromPort": 22,
+            "toPort": 22,
+            "cidrIp": "10.0.0.0/8",
+        }
 
 
 def main() -> None:
@@ -111,11 +147,9 @@ def main() -> None:
         context = Context(region="us-east-1", retry=RetryPolicy(sleep=lambda _: None))
         store: dict[str, dict[str, Any]] = {}
         network = NetworkReconciler(context, NetworkSpec("example"), store)
-        for attempt in range(1, 31):
-            result = network.reconcile()
-            if result.ready:
-                break
-        print(f"Ready after {attempt} passes ({'moto in-process' if local else os.environ['AWS_ENDPOINT_URL']}):")
+        passes = next(n for n in range(1, 31) if network.reconcile().ready or n == 30)
+        where = "moto in-process" if local else os.environ["AWS_ENDPOINT_URL"]
+        print(f"Ready after {passes} passes ({where}):")
         for key, status in store.items():
             print(f"  {key:<24} {status.get('id', '-')}")
 

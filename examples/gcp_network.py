@@ -15,9 +15,11 @@ from typing import Any
 
 from tasklayer_tasks.gcp.compute.reconcilers import (
     FirewallReconciler,
-    NetworkReconciler as NetworkResourceReconciler,
     RouterReconciler,
     SubnetworkReconciler,
+)
+from tasklayer_tasks.gcp.compute.reconcilers import (
+    NetworkReconciler as NetworkResourceReconciler,
 )
 from tasklayer_tasks.runtime import Context
 from tasklayer_tasks.runtime.capi.steps import Step, StepReconciler
@@ -27,12 +29,19 @@ from tasklayer_tasks.runtime.capi.steps import Step, StepReconciler
 class GcpNetworkSpec:
     cluster: str
     shared_network: str | None = None  # use an existing network by name: only read, never changed
-    subnets: dict[str, str] = field(default_factory=lambda: {"nodes": "10.0.0.0/20", "control-plane": "10.0.16.0/24"})
+    subnets: dict[str, str] = field(
+        default_factory=lambda: {"nodes": "10.0.0.0/20", "control-plane": "10.0.16.0/24"}
+    )
 
 
 class GcpNetworkReconciler(StepReconciler):
-    def __init__(self, context: Context, spec: GcpNetworkSpec, store: MutableMapping[str, dict[str, Any]],
-                 on_persist: Callable[[str, dict[str, Any]], None] | None = None) -> None:
+    def __init__(
+        self,
+        context: Context,
+        spec: GcpNetworkSpec,
+        store: MutableMapping[str, dict[str, Any]],
+        on_persist: Callable[[str, dict[str, Any]], None] | None = None,
+    ) -> None:
         super().__init__(context, spec.cluster, store, on_persist)
         self.network = spec
 
@@ -42,18 +51,35 @@ class GcpNetworkReconciler(StepReconciler):
     def steps(self) -> Iterator[Step]:
         c = self.network.cluster
         if self.network.shared_network:
-            yield "network", NetworkResourceReconciler, {"name": self.network.shared_network, "shared": True}
+            yield "network", NetworkResourceReconciler, {
+                "name": self.network.shared_network,
+                "shared": True,
+            }
         else:
             yield "network", NetworkResourceReconciler, {"name": c, "autoCreateSubnetworks": False}
         for name, cidr in self.network.subnets.items():
-            yield f"subnet/{name}", SubnetworkReconciler, {"name": f"{c}-{name}", "network": self._link("network"),
-                                                          "ipCidrRange": cidr}
+            yield f"subnet/{name}", SubnetworkReconciler, {
+                "name": f"{c}-{name}",
+                "network": self._link("network"),
+                "ipCidrRange": cidr,
+            }
         yield "firewall/internal", FirewallReconciler, {
-            "name": f"{c}-internal", "network": self._link("network"), "sourceRanges": ["10.0.0.0/8"],
-            "allowed": [{"IPProtocol": "tcp"}, {"IPProtocol": "udp"}, {"IPProtocol": "icmp"}]}
-        yield "router", RouterReconciler, {"name": f"{c}-router", "network": self._link("network"), "nats": [
-            {"name": f"{c}-nat", "natIpAllocateOption": "AUTO_ONLY",
-             "sourceSubnetworkIpRangesToNat": "ALL_SUBNETWORKS_ALL_IP_RANGES"}]}
+            "name": f"{c}-internal",
+            "network": self._link("network"),
+            "sourceRanges": ["10.0.0.0/8"],
+            "allowed": [{"IPProtocol": "tcp"}, {"IPProtocol": "udp"}, {"IPProtocol": "icmp"}],
+        }
+        yield "router", RouterReconciler, {
+            "name": f"{c}-router",
+            "network": self._link("network"),
+            "nats": [
+                {
+                    "name": f"{c}-nat",
+                    "natIpAllocateOption": "AUTO_ONLY",
+                    "sourceSubnetworkIpRangesToNat": "ALL_SUBNETWORKS_ALL_IP_RANGES",
+                }
+            ],
+        }
 
 
 def main() -> None:
@@ -62,20 +88,25 @@ def main() -> None:
     import json
     from importlib.resources import files
 
-    from tasklayer_tasks.testing import FakeGcp
     from tasklayer_tasks.runtime.contract.retry import RetryPolicy
+    from tasklayer_tasks.testing import FakeGcp
 
-    document = json.loads(files("tasklayer_tasks.gcp.compute").joinpath("discovery.json").read_text())
+    document = json.loads(
+        files("tasklayer_tasks.gcp.compute").joinpath("discovery.json").read_text()
+    )
     fake = FakeGcp(document)
-    context = Context(project="example", region="us-central1", zone="us-central1-a", http=fake,
-                      retry=RetryPolicy(sleep=lambda _: None))
+    context = Context(
+        project="example",
+        region="us-central1",
+        zone="us-central1-a",
+        http=fake,
+        retry=RetryPolicy(sleep=lambda _: None),
+    )
     store: dict[str, dict[str, Any]] = {}
     network = GcpNetworkReconciler(context, GcpNetworkSpec("example"), store)
-    for attempt in range(1, 41):
-        if network.reconcile().ready:
-            break
+    passes = next(n for n in range(1, 41) if network.reconcile().ready or n == 40)
     writes = [r.method_id for r in fake.log if r.http_method != "GET"]
-    print(f"Ready after {attempt} passes against the GCP fake; {len(writes)} writes:")
+    print(f"Ready after {passes} passes against the GCP fake; {len(writes)} writes:")
     for method in dict.fromkeys(writes):
         print(f"  {method} x{writes.count(method)}")
 

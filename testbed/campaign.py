@@ -31,10 +31,10 @@ from examples.aws_network import NetworkReconciler, NetworkSpec
 from tasklayer_tasks.aws.route53 import HostedZone, ResourceRecordSet
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
 from tasklayer_tasks.runtime.contract.retry import RetryPolicy
-from testbed.stack import Stack, network_stack
 from testbed import inventory
 from testbed.moto import MotoServer
 from testbed.proxy import Fault, FaultKind, FaultProxy, WireRequest
+from testbed.stack import Stack, network_stack
 
 REGION = "us-east-1"
 CLUSTER = "demo"
@@ -54,11 +54,11 @@ def no_sdk_backoff() -> Iterator[None]:
     """botocore sleeps between its own retries (``time.sleep`` in ``botocore.endpoint``); the
     retries still happen, only the waiting goes, so the campaign runs in seconds."""
     original = vars(botocore.endpoint)["time"]
-    setattr(botocore.endpoint, "time", SimpleNamespace(sleep=_no_sleep, time=original.time))
+    botocore.endpoint.time = SimpleNamespace(sleep=_no_sleep, time=original.time)
     try:
         yield
     finally:
-        setattr(botocore.endpoint, "time", original)
+        botocore.endpoint.time = original
 
 
 class ClosingSession(botocore.session.Session):
@@ -116,8 +116,14 @@ class Lab:
 
     def context(self, cluster: str) -> Context:
         # bounded waits should a reply never come; retries stay the runtime's own choice
-        return Context(region=REGION, cluster=cluster, endpoint_url=self.proxy.url, session=self.session,
-                       config=Config(connect_timeout=5, read_timeout=15), retry=RetryPolicy(sleep=_no_sleep))
+        return Context(
+            region=REGION,
+            cluster=cluster,
+            endpoint_url=self.proxy.url,
+            session=self.session,
+            config=Config(connect_timeout=5, read_timeout=15),
+            retry=RetryPolicy(sleep=_no_sleep),
+        )
 
     def inventory(self) -> list[inventory.Item]:
         return inventory.take(self.moto.url, REGION)
@@ -188,7 +194,7 @@ class StackWorkload(Workload):
     """testbed/stack.py's kOps stack; each pass is a fresh run of the tool."""
 
     name = "stack"
-    declared = Counter({kind: 1 for kind in inventory.KINDS} | {"sg-rule": 2})
+    declared = Counter(dict.fromkeys(inventory.KINDS, 1) | {"sg-rule": 2})
     max_passes = 4
 
     def tasks(self) -> Stack:
@@ -196,7 +202,9 @@ class StackWorkload(Workload):
         if self.names != self.cluster and stack.vpc.tags:
             # the stack tags its VPC with its own name; with names shared between clusters
             # ownership must come from the cluster the context names, not from that tag
-            stack.vpc.tags = {k: v for k, v in stack.vpc.tags.items() if k != inventory.KOPS_LEGACY_TAG}
+            stack.vpc.tags = {
+                k: v for k, v in stack.vpc.tags.items() if k != inventory.KOPS_LEGACY_TAG
+            }
         return stack
 
     def task_list(self) -> list[Any]:
@@ -211,14 +219,14 @@ class StackWorkload(Workload):
         try:
             self._executor().run(self.task_list())
             return Pass(True)
-        except Exception as err:  # noqa: BLE001 - any failure of a run is a failed pass
+        except Exception as err:
             return Pass(False, _described(err))
 
     def delete(self) -> Pass:
         try:
             self._executor().delete(self.task_list())
             return Pass(True)
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:
             return Pass(False, _described(err))
 
 
@@ -232,9 +240,16 @@ class DnsWorkload(StackWorkload):
 
     def task_list(self) -> list[Any]:
         zone = HostedZone(name=f"{self.names}.example.com.")
-        records = [ResourceRecordSet(name=f"{host}.{zone.name}", hosted_zone=zone, type_="A", ttl=60,
-                                     resource_records=[{"Value": ip}])  # type: ignore[list-item]
-                   for host, ip in (("api", "203.0.113.10"), ("api.internal", "172.20.32.10"))]
+        records = [
+            ResourceRecordSet(
+                name=f"{host}.{zone.name}",
+                hosted_zone=zone,
+                type_="A",
+                ttl=60,
+                resource_records=[{"Value": ip}],
+            )  # type: ignore[list-item]
+            for host, ip in (("api", "203.0.113.10"), ("api.internal", "172.20.32.10"))
+        ]
         return [zone, *records]
 
 
@@ -242,8 +257,10 @@ class NetworkWorkload(Workload):
     """examples/aws_network.py's CAPA-like reconcile; its store plays the CR status."""
 
     name = "network"
-    declared = Counter({kind: 1 for kind in inventory.KINDS}
-                       | {"subnet": 2, "route-table": 2, "route": 2, "rt-association": 2, "sg-rule": 1})
+    declared = Counter(
+        dict.fromkeys(inventory.KINDS, 1)
+        | {"subnet": 2, "route-table": 2, "route": 2, "rt-association": 2, "sg-rule": 1}
+    )
     max_passes = 12  # a pass stops at the first step not Ready; the clean run needs 1
 
     def __init__(self, lab: Lab, cluster: str, names: str | None = None) -> None:
@@ -260,23 +277,27 @@ class NetworkWorkload(Workload):
     def apply(self) -> Pass:
         try:
             result = self._reconciler().reconcile()
-        except Exception as err:  # noqa: BLE001 - a reconciler should return a condition
+        except Exception as err:
             return Pass(False, "raised " + _described(err))
         ready = result.conditions[0]
         error = "" if result.ready else f"{ready.reason}: {ready.message}"[:300]
-        return Pass(result.ready, error, permanent=not result.ready and result.requeue_after is None)
+        return Pass(
+            result.ready, error, permanent=not result.ready and result.requeue_after is None
+        )
 
     def delete(self) -> Pass:
         try:
             result = self._reconciler().delete()
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:
             return Pass(False, "raised " + _described(err))
         condition = result.conditions[0]
         done = result.requeue_after is None
         return Pass(done, "" if done else f"{condition.reason}: {condition.message}"[:300])
 
 
-WORKLOADS: dict[str, type[Workload]] = {w.name: w for w in (StackWorkload, DnsWorkload, NetworkWorkload)}
+WORKLOADS: dict[str, type[Workload]] = {
+    w.name: w for w in (StackWorkload, DnsWorkload, NetworkWorkload)
+}
 
 
 @dataclass(frozen=True)
@@ -321,9 +342,13 @@ class Outcome:
         if not self.converged:
             last = self.drive.errors[-1] if self.drive.errors else "no error"
             found.append(f"not converged after {self.drive.passes} passes: {last}")
-        for label, value in (("duplicates", self.duplicates), ("missing", self.missing),
-                             ("not owned", self.unowned), ("writes on re-apply", self.reapply_writes),
-                             ("left after delete", self.leaks)):
+        for label, value in (
+            ("duplicates", self.duplicates),
+            ("missing", self.missing),
+            ("not owned", self.unowned),
+            ("writes on re-apply", self.reapply_writes),
+            ("left after delete", self.leaks),
+        ):
             if value:
                 found.append(f"{label}: {dict(sorted(value.items()))}")
         if self.reapply_error:
@@ -339,7 +364,9 @@ class Outcome:
 
 def _compare(outcome: Outcome, workload: Workload, items: list[inventory.Item]) -> None:
     present, owned = inventory.counts(items), inventory.counts(items, workload.cluster)
-    outcome.duplicates = {k: n - workload.declared[k] for k, n in present.items() if n > workload.declared[k]}
+    outcome.duplicates = {
+        k: n - workload.declared[k] for k, n in present.items() if n > workload.declared[k]
+    }
     outcome.missing = {k: n - present[k] for k, n in workload.declared.items() if present[k] < n}
     outcome.unowned = {k: n - owned[k] for k, n in present.items() if n > owned[k]}
 
@@ -388,8 +415,9 @@ def run_cell(lab: Lab, cell: Cell, workload_type: type[Workload] | None = None) 
     return outcome
 
 
-def mutating_calls(lab: Lab, workload: str, workload_type: type[Workload] | None = None
-                   ) -> dict[str, list[tuple[str, int]]]:
+def mutating_calls(
+    lab: Lab, workload: str, workload_type: type[Workload] | None = None
+) -> dict[str, list[tuple[str, int]]]:
     """Per phase, each mutating call of a clean run as (action, occurrence), in wire order."""
     lab.reset()
     run = (workload_type or WORKLOADS[workload])(lab, CLUSTER)
@@ -410,13 +438,21 @@ def mutating_calls(lab: Lab, workload: str, workload_type: type[Workload] | None
     return calls
 
 
-def cells(lab: Lab, kinds: tuple[FaultKind, ...] = SUITE_KINDS, times: int = 1,
-          workloads: dict[str, type[Workload]] | None = None) -> list[Cell]:
+def cells(
+    lab: Lab,
+    kinds: tuple[FaultKind, ...] = SUITE_KINDS,
+    times: int = 1,
+    workloads: dict[str, type[Workload]] | None = None,
+) -> list[Cell]:
     """``times`` > 1 faults that many consecutive requests of the action: retries within the
     faulted pass meet the fault again, so the next pass (a new run) must cope with it.
     ``workloads``: other classes for the names of ``WORKLOADS`` (tests/golden's, with 1 worker)."""
     found = []
     for workload in WORKLOADS:
         for phase, calls in mutating_calls(lab, workload, (workloads or {}).get(workload)).items():
-            found += [Cell(workload, phase, Fault(action, n, kind, times)) for action, n in calls for kind in kinds]
+            found += [
+                Cell(workload, phase, Fault(action, n, kind, times))
+                for action, n in calls
+                for kind in kinds
+            ]
     return found

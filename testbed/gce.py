@@ -25,22 +25,39 @@ from tasklayer_tasks.gcp.compute import (
     TargetPool,
 )
 from tasklayer_tasks.runtime import Context, Task
-from tasklayer_tasks.testing import FakeGcp
 from tasklayer_tasks.runtime.contract.retry import RetryPolicy
+from tasklayer_tasks.testing import FakeGcp
 
-DOCUMENT = Path(__file__).resolve().parents[1] / "generated" / "tasklayer_tasks" / "gcp" / "compute" / "discovery.json"
+DOCUMENT = (
+    Path(__file__).resolve().parents[1]
+    / "generated"
+    / "tasklayer_tasks"
+    / "gcp"
+    / "compute"
+    / "discovery.json"
+)
 
 
 def gcp_context(operation_polls: int = 1, http: Any = None) -> tuple[Context, FakeGcp]:
     """A context over a fresh fake (or over ``http``, a wrapper of it that injects faults)."""
     fake = FakeGcp(json.loads(DOCUMENT.read_text()), operation_polls=operation_polls)
-    context = Context(project="proj", region="us-central1", zone="us-central1-a", cluster="demo",
-                      http=http(fake) if http else fake, retry=RetryPolicy(sleep=lambda _: None))
+    context = Context(
+        project="proj",
+        region="us-central1",
+        zone="us-central1-a",
+        cluster="demo",
+        http=http(fake) if http else fake,
+        retry=RetryPolicy(sleep=lambda _: None),
+    )
     return context, fake
 
 
 def writes(fake: FakeGcp, since: int = 0) -> list[str]:
-    return [r.method_id for r in fake.log[since:] if r.http_method != "GET" and not r.method_id.endswith(".wait")]
+    return [
+        r.method_id
+        for r in fake.log[since:]
+        if r.http_method != "GET" and not r.method_id.endswith(".wait")
+    ]
 
 
 def bodies(fake: FakeGcp, method_id: str, since: int = 0) -> list[Any]:
@@ -68,32 +85,66 @@ class GceStack:
 
 
 def gce_stack(cluster: str = "demo") -> GceStack:
-    network = Network(name=cluster, auto_create_subnetworks=False, routing_config={"routingMode": "REGIONAL"})
-    health = HealthCheck(name=f"{cluster}-api", type_="TCP", tcp_health_check={"port": 443}, check_interval_sec=5)
+    network = Network(
+        name=cluster, auto_create_subnetworks=False, routing_config={"routingMode": "REGIONAL"}
+    )
+    health = HealthCheck(
+        name=f"{cluster}-api", type_="TCP", tcp_health_check={"port": 443}, check_interval_sec=5
+    )
     # a legacy HTTP health check, named by a relative name: compared with Google's full URL
-    pool = TargetPool(name=f"{cluster}-api", health_checks=[f"projects/proj/global/httpHealthChecks/{cluster}-api"])
+    pool = TargetPool(
+        name=f"{cluster}-api",
+        health_checks=[f"projects/proj/global/httpHealthChecks/{cluster}-api"],
+    )
     template = InstanceTemplate(name=f"{cluster}-nodes", properties={"machineType": "e2-medium"})
     address = Address(name=f"{cluster}-api", labels={"role": "api"})
     return GceStack(
         network=network,
-        subnet=Subnetwork(name=f"{cluster}-nodes", network=network, ip_cidr_range="10.0.0.0/20",
-                          private_ip_google_access=True),
-        ssh=Firewall(name=f"{cluster}-ssh", network=network, source_ranges=["0.0.0.0/0"],
-                     allowed=[{"IPProtocol": "tcp", "ports": ["22"]}]),
-        router=Router(name=f"{cluster}-nat", network=network, nats=[
-            {"name": "nat", "natIpAllocateOption": "AUTO_ONLY",
-             "sourceSubnetworkIpRangesToNat": "ALL_SUBNETWORKS_ALL_IP_RANGES"}]),
+        subnet=Subnetwork(
+            name=f"{cluster}-nodes",
+            network=network,
+            ip_cidr_range="10.0.0.0/20",
+            private_ip_google_access=True,
+        ),
+        ssh=Firewall(
+            name=f"{cluster}-ssh",
+            network=network,
+            source_ranges=["0.0.0.0/0"],
+            allowed=[{"IPProtocol": "tcp", "ports": ["22"]}],
+        ),
+        router=Router(
+            name=f"{cluster}-nat",
+            network=network,
+            nats=[
+                {
+                    "name": "nat",
+                    "natIpAllocateOption": "AUTO_ONLY",
+                    "sourceSubnetworkIpRangesToNat": "ALL_SUBNETWORKS_ALL_IP_RANGES",
+                }
+            ],
+        ),
         api_address=address,
         global_address=GlobalAddress(name=f"{cluster}-ingress", labels={"role": "ingress"}),
         health=health,
         pool=pool,
         # the Address by reference: Google answers its IP
-        api=ForwardingRule(name=f"{cluster}-api", ip_protocol="TCP", port_range="443", target=pool,
-                           ip_address=address, labels={"role": "api"}),
+        api=ForwardingRule(
+            name=f"{cluster}-api",
+            ip_protocol="TCP",
+            port_range="443",
+            target=pool,
+            ip_address=address,
+            labels={"role": "api"},
+        ),
         backend=BackendService(name=f"{cluster}-api", health_checks=[health]),
         template=template,
-        nodes=InstanceGroupManager(name=f"{cluster}-nodes", base_instance_name=cluster, instance_template=template,
-                                   target_size=2, target_pools=[pool]),
+        nodes=InstanceGroupManager(
+            name=f"{cluster}-nodes",
+            base_instance_name=cluster,
+            instance_template=template,
+            target_size=2,
+            target_pools=[pool],
+        ),
         etcd=Disk(name=f"{cluster}-etcd", size_gb="20", labels={"role": "etcd"}),
     )
 
@@ -112,37 +163,95 @@ FIREWALLS = {
 }
 
 
-def gce_cluster(cluster: str = "demo", zones: tuple[str, ...] = ("us-central1-a", "us-central1-b", "us-central1-c")) -> list[Task]:
+def gce_cluster(
+    cluster: str = "demo",
+    zones: tuple[str, ...] = ("us-central1-a", "us-central1-b", "us-central1-c"),
+) -> list[Task]:
     """A kOps-like GCE cluster over three zones: the network, its subnet and NAT, kOps' firewall
     rules, the API's address, health check, pool and forwarding rule; per zone a control-plane
     template and group, a node group and the two etcd volumes (main, events)."""
-    network = Network(name=cluster, auto_create_subnetworks=False, routing_config={"routingMode": "REGIONAL"})
+    network = Network(
+        name=cluster, auto_create_subnetworks=False, routing_config={"routingMode": "REGIONAL"}
+    )
     subnet = Subnetwork(name=f"{cluster}-nodes", network=network, ip_cidr_range="10.0.0.0/20")
-    health = HealthCheck(name=f"{cluster}-api", type_="TCP", tcp_health_check={"port": 443}, check_interval_sec=5)
-    pool = TargetPool(name=f"{cluster}-api", health_checks=[f"projects/proj/global/httpHealthChecks/{cluster}-api"])
+    health = HealthCheck(
+        name=f"{cluster}-api", type_="TCP", tcp_health_check={"port": 443}, check_interval_sec=5
+    )
+    pool = TargetPool(
+        name=f"{cluster}-api",
+        health_checks=[f"projects/proj/global/httpHealthChecks/{cluster}-api"],
+    )
     address = Address(name=f"{cluster}-api", labels={"role": "api"})
     nodes = InstanceTemplate(name=f"{cluster}-nodes", properties={"machineType": "e2-medium"})
     tasks: list[Task] = [
-        network, subnet, health, pool, address, nodes,
-        Router(name=f"{cluster}-nat", network=network, nats=[
-            {"name": "nat", "natIpAllocateOption": "AUTO_ONLY",
-             "sourceSubnetworkIpRangesToNat": "ALL_SUBNETWORKS_ALL_IP_RANGES"}]),
-        ForwardingRule(name=f"{cluster}-api", ip_protocol="TCP", port_range="443", target=pool,
-                       ip_address=address, labels={"role": "api"}),
+        network,
+        subnet,
+        health,
+        pool,
+        address,
+        nodes,
+        Router(
+            name=f"{cluster}-nat",
+            network=network,
+            nats=[
+                {
+                    "name": "nat",
+                    "natIpAllocateOption": "AUTO_ONLY",
+                    "sourceSubnetworkIpRangesToNat": "ALL_SUBNETWORKS_ALL_IP_RANGES",
+                }
+            ],
+        ),
+        ForwardingRule(
+            name=f"{cluster}-api",
+            ip_protocol="TCP",
+            port_range="443",
+            target=pool,
+            ip_address=address,
+            labels={"role": "api"},
+        ),
     ]
     for role, (sources, protocol, ports) in FIREWALLS.items():
-        tasks.append(Firewall(name=f"{cluster}-{role}", network=network, source_ranges=sources,
-                              allowed=[{"IPProtocol": protocol, "ports": ports}]))
+        tasks.append(
+            Firewall(
+                name=f"{cluster}-{role}",
+                network=network,
+                source_ranges=sources,
+                allowed=[{"IPProtocol": protocol, "ports": ports}],
+            )
+        )
     for zone in zones:
         suffix = zone.rsplit("-", 1)[-1]
-        master = InstanceTemplate(name=f"{cluster}-master-{suffix}", properties={"machineType": "e2-standard-2"})
+        master = InstanceTemplate(
+            name=f"{cluster}-master-{suffix}", properties={"machineType": "e2-standard-2"}
+        )
         tasks += [
             master,
-            InstanceGroupManager(name=f"{cluster}-master-{suffix}", zone=zone, base_instance_name=f"{cluster}-master",
-                                 instance_template=master, target_size=1, target_pools=[pool]),
-            InstanceGroupManager(name=f"{cluster}-nodes-{suffix}", zone=zone, base_instance_name=f"{cluster}-nodes",
-                                 instance_template=nodes, target_size=2),
-            Disk(name=f"{cluster}-etcd-main-{suffix}", zone=zone, size_gb="20", labels={"role": "etcd-main"}),
-            Disk(name=f"{cluster}-etcd-events-{suffix}", zone=zone, size_gb="20", labels={"role": "etcd-events"}),
+            InstanceGroupManager(
+                name=f"{cluster}-master-{suffix}",
+                zone=zone,
+                base_instance_name=f"{cluster}-master",
+                instance_template=master,
+                target_size=1,
+                target_pools=[pool],
+            ),
+            InstanceGroupManager(
+                name=f"{cluster}-nodes-{suffix}",
+                zone=zone,
+                base_instance_name=f"{cluster}-nodes",
+                instance_template=nodes,
+                target_size=2,
+            ),
+            Disk(
+                name=f"{cluster}-etcd-main-{suffix}",
+                zone=zone,
+                size_gb="20",
+                labels={"role": "etcd-main"},
+            ),
+            Disk(
+                name=f"{cluster}-etcd-events-{suffix}",
+                zone=zone,
+                size_gb="20",
+                labels={"role": "etcd-events"},
+            ),
         ]
     return tasks

@@ -24,8 +24,10 @@ import googleapiclient
 
 FULL_DOCUMENTS = Path(googleapiclient.__file__).resolve().parent / "discovery_cache" / "documents"
 _OUTPUT_ONLY = re.compile(r"^\s*(\[output only\]|output only)", re.I)
-_ONLY_MODIFIES = [re.compile(r"\bOnly (\w+) can be modified", re.I),
-                  re.compile(r"\byou can only patch the (\w+) field", re.I)]
+_ONLY_MODIFIES = [
+    re.compile(r"\bOnly (\w+) can be modified", re.I),
+    re.compile(r"\byou can only patch the (\w+) field", re.I),
+]
 
 
 @dataclass(frozen=True)
@@ -55,25 +57,42 @@ class RequestValidator:
         prefix = "/" + document["servicePath"]
         for resource in resources.values():
             for method in (resource.get("methods") or {}).values():
-                path = method.get("flatPath") if "{+" in method["path"] and method.get("flatPath") else method["path"]
+                path = (
+                    method.get("flatPath")
+                    if "{+" in method["path"] and method.get("flatPath")
+                    else method["path"]
+                )
                 regex, literal = "", 0
                 for text, name in re.findall(r"([^{]*)(?:\{\+?([^}]+)\})?", prefix + path):
                     regex += re.escape(text)
                     literal += len(text)
                     if name:
                         regex += f"(?P<{re.sub(r'[^A-Za-z0-9_]', '_', name)}>[^/]+)"
-                self.methods.append(_Method(method["id"], method["httpMethod"], re.compile(f"^{regex}$"), literal,
-                                            method, document, _named(prefix + method["path"])))
+                self.methods.append(
+                    _Method(
+                        method["id"],
+                        method["httpMethod"],
+                        re.compile(f"^{regex}$"),
+                        literal,
+                        method,
+                        document,
+                        _named(prefix + method["path"]),
+                    )
+                )
             self._walk(document, resource.get("resources") or {})
 
     # -- one request -----------------------------------------------------------------------------
 
-    def check(self, method_id: str, http_method: str, path: str, query: dict[str, str], body: Any) -> list[str]:
+    def check(
+        self, method_id: str, http_method: str, path: str, query: dict[str, str], body: Any
+    ) -> list[str]:
         """The violations of one request; [] when the API would take it as it is."""
         self.checked += 1
         where = f"{http_method} {path} ({method_id})"
-        matches = sorted((m for m in self.methods if m.http_method == http_method and m.pattern.match(path)),
-                         key=lambda m: -m.literal_length)
+        matches = sorted(
+            (m for m in self.methods if m.http_method == http_method and m.pattern.match(path)),
+            key=lambda m: -m.literal_length,
+        )
         if not matches:
             return [f"{where}: no method of the API serves it"]
         found = matches[0]
@@ -98,14 +117,27 @@ class RequestValidator:
         named = found.named.match(path)
         path_values = named.groupdict() if named else found.pattern.match(path).groupdict()  # type: ignore[union-attr]
         for name, spec in declared.items():
-            given = query.get(name) if spec.get("location") == "query" else path_values.get(re.sub(r"[^A-Za-z0-9_]", "_", name))
+            given = (
+                query.get(name)
+                if spec.get("location") == "query"
+                else path_values.get(re.sub(r"[^A-Za-z0-9_]", "_", name))
+            )
             if spec.get("required") and given in (None, ""):
                 out.append(f"{where}: required parameter {name!r} is missing")
-            if spec.get("location") == "path" and given and spec.get("pattern") and not re.fullmatch(spec["pattern"], given):
-                out.append(f"{where}: path parameter {name}={given!r} does not match {spec['pattern']}")
+            if (
+                spec.get("location") == "path"
+                and given
+                and spec.get("pattern")
+                and not re.fullmatch(spec["pattern"], given)
+            ):
+                out.append(
+                    f"{where}: path parameter {name}={given!r} does not match {spec['pattern']}"
+                )
             formats = _documented_formats(spec) if spec.get("location") == "path" and given else []
             if formats and not any(f.fullmatch(given) for f in formats):  # type: ignore[arg-type]
-                out.append(f"{where}: path parameter {name}={given!r} is in none of the formats its text documents")
+                out.append(
+                    f"{where}: path parameter {name}={given!r} is in none of the formats its text documents"
+                )
         if "requestId" in declared and found.http_method != "GET":
             rid = query.get("requestId")
             if rid is None:
@@ -124,15 +156,24 @@ class RequestValidator:
             return [f"{where}: a body, but the method takes none"] if body not in (None, {}) else []
         if not isinstance(body, dict):
             return [f"{where}: no body, but the method takes a {request}"]
-        out = _schema_problems(found.document, {"$ref": request}, body, where + " body", found.id, top=True)
+        out = _schema_problems(
+            found.document, {"$ref": request}, body, where + " body", found.id, top=True
+        )
         for pattern in _ONLY_MODIFIES:
             said = pattern.search(found.method.get("description", ""))
             if said:
                 schema = found.document["schemas"][request]["properties"]
                 allowed = {said.group(1)} | {k for k in body if k.endswith(("ingerprint", "etag"))}
-                allowed |= {k for k, p in schema.items() if found.id in (p.get("annotations") or {}).get("required", [])}
-                out += [f"{where}: sends {k!r}, but the method says only {said.group(1)} is modified"
-                        for k in body if k not in allowed]
+                allowed |= {
+                    k
+                    for k, p in schema.items()
+                    if found.id in (p.get("annotations") or {}).get("required", [])
+                }
+                out += [
+                    f"{where}: sends {k!r}, but the method says only {said.group(1)} is modified"
+                    for k in body
+                    if k not in allowed
+                ]
         return out
 
 
@@ -146,11 +187,21 @@ def _documented_formats(spec: dict[str, Any]) -> list[re.Pattern[str]]:
     formats: * `projects/{PROJECT_ID}/serviceAccounts/{EMAIL_ADDRESS}` ..."), as patterns;
     [] when it lists none. A value the pattern already admits but no documented format does
     (a service account named by its accountId) is a name the API never answered."""
-    listed = re.findall(r"`((?:projects|organizations|roles)/[^`\s]*\{[A-Z_]+\}[^`\s]*)`", str(spec.get("description", "")))
+    listed = re.findall(
+        r"`((?:projects|organizations|roles)/[^`\s]*\{[A-Z_]+\}[^`\s]*)`",
+        str(spec.get("description", "")),
+    )
     formats = []
     for text in dict.fromkeys(listed):
-        regex = "".join(f"(?:{_PLACEHOLDERS.get(part[1:-1], '[^/]+')})" if part.startswith("{") else re.escape(part)
-                        for part in re.split(r"(\{[A-Z_]+\})", text) if part)
+        regex = "".join(
+            (
+                f"(?:{_PLACEHOLDERS.get(part[1:-1], '[^/]+')})"
+                if part.startswith("{")
+                else re.escape(part)
+            )
+            for part in re.split(r"(\{[A-Z_]+\})", text)
+            if part
+        )
         formats.append(re.compile(regex))
     return formats
 
@@ -178,7 +229,11 @@ def _scalar_problem(spec: dict[str, Any], value: Any, from_query: bool = False) 
             return f"does not match {spec['pattern']}"
         return None
     if kind == "integer":
-        ok = isinstance(value, int) and not isinstance(value, bool) or (from_query and re.fullmatch(r"-?\d+", str(value)))
+        ok = (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            or (from_query and re.fullmatch(r"-?\d+", str(value)))
+        )
         return None if ok else "not an integer"
     if kind == "number":
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
@@ -189,8 +244,14 @@ def _scalar_problem(spec: dict[str, Any], value: Any, from_query: bool = False) 
     return None
 
 
-def _schema_problems(document: dict[str, Any], schema: dict[str, Any], value: Any, where: str, method_id: str,
-                     top: bool = False) -> list[str]:
+def _schema_problems(
+    document: dict[str, Any],
+    schema: dict[str, Any],
+    value: Any,
+    where: str,
+    method_id: str,
+    top: bool = False,
+) -> list[str]:
     if "$ref" in schema:
         schema = document["schemas"][schema["$ref"]]
     kind = schema.get("type")
@@ -208,7 +269,10 @@ def _schema_problems(document: dict[str, Any], schema: dict[str, Any], value: An
             else:
                 out.append(f"{where}.{key}: no such member")
         for key, prop in props.items():
-            if method_id in (prop.get("annotations") or {}).get("required", []) and key not in value:
+            if (
+                method_id in (prop.get("annotations") or {}).get("required", [])
+                and key not in value
+            ):
                 out.append(f"{where}.{key}: required for {method_id}, missing")
         return out
     if kind == "object":
@@ -216,7 +280,12 @@ def _schema_problems(document: dict[str, Any], schema: dict[str, Any], value: An
     if kind == "array":
         if not isinstance(value, list):
             return [f"{where}: a {type(value).__name__}, not a list"]
-        return [p for i, item in enumerate(value)
-                for p in _schema_problems(document, schema.get("items") or {}, item, f"{where}[{i}]", method_id)]
+        return [
+            p
+            for i, item in enumerate(value)
+            for p in _schema_problems(
+                document, schema.get("items") or {}, item, f"{where}[{i}]", method_id
+            )
+        ]
     problem = _scalar_problem(schema, value)
     return [f"{where}: {problem}"] if problem else []

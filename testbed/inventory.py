@@ -24,8 +24,19 @@ KOPS_OWNED_PREFIX = "kubernetes.io/cluster/"
 CAPA_OWNED_PREFIX = "sigs.k8s.io/cluster-api-provider-aws/cluster/"
 NAT_GONE = frozenset({"deleted", "deleting", "failed"})
 
-KINDS = ("vpc", "subnet", "internet-gateway", "igw-attachment", "route-table", "route",
-         "rt-association", "security-group", "sg-rule", "address", "nat-gateway")
+KINDS = (
+    "vpc",
+    "subnet",
+    "internet-gateway",
+    "igw-attachment",
+    "route-table",
+    "route",
+    "rt-association",
+    "security-group",
+    "sg-rule",
+    "address",
+    "nat-gateway",
+)
 DNS_KINDS = ("hosted-zone", "record-set")  # a record set is owned by the owners of its zone
 
 
@@ -44,14 +55,19 @@ def owners_of(tags: list[dict[str, str]] | None) -> frozenset[str]:
             found.add(value)
         for prefix in (KOPS_OWNED_PREFIX, CAPA_OWNED_PREFIX):
             if key.startswith(prefix) and value == "owned":
-                found.add(key[len(prefix):])
+                found.add(key[len(prefix) :])
     return frozenset(found)
 
 
 @lru_cache(maxsize=8)
 def client(endpoint_url: str, region: str = "us-east-1", service: str = "ec2") -> Any:
-    return boto3.client(service, endpoint_url=endpoint_url, region_name=region,
-                        aws_access_key_id="testing", aws_secret_access_key="testing")
+    return boto3.client(
+        service,
+        endpoint_url=endpoint_url,
+        region_name=region,
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
 
 
 def take(endpoint_url: str, region: str = "us-east-1") -> list[Item]:
@@ -71,7 +87,9 @@ def take(endpoint_url: str, region: str = "us-east-1") -> list[Item]:
         items.append(Item("internet-gateway", g["InternetGatewayId"], owners))
         for a in g.get("Attachments", []):
             if a.get("VpcId") in vpcs:
-                items.append(Item("igw-attachment", f"{g['InternetGatewayId']}:{a['VpcId']}", owners))
+                items.append(
+                    Item("igw-attachment", f"{g['InternetGatewayId']}:{a['VpcId']}", owners)
+                )
     items += _route_tables(ec2, vpcs)
     items += _security_groups(ec2, vpcs)
     for a in ec2.describe_addresses()["Addresses"]:
@@ -113,8 +131,11 @@ def _route_tables(ec2: Any, vpcs: set[str]) -> list[Item]:
 
 
 def _security_groups(ec2: Any, vpcs: set[str]) -> list[Item]:
-    groups = {g["GroupId"]: owners_of(g.get("Tags")) for g in ec2.describe_security_groups()["SecurityGroups"]
-              if g.get("VpcId") in vpcs and g["GroupName"] != "default"}
+    groups = {
+        g["GroupId"]: owners_of(g.get("Tags"))
+        for g in ec2.describe_security_groups()["SecurityGroups"]
+        if g.get("VpcId") in vpcs and g["GroupName"] != "default"
+    }
     items = [Item("security-group", group, owners) for group, owners in groups.items()]
     for rule in ec2.describe_security_group_rules()["SecurityGroupRules"]:
         if rule["GroupId"] not in groups or _aws_default_egress(rule):
@@ -124,7 +145,11 @@ def _security_groups(ec2: Any, vpcs: set[str]) -> list[Item]:
 
 
 def _aws_default_egress(rule: dict[str, Any]) -> bool:
-    return bool(rule.get("IsEgress")) and rule.get("IpProtocol") == "-1" and rule.get("CidrIpv4") == "0.0.0.0/0"
+    return (
+        bool(rule.get("IsEgress"))
+        and rule.get("IpProtocol") == "-1"
+        and rule.get("CidrIpv4") == "0.0.0.0/0"
+    )
 
 
 def counts(items: list[Item], cluster: str | None = None) -> Counter[str]:

@@ -29,26 +29,64 @@ def kops_network(cluster: str = "demo", zones: tuple[str, ...] = ZONES) -> list[
     igw = InternetGateway(name=cluster)
     public = RouteTable(name=f"public.{cluster}", vpc=vpc)
     tasks: list[AwsTask] = [
-        vpc, igw, public,
+        vpc,
+        igw,
+        public,
         InternetGatewayAttachment(name=cluster, internet_gateway=igw, vpc=vpc),
-        Route(name="0.0.0.0/0", route_table=public, destination_cidr_block="0.0.0.0/0", internet_gateway=igw),
+        Route(
+            name="0.0.0.0/0",
+            route_table=public,
+            destination_cidr_block="0.0.0.0/0",
+            internet_gateway=igw,
+        ),
     ]
     for i, zone in enumerate(zones):
-        utility = Subnet(name=f"utility-{zone}.{cluster}", vpc=vpc, cidr_block=f"10.0.{i}.0/24", availability_zone=zone)
-        private = Subnet(name=f"{zone}.{cluster}", vpc=vpc, cidr_block=f"10.0.{32 + i * 32}.0/19", availability_zone=zone)
+        utility = Subnet(
+            name=f"utility-{zone}.{cluster}",
+            vpc=vpc,
+            cidr_block=f"10.0.{i}.0/24",
+            availability_zone=zone,
+        )
+        private = Subnet(
+            name=f"{zone}.{cluster}",
+            vpc=vpc,
+            cidr_block=f"10.0.{32 + i * 32}.0/19",
+            availability_zone=zone,
+        )
         eip = ElasticIp(name=f"{zone}.{cluster}", domain="vpc")
         nat = NatGateway(name=f"{zone}.{cluster}", subnet=utility, elastic_ip=eip)
         table = RouteTable(name=f"private-{zone}.{cluster}", vpc=vpc)
         tasks += [
-            utility, private, eip, nat, table,
-            Route(name=f"private-{zone}-0.0.0.0/0", route_table=table, destination_cidr_block="0.0.0.0/0", nat_gateway=nat),
+            utility,
+            private,
+            eip,
+            nat,
+            table,
+            Route(
+                name=f"private-{zone}-0.0.0.0/0",
+                route_table=table,
+                destination_cidr_block="0.0.0.0/0",
+                nat_gateway=nat,
+            ),
             RouteTableAssociation(name=f"utility-{zone}", route_table=public, subnet=utility),
             RouteTableAssociation(name=f"private-{zone}", route_table=table, subnet=private),
         ]
-    masters = SecurityGroup(name=f"masters.{cluster}", group_name=f"masters.{cluster}", description="masters", vpc=vpc)
-    nodes = SecurityGroup(name=f"nodes.{cluster}", group_name=f"nodes.{cluster}", description="nodes", vpc=vpc)
+    masters = SecurityGroup(
+        name=f"masters.{cluster}", group_name=f"masters.{cluster}", description="masters", vpc=vpc
+    )
+    nodes = SecurityGroup(
+        name=f"nodes.{cluster}", group_name=f"nodes.{cluster}", description="nodes", vpc=vpc
+    )
     tasks += [masters, nodes]
     for group, port in ((masters, 443), (masters, 22), (nodes, 22), (masters, 2380)):
-        tasks.append(SecurityGroupIngress(name=f"{port}.{group.name}", security_group=group, ip_protocol="tcp",
-                                          from_port=port, to_port=port, cidr_ip="10.0.0.0/16"))
+        tasks.append(
+            SecurityGroupIngress(
+                name=f"{port}.{group.name}",
+                security_group=group,
+                ip_protocol="tcp",
+                from_port=port,
+                to_port=port,
+                cidr_ip="10.0.0.0/16",
+            )
+        )
     return tasks

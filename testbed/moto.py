@@ -27,8 +27,11 @@ class MotoServer:
         port = free_port()
         exe = Path(sys.executable).with_name("moto_server")
         cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "moto.server"]
-        self._proc = subprocess.Popen([*cmd, "-H", "127.0.0.1", "-p", str(port)],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self._proc = subprocess.Popen(
+            [*cmd, "-H", "127.0.0.1", "-p", str(port)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         self.url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + timeout
         while True:

@@ -32,11 +32,11 @@ import socket
 import struct
 import threading
 import uuid
-from http import HTTPStatus
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import lru_cache
+from functools import cache
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -44,8 +44,18 @@ from urllib.parse import parse_qsl, urlsplit
 from testbed.rest import CALLER_REFERENCE_TAKEN, caller_reference_taken, rest_action, xml_params
 
 READ_PREFIXES = ("Describe", "Get", "List")
-_HOP_BY_HOP = frozenset({"connection", "keep-alive", "transfer-encoding", "content-length",
-                         "proxy-connection", "te", "trailer", "upgrade"})
+_HOP_BY_HOP = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "transfer-encoding",
+        "content-length",
+        "proxy-connection",
+        "te",
+        "trailer",
+        "upgrade",
+    }
+)
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/]+)/([^/]+)/")
 
 
@@ -87,7 +97,9 @@ class WireRequest:
     fault: FaultKind | None = None
     replayed: bool = False  # answered from the client-token ledger, never reached moto
     status: int | None = None  # None: no reply was sent
-    path: str = ""  # the URL path of a REST request (its identity, Route 53's zone id); "" for query
+    path: str = (
+        ""  # the URL path of a REST request (its identity, Route 53's zone id); "" for query
+    )
 
     @property
     def mutating(self) -> bool:
@@ -108,7 +120,7 @@ class _Committed:
     answer: _Answer
 
 
-@lru_cache(maxsize=None)
+@cache
 def _token_member(service: str, action: str) -> str | None:
     """The wire name of the action's idempotency-token member, from botocore's model."""
     from botocore.model import OperationNotFoundError
@@ -124,7 +136,7 @@ def _token_member(service: str, action: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _service_model(service: str) -> Any:
     import botocore.session
 
@@ -134,14 +146,19 @@ def _service_model(service: str) -> Any:
 def _comparable(params: dict[str, str], token: str) -> frozenset[tuple[str, str]]:
     """The parameters a replay must repeat: all but the token and the Availability Zone,
     which the EC2 documentation exempts."""
-    return frozenset((k, v) for k, v in params.items()
-                     if k != token and not k.split(".")[-1].startswith("AvailabilityZone"))
+    return frozenset(
+        (k, v)
+        for k, v in params.items()
+        if k != token and not k.split(".")[-1].startswith("AvailabilityZone")
+    )
 
 
 def _error(status: int, code: str, message: str) -> _Answer:
-    body = ('<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error>'
-            f"<Code>{code}</Code><Message>{message}</Message></Error></Errors>"
-            f"<RequestID>{uuid.uuid4()}</RequestID></Response>").encode()
+    body = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error>'
+        f"<Code>{code}</Code><Message>{message}</Message></Error></Errors>"
+        f"<RequestID>{uuid.uuid4()}</RequestID></Response>"
+    ).encode()
     return _Answer(status, [("Content-Type", "text/xml;charset=UTF-8")], body)
 
 
@@ -159,7 +176,9 @@ class FaultProxy:
     _plans: list[Fault] = field(default_factory=list)
     _seen: Counter[tuple[int, str]] = field(default_factory=Counter)
     _ledger: dict[tuple[str, str, str], _Committed] = field(default_factory=dict)
-    _references: set[tuple[str, str, str]] = field(default_factory=set)  # (access key, action, reference)
+    _references: set[tuple[str, str, str]] = field(
+        default_factory=set
+    )  # (access key, action, reference)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _token_lock: threading.Lock = field(default_factory=threading.Lock)
     _local: threading.local = field(default_factory=threading.local)  # per handler thread
@@ -177,7 +196,9 @@ class FaultProxy:
         server.daemon_threads = True
         server.proxy = self  # type: ignore[attr-defined]
         self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, name="fault-proxy", daemon=True)
+        self._thread = threading.Thread(
+            target=server.serve_forever, name="fault-proxy", daemon=True
+        )
         self._thread.start()
         return self
 
@@ -243,11 +264,21 @@ class FaultProxy:
         with self._lock:
             self.requests.append(request)
 
-    def _answer(self, method: str, path: str, headers: list[tuple[str, str]], body: bytes,
-                action: str, params: dict[str, str], key: tuple[str, str]) -> tuple[_Answer, bool]:
+    def _answer(
+        self,
+        method: str,
+        path: str,
+        headers: list[tuple[str, str]],
+        body: bytes,
+        action: str,
+        params: dict[str, str],
+        key: tuple[str, str],
+    ) -> tuple[_Answer, bool]:
         """moto's answer, or the ledger's for a replayed client token. Returns (answer, replayed)."""
         if action in CALLER_REFERENCE_TAKEN and params.get("CallerReference"):
-            return self._answer_referenced(method, path, headers, body, action, params["CallerReference"], key)
+            return self._answer_referenced(
+                method, path, headers, body, action, params["CallerReference"], key
+            )
         token_name = _token_member(self.service, action) if action else None
         token = params.get(token_name, "") if token_name else ""
         if not token:
@@ -259,15 +290,29 @@ class FaultProxy:
             if committed is not None:
                 if committed.action == action and committed.params == comparable:
                     return committed.answer, True
-                return _error(400, "IdempotentParameterMismatch",
-                              f"Client token {token} was used with different parameters."), True
+                return (
+                    _error(
+                        400,
+                        "IdempotentParameterMismatch",
+                        f"Client token {token} was used with different parameters.",
+                    ),
+                    True,
+                )
             answer = self._forward(method, path, headers, body)
             if 200 <= answer.status < 300:
                 self._ledger[ledger_key] = _Committed(action, comparable, answer)
             return answer, False
 
-    def _answer_referenced(self, method: str, path: str, headers: list[tuple[str, str]], body: bytes,
-                           action: str, reference: str, key: tuple[str, str]) -> tuple[_Answer, bool]:
+    def _answer_referenced(
+        self,
+        method: str,
+        path: str,
+        headers: list[tuple[str, str]],
+        body: bytes,
+        action: str,
+        reference: str,
+        key: tuple[str, str],
+    ) -> tuple[_Answer, bool]:
         """A Route 53 create: a CallerReference that already made one is refused, as AWS does."""
         used = (key[0], action, reference)  # caller references are per account, not per Region
         with self._token_lock:
@@ -278,7 +323,9 @@ class FaultProxy:
                 self._references.add(used)
             return answer, False
 
-    def _forward(self, method: str, path: str, headers: list[tuple[str, str]], body: bytes) -> _Answer:
+    def _forward(
+        self, method: str, path: str, headers: list[tuple[str, str]], body: bytes
+    ) -> _Answer:
         """Send to moto over this thread's kept-alive connection; never twice (a resend could
         commit a create twice and blame the runtime for a duplicate the proxy made)."""
         connection = self._upstream_connection()
@@ -312,14 +359,18 @@ class FaultProxy:
                 return connection
             connection.close()
         parts = urlsplit(self.upstream)
-        connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
+        connection = http.client.HTTPConnection(
+            parts.hostname or "127.0.0.1", parts.port, timeout=60
+        )
         connection.connect()
         connection.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._local.connection = connection
         return connection
 
 
-def parse_call(method: str, path: str, headers: Any, body: bytes) -> tuple[str, dict[str, str], tuple[str, str]]:
+def parse_call(
+    method: str, path: str, headers: Any, body: bytes
+) -> tuple[str, dict[str, str], tuple[str, str]]:
     """(action, params, (access key, region)) of a query-protocol request; action '' otherwise."""
     params: dict[str, str] = {}
     content_type = headers.get("Content-Type", "")
@@ -347,7 +398,7 @@ class _Handler(BaseHTTPRequestHandler):
         super().finish()
         self.server.proxy._close_upstream()  # type: ignore[attr-defined]
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+    def log_message(self, format: str, *args: Any) -> None:
         pass  # the request log is ``FaultProxy.requests``
 
     def do_GET(self) -> None:
@@ -369,12 +420,15 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if fault is FaultKind.THROTTLE or fault is FaultKind.ERROR_BEFORE:
             answer = THROTTLED if fault is FaultKind.THROTTLE else INTERNAL
-            proxy._record(WireRequest(action, params, key[1], fault, status=answer.status, path=path))
+            proxy._record(
+                WireRequest(action, params, key[1], fault, status=answer.status, path=path)
+            )
             self._send(answer)
             return
 
-        answer, replayed = proxy._answer(self.command, self.path, list(self.headers.items()), body,
-                                         action, params, key)
+        answer, replayed = proxy._answer(
+            self.command, self.path, list(self.headers.items()), body, action, params, key
+        )
         if fault is FaultKind.LOST:
             proxy._record(WireRequest(action, params, key[1], fault, replayed, path=path))
             self.close_connection = True  # closed with no reply: the outcome is unknown

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from functools import lru_cache
+from functools import cache
 from typing import Any
 from xml.etree import ElementTree
 
@@ -31,7 +31,7 @@ CALLER_REFERENCE_TAKEN = {
 _ROUTE53_NS = "https://route53.amazonaws.com/doc/2013-04-01/"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _routes(service: str) -> list[tuple[str, re.Pattern[str], int, str]]:
     """(method, path pattern, literal length, operation) for a REST service, most specific first."""
     import botocore.session
@@ -85,7 +85,9 @@ def xml_params(body: bytes) -> dict[str, str]:
 def caller_reference_taken(action: str, reference: str) -> tuple[int, list[tuple[str, str]], bytes]:
     """AWS's answer to a create whose CallerReference already made a resource."""
     code, message = CALLER_REFERENCE_TAKEN[action]
-    body = (f'<?xml version="1.0"?>\n<ErrorResponse xmlns="{_ROUTE53_NS}"><Error><Type>Sender</Type>'
-            f"<Code>{code}</Code><Message>{message} CallerReference {reference}</Message></Error>"
-            f"<RequestId>{uuid.uuid4()}</RequestId></ErrorResponse>").encode()
+    body = (
+        f'<?xml version="1.0"?>\n<ErrorResponse xmlns="{_ROUTE53_NS}"><Error><Type>Sender</Type>'
+        f"<Code>{code}</Code><Message>{message} CallerReference {reference}</Message></Error>"
+        f"<RequestId>{uuid.uuid4()}</RequestId></ErrorResponse>"
+    ).encode()
     return 409, [("Content-Type", "text/xml")], body

@@ -52,7 +52,9 @@ class Calls:
         self.params.clear()
 
 
-def counted_context(endpoint_url: str | None = None, cluster: str = "demo") -> tuple[Context, Calls]:
+def counted_context(
+    endpoint_url: str | None = None, cluster: str = "demo"
+) -> tuple[Context, Calls]:
     """A context whose every botocore client (the runtime makes two: one with botocore's retries,
     one without) reports its calls: the hooks sit on the session the clients are made from."""
     import botocore.session
@@ -61,8 +63,13 @@ def counted_context(endpoint_url: str | None = None, cluster: str = "demo") -> t
     calls = Calls()
     session.register("before-call.ec2.*", calls.count)
     session.register("provide-client-params.ec2.*", calls.record)
-    context = Context(region="us-east-1", cluster=cluster, endpoint_url=endpoint_url, session=session,
-                      retry=RetryPolicy(sleep=lambda _: None))
+    context = Context(
+        region="us-east-1",
+        cluster=cluster,
+        endpoint_url=endpoint_url,
+        session=session,
+        retry=RetryPolicy(sleep=lambda _: None),
+    )
     return context, calls
 
 
@@ -86,12 +93,20 @@ class Stack:
 
 
 def network_stack(cluster: str = "demo") -> Stack:
-    vpc = Vpc(name=cluster, cidr_block="10.0.0.0/16", enable_dns_hostnames=True,
-              tags={"KubernetesCluster": cluster})
-    subnet = Subnet(name=f"{cluster}-a", vpc=vpc, cidr_block="10.0.1.0/24", availability_zone="us-east-1a")
+    vpc = Vpc(
+        name=cluster,
+        cidr_block="10.0.0.0/16",
+        enable_dns_hostnames=True,
+        tags={"KubernetesCluster": cluster},
+    )
+    subnet = Subnet(
+        name=f"{cluster}-a", vpc=vpc, cidr_block="10.0.1.0/24", availability_zone="us-east-1a"
+    )
     igw = InternetGateway(name=cluster)
     route_table = RouteTable(name=cluster, vpc=vpc)
-    nodes = SecurityGroup(name=f"nodes.{cluster}", group_name=f"nodes.{cluster}", description="nodes", vpc=vpc)
+    nodes = SecurityGroup(
+        name=f"nodes.{cluster}", group_name=f"nodes.{cluster}", description="nodes", vpc=vpc
+    )
     eip = ElasticIp(name=f"nat.{cluster}", domain="vpc")
     return Stack(
         vpc=vpc,
@@ -99,14 +114,36 @@ def network_stack(cluster: str = "demo") -> Stack:
         igw=igw,
         attachment=InternetGatewayAttachment(name=cluster, internet_gateway=igw, vpc=vpc),
         route_table=route_table,
-        route=Route(name="0.0.0.0/0", route_table=route_table, destination_cidr_block="0.0.0.0/0", internet_gateway=igw),
-        association=RouteTableAssociation(name=f"{cluster}-a", route_table=route_table, subnet=subnet),
+        route=Route(
+            name="0.0.0.0/0",
+            route_table=route_table,
+            destination_cidr_block="0.0.0.0/0",
+            internet_gateway=igw,
+        ),
+        association=RouteTableAssociation(
+            name=f"{cluster}-a", route_table=route_table, subnet=subnet
+        ),
         nodes=nodes,
-        ssh=SecurityGroupIngress(name=f"ssh.{cluster}", security_group=nodes, ip_protocol="tcp", from_port=22,
-                                 to_port=22, cidr_ip="0.0.0.0/0"),
-        egress=SecurityGroupEgress(name=f"egress-https.{cluster}", security_group=nodes, ip_permissions=[
-            {"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "IpRanges": [{"CidrIp": "0.0.0.0/0"}]}
-        ]),
+        ssh=SecurityGroupIngress(
+            name=f"ssh.{cluster}",
+            security_group=nodes,
+            ip_protocol="tcp",
+            from_port=22,
+            to_port=22,
+            cidr_ip="0.0.0.0/0",
+        ),
+        egress=SecurityGroupEgress(
+            name=f"egress-https.{cluster}",
+            security_group=nodes,
+            ip_permissions=[
+                {
+                    "IpProtocol": "tcp",
+                    "FromPort": 443,
+                    "ToPort": 443,
+                    "IpRanges": [{"CidrIp": "0.0.0.0/0"}],
+                }
+            ],
+        ),
         eip=eip,
         nat=NatGateway(name=cluster, subnet=subnet, elastic_ip=eip),
     )

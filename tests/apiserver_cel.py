@@ -25,7 +25,7 @@ formats (a ``date-time`` stays a string here; equality is the same), cost accoun
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import celpy
@@ -44,7 +44,7 @@ class Violation:
 _ENV = celpy.Environment()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(rule: str) -> tuple[Any, bool]:
     """The program for a rule, and whether it is a transition rule: whether its syntax tree
     refers to the *variable* ``oldSelf`` (a member named oldSelf, ``self.oldSelf``, is not one)."""

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from codegen.providers.aws.rules.run import annotate_model
 from codegen.model import Mutability, Service
 from codegen.providers.aws import source as aws
+from codegen.providers.aws.rules.run import annotate_model
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 C, M, R = Mutability.CREATE_ONLY, Mutability.MUTABLE, Mutability.READ_ONLY

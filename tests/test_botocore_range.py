@@ -14,11 +14,12 @@ import os
 import re
 import subprocess
 import sys
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import tomllib
+
 from testbed.moto import MotoServer
 from tests.wheel_build import GENERATED, build_wheel
 

@@ -153,7 +153,7 @@ def pinned_botocore(schemas_copy: Path, tmp_path: Path) -> tuple[Path, str]:
     (package / "data").mkdir(parents=True)
     (package / "__init__.py").write_text(f"__version__ = {manifest['botocore_version']!r}\n")
     (package / "data" / "endpoints.json").write_text('{"partitions": [], "version": 3}')
-    for service, entry in manifest["services"].items():
+    for service, _entry in manifest["services"].items():
         shutil.copytree(schemas_copy / "aws" / service, package / "data" / service)
     return package, manifest["botocore_version"]
 

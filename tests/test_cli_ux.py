@@ -211,7 +211,7 @@ def test_what_was_not_generated_is_a_count_unless_verbose(capsys: pytest.Capture
     assert len(said) == 1 and "-v lists them" in said[0] and "SpotDatafeedSubscription" not in out
     count = int(said[0].split()[0])
     code, out, _ = run(capsys, *flags, "-v")
-    listed = [line for line in out.splitlines() if line.startswith("  aws/") or line.startswith("  gcp/")]
+    listed = [line for line in out.splitlines() if line.startswith(("  aws/", "  gcp/"))]
     assert code == 0 and len(listed) == count > 1
     assert "  aws/ec2 SpotDatafeedSubscription: incomplete: no identity" in listed
 

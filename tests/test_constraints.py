@@ -49,5 +49,5 @@ def test_every_install_of_the_generated_package_the_readme_shows_is_editable() -
                 if line.startswith("pip install") and "./generated" in line]
     assert len(installs) >= 3  # the two set-up commands and the operator's step
     for line in installs:
-        assert all(word == "-e" for word, target in zip(line.split(), line.split()[1:])
+        assert all(word == "-e" for word, target in zip(line.split(), line.split()[1:], strict=False)
                    if target.strip("'\"").startswith("./generated")), line

@@ -132,9 +132,9 @@ def test_item_template_from_scope_and_short_name(pattern: str, short: bool, expe
 
 
 def test_call_paths_name_scopes_and_identity_members() -> None:
+    from tasklayer_tasks.gcp.compute.core.address import SPEC as ADDRESS
     from tasklayer_tasks.gcp.container.core.location_cluster import SPEC as LOCATION_CLUSTER
     from tasklayer_tasks.gcp.container.core.zone_cluster import SPEC as ZONE_CLUSTER
-    from tasklayer_tasks.gcp.compute.core.address import SPEC as ADDRESS
     from tasklayer_tasks.gcp.dns.core.resource_record_set import SPEC as RECORD_SET
 
     assert dict(ZONE_CLUSTER.read.identity)["projectId"] == "@project"  # container's deprecated project id

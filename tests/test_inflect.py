@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.providers.aws.rules.context import same_noun, singular_candidates
 from codegen.annotate.inflect import singular
+from codegen.providers.aws.rules.context import same_noun, singular_candidates
 
 
 @pytest.mark.parametrize(

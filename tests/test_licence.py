@@ -4,8 +4,9 @@ vendored copy of ``generated/`` carries it), and both packages' metadata naming 
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.pipeline import annotate
 from codegen.model import Mutability, Service
+from codegen.pipeline import annotate
 from codegen.providers.aws.shapes import aws_tags
 from codegen.providers.aws.source import load_pinned
 

@@ -14,7 +14,14 @@ import black
 import pytest
 
 from codegen.render import formatting
-from codegen.render.formatting import KNOWN_CLEAN, MODE, _black, format_python, known_clean_record, runtime_sources
+from codegen.render.formatting import (
+    KNOWN_CLEAN,
+    MODE,
+    _black,
+    format_python,
+    known_clean_record,
+    runtime_sources,
+)
 from codegen.render.preformatted import put_back, set_aside
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated" / "tasklayer_tasks"

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from codegen.annotate.rules import Rule
 from codegen import model
+from codegen.annotate.rules import Rule
+from codegen.errors import TasklayerError
 from codegen.model import CallShape, Field, Operation, Resource, Service
 from codegen.providers import NAMES, info
 from codegen.providers.base import Provider
 from codegen.providers.registry import PROVIDERS, provider
-from codegen.errors import TasklayerError
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -65,7 +65,7 @@ def template_branches(source: str, names: tuple[str, ...] = NAMES) -> list[str]:
     """Where a template decides by cloud: any tag with a flag or a provider's quoted name, a
     control tag (``{% if %}``) testing ``provider``. Printing the provider's name is not a
     branch (``{{ service.provider | docstring }}``)."""
-    anywhere = re.compile(r"\b(%s)\b|['\"](%s)['\"]" % ("|".join(BRANCH_WORDS), "|".join(map(re.escape, names))))
+    anywhere = re.compile(r"\b({})\b|['\"]({})['\"]".format("|".join(BRANCH_WORDS), "|".join(map(re.escape, names))))
     found = []
     for m in _TAG.finditer(source):
         kind, body = m.group(1), m.group(2)

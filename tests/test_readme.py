@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from testbed.moto import MotoServer
 
 ROOT = Path(__file__).resolve().parent.parent

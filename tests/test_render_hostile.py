@@ -8,14 +8,14 @@ import copy
 import dataclasses
 from pathlib import Path
 
-from codegen.providers.aws.rules.run import annotate_model
+from botocore.model import ServiceModel
+
 from codegen.providers.aws.provider import PROVIDER as AWS
+from codegen.providers.aws.rules.run import annotate_model
 from codegen.providers.aws.shapes import AwsFieldShape
 from codegen.render.formatting import format_python
 from codegen.render.package import PackageInfo, Selection, render_package
 from tests.toy_model import TOY
-
-from botocore.model import ServiceModel
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 PACKAGE = PackageInfo(version="0.1.0", botocore_floor="1.43.11")  # what the pyproject declares is not judged here

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from botocore.config import Config
+from botocore.exceptions import BotoCoreError
 
 from tasklayer_tasks.runtime import Context
 from tasklayer_tasks.runtime.contract.context import DEFAULT_RETRY_MODE
@@ -32,7 +33,7 @@ def no_user_retry_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> P
 def _attempts(client) -> int:  # type: ignore[no-untyped-def]
     made = [0]
     client.meta.events.register("request-created", lambda **_: made.__setitem__(0, made[0] + 1))
-    with pytest.raises(Exception):
+    with pytest.raises(BotoCoreError):  # nothing answers: it cannot connect
         client.describe_vpcs()
     return made[0]
 

@@ -13,9 +13,14 @@ from typing import Any
 
 import pytest
 
-from codegen.providers.gcp.rules.run import GCP_RULES, annotate_document
-from codegen.providers.gcp.rules.text import behaviours, methods_named, says_create_only, update_limit
 from codegen.model import Mutability, Service
+from codegen.providers.gcp.rules.run import GCP_RULES, annotate_document
+from codegen.providers.gcp.rules.text import (
+    behaviours,
+    methods_named,
+    says_create_only,
+    update_limit,
+)
 from codegen.providers.gcp.shapes import gcp, gcp_field
 from codegen.providers.gcp.source import load_pinned
 
@@ -638,8 +643,8 @@ def test_overlay_corrects_gcp_rules_with_method_ids(tmp_path: Path) -> None:
 
 
 def test_overlay_naming_an_unknown_method_is_an_error(tmp_path: Path) -> None:
-    from codegen.pipeline import annotate
     from codegen.errors import TasklayerError
+    from codegen.pipeline import annotate
 
     overlays = tmp_path / "schemas" / "overlays" / "gcp"
     overlays.mkdir(parents=True)

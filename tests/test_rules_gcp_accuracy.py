@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from codegen.providers.gcp.rules.run import annotate_document
 from codegen.model import Mutability, Service
+from codegen.providers.gcp.rules.run import annotate_document
 from codegen.providers.gcp.source import load_pinned
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -118,8 +118,7 @@ rows("container", "LocationCluster", {
     "workloadIdentityConfig": M, "databaseEncryption": M, "loggingConfig": M, "autoscaling": M,
 }, {
     "legacyAbac": "setLegacyAbac's body member is `enabled`, which no field is named",
-    **{f: DESIRED for f in ("releaseChannel", "verticalPodAutoscaling", "binaryAuthorization",
-                            "workloadIdentityConfig", "databaseEncryption", "loggingConfig", "autoscaling")},
+    **dict.fromkeys(("releaseChannel", "verticalPodAutoscaling", "binaryAuthorization", "workloadIdentityConfig", "databaseEncryption", "loggingConfig", "autoscaling"), DESIRED),
 })
 # https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/projects.locations.clusters.nodePools
 NODE_UPDATE = "nodePools.update takes an UpdateNodePoolRequest (nodeVersion, locations, …); not mapped yet"

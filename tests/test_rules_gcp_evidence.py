@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from codegen.providers.gcp.rules.run import annotate_document
 from codegen.model import Mutability, Service
+from codegen.providers.gcp.rules.run import annotate_document
 from tests.test_rules_gcp import method, param, prop
 
 C, M, R = Mutability.CREATE_ONLY, Mutability.MUTABLE, Mutability.READ_ONLY

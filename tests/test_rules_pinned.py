@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.providers.aws.rules.run import annotate_model
 from codegen.model import Mutability, Service
+from codegen.providers.aws.rules.run import annotate_model
 from codegen.providers.aws.shapes import aws_tags
 from codegen.providers.aws.source import load_pinned
 

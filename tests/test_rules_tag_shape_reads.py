@@ -13,7 +13,6 @@ from botocore.model import ServiceModel
 
 from codegen.model import Service
 from codegen.providers.aws.rules.run import annotate_model
-from codegen.providers.aws.shapes import aws
 from codegen.providers.aws.source import load_pinned
 from tests.toy_model import MORE_OPERATIONS, MORE_SHAPES, TOY, _op, _struct
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from codegen.model import Mutability, Service
 from codegen.providers.aws.rules.run import AWS_RULES, annotate_model
 from codegen.providers.aws.shapes import aws, aws_tags
-from codegen.model import Mutability, Service
 from tests.toy_model import toy_model, toy_model_more
 
 

@@ -21,9 +21,9 @@ from tasklayer_tasks.runtime import (
     TaskError,
     TryAgainLater,
 )
+from tasklayer_tasks.runtime.contract.calls import CallCount
 from tasklayer_tasks.runtime.contract.diff import compute_changes, shown
 from tasklayer_tasks.runtime.contract.spec import FieldSpec, ResourceSpec
-from tasklayer_tasks.runtime.contract.calls import CallCount
 from testbed.stack import counted_context
 
 SPEC = ResourceSpec(

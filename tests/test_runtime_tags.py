@@ -13,7 +13,13 @@ import pytest
 from moto import mock_aws
 
 from tasklayer_tasks.runtime.aws.core import AwsCore
-from tasklayer_tasks.runtime.contract.spec import CreateSpec, FieldSpec, ReadSpec, ResourceSpec, TagsSpec
+from tasklayer_tasks.runtime.contract.spec import (
+    CreateSpec,
+    FieldSpec,
+    ReadSpec,
+    ResourceSpec,
+    TagsSpec,
+)
 
 QUEUE = ResourceSpec(
     service="sqs", name="Queue",

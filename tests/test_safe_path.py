@@ -13,7 +13,14 @@ import jinja2
 import pytest
 
 from codegen.errors import TasklayerError
-from codegen.naming import Code, Docstring, PythonIdentifier, PythonLiteral, python_literal, safe_docstring
+from codegen.naming import (
+    Code,
+    Docstring,
+    PythonIdentifier,
+    PythonLiteral,
+    python_literal,
+    safe_docstring,
+)
 from codegen.render.env import make_environment, render_template
 from codegen.render.names import MODULE_NAMES, RUNTIME_TASK_NAMES
 from codegen.render.verify import check_modules
@@ -97,9 +104,9 @@ def _instance_attributes(path: Path) -> set[str]:
 
 
 def test_runtime_task_names_cover_the_runtime() -> None:
+    from tasklayer_tasks.runtime.kops.task import Task
     from tasklayer_tasks.runtime.wiring.aws import AwsTask
     from tasklayer_tasks.runtime.wiring.gcp import GcpTask
-    from tasklayer_tasks.runtime.kops.task import Task
 
     defined: set[str] = set()
     for cls in (Task, AwsTask, GcpTask):

@@ -7,8 +7,9 @@ import gzip
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import botocore
 import pytest

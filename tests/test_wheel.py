@@ -20,6 +20,7 @@ from email.parser import Parser
 from pathlib import Path
 
 import pytest
+
 from tests.wheel_build import build_wheel
 
 ROOT = Path(__file__).resolve().parent.parent

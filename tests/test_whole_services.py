@@ -85,7 +85,7 @@ def test_a_delete_that_names_nothing_still_passes_identity() -> None:
     resource = _resource("Widget")
     view = AwsResourceView(resource, _service(resource), frozenset({"Widget"}))
     delete = Operation("DeleteWidget", "delete", call=AwsCallShape())
-    args = dict((str(k), str(v)) for k, v in view.call_arguments(delete))
+    args = {str(k): str(v) for k, v in view.call_arguments(delete)}
     assert args == {"operation": '"DeleteWidget"', "identity": "()"}
 
 

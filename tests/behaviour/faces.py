@@ -187,7 +187,7 @@ def _attempt(action: Callable[[], Any]) -> str:
     """Run one face step; what it ended with, for the report (never raised: calls are compared)."""
     try:
         result = action()
-    except Exception as err:  # noqa: BLE001 - the calls are the evidence; the end is a note
+    except Exception as err:
         return f"{type(err).__name__}: {str(err)[:120]}"
     ready = getattr(result, "conditions", None)
     if ready:
@@ -300,7 +300,7 @@ def compare(world: Any, builder: Builder, resource: Resource) -> Compared:
             task = run_task_face(world, node)
         with world.fresh(key):
             reconciler = run_reconciler_face(world, node, resource)
-    except Exception as err:  # noqa: BLE001 - the parents could not be made: a listed reason
+    except Exception as err:
         return Compared(key, True, skipped=f"its parents cannot be applied: {str(err)[:160]}")
     differences = []
     for scenario in SCENARIOS:

@@ -6,7 +6,6 @@ has target groups)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 

@@ -12,7 +12,13 @@ import pytest
 from moto import mock_aws
 
 from tasklayer_tasks.aws.ec2 import SecurityGroup, Subnet, Vpc
-from tasklayer_tasks.runtime import CloudTarget, Context, Executor, MalformedResponseError, NotOwnedError
+from tasklayer_tasks.runtime import (
+    CloudTarget,
+    Context,
+    Executor,
+    MalformedResponseError,
+    NotOwnedError,
+)
 from tasklayer_tasks.runtime.contract.snapshot import Snapshots
 from testbed.kops_network import kops_network
 from testbed.stack import Calls, counted_context, network_stack

@@ -41,7 +41,7 @@ def test_clean_apply_creates_each_resource_once_with_tags_in_create(cloud: tuple
     context, calls = cloud
     apply(context, network_stack().tasks())
     writes = calls.writes()
-    assert {op: writes.get(op) for op in CREATES} == {op: 1 for op in CREATES}
+    assert {op: writes.get(op) for op in CREATES} == dict.fromkeys(CREATES, 1)
     # EnableDnsHostnames is not a CreateVpc member: one ModifyVpcAttribute after the create
     assert set(writes) - CREATES == {"ModifyVpcAttribute"}
     assert "CreateTags" not in writes

@@ -17,7 +17,18 @@ from collections.abc import Iterator
 import pytest
 
 from testbed import inventory
-from testbed.campaign import CLUSTER, WORKLOADS, Cell, Lab, Workload, cells, drive, no_sdk_backoff, run_cell, shared_lab
+from testbed.campaign import (
+    CLUSTER,
+    WORKLOADS,
+    Cell,
+    Lab,
+    Workload,
+    cells,
+    drive,
+    no_sdk_backoff,
+    run_cell,
+    shared_lab,
+)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

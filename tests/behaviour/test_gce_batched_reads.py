@@ -4,13 +4,20 @@ request log; every request is judged by the full compute discovery document."""
 
 from __future__ import annotations
 
-from tasklayer_tasks.runtime.kops.translate import pass_core
 from collections import Counter
 
 import pytest
 
-from tasklayer_tasks.gcp.compute import Disk, Firewall, Network, Subnetwork
-from tasklayer_tasks.runtime import CloudTarget, Context, DryRunTarget, Executor, NotOwnedError, TaskError
+from tasklayer_tasks.gcp.compute import Disk, Firewall, Network
+from tasklayer_tasks.runtime import (
+    CloudTarget,
+    Context,
+    DryRunTarget,
+    Executor,
+    NotOwnedError,
+    TaskError,
+)
+from tasklayer_tasks.runtime.kops.translate import pass_core
 from tasklayer_tasks.testing import FakeGcp
 from testbed.gce import gce_cluster, gcp_context, writes
 from testbed.gcp_requests import RequestValidator

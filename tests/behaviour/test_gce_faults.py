@@ -84,7 +84,7 @@ def test_a_fault_at_every_mutating_call_converges_with_no_duplicate_and_no_412(k
     hits = set()
     for at in MUTATING_CALLS:
         faults: list[Faults] = []
-        context, fake = gcp_context(operation_polls=1, http=lambda f: faults.append(Faults(f, kind, at)) or faults[0])
+        context, fake = gcp_context(operation_polls=1, http=lambda f, faults=faults, at=at: faults.append(Faults(f, kind, at)) or faults[0])
         scenario(context, fake)
         hits.add(faults[0].hit)
         since = len(fake.log)

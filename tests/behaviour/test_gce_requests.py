@@ -4,7 +4,8 @@ every resource type, a create-only change, delete, and a CAPG-like reconcile."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 

@@ -4,8 +4,6 @@ as exactly that call, and the FULL discovery documents accept every request made
 
 from __future__ import annotations
 
-import pytest
-
 from tasklayer_tasks.runtime import CloudTarget, Executor
 from testbed.gce import bodies, gce_stack, gcp_context, writes
 from testbed.gcp_requests import RequestValidator

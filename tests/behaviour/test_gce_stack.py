@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tasklayer_tasks.runtime import CannotChangeFieldError, CloudTarget, Context, DryRunTarget, Executor
+from tasklayer_tasks.runtime import (
+    CannotChangeFieldError,
+    CloudTarget,
+    Context,
+    DryRunTarget,
+    Executor,
+)
 from tasklayer_tasks.testing import FakeGcp
 from testbed.gce import bodies, gce_stack, gcp_context, writes
 

@@ -10,8 +10,8 @@ import pytest
 
 from tasklayer_tasks.gcp.storage import Bucket
 from tasklayer_tasks.runtime import CannotChangeFieldError, CloudTarget, Context, Executor
-from tasklayer_tasks.testing import FakeGcp
 from tasklayer_tasks.runtime.contract.retry import RetryPolicy
+from tasklayer_tasks.testing import FakeGcp
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "generated" / "tasklayer_tasks" / "gcp" / "storage" / "discovery.json"
 

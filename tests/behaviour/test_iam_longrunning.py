@@ -12,9 +12,9 @@ import pytest
 from tasklayer_tasks.gcp.iam import WorkloadIdentityPool
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
 from tasklayer_tasks.runtime.contract.errors import InUseError, TaskError
+from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 from tasklayer_tasks.runtime.gcp.errors import operation_error
 from tasklayer_tasks.runtime.gcp.operations import is_operation, operation_params
-from tasklayer_tasks.runtime.contract.retry import RetryPolicy
 from tasklayer_tasks.testing import FakeGcp
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "generated" / "tasklayer_tasks" / "gcp" / "iam" / "discovery.json"

@@ -12,8 +12,8 @@ from googleapiclient.errors import HttpError
 from tasklayer_tasks.gcp.iam import ServiceAccount
 from tasklayer_tasks.gcp.iam.reconcilers import ServiceAccountReconciler
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor
-from tasklayer_tasks.testing import FakeGcp
 from tasklayer_tasks.runtime.contract.retry import RetryPolicy
+from tasklayer_tasks.testing import FakeGcp
 from testbed.gcp_requests import RequestValidator
 
 EMAIL = "demo-nodes@proj.iam.gserviceaccount.com"  # "<accountId>@<project>.iam.gserviceaccount.com"

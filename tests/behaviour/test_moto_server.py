@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from tasklayer_tasks.runtime import CloudTarget, Executor
-from testbed.stack import counted_context, network_stack
 from testbed.moto import MotoServer
+from testbed.stack import counted_context, network_stack
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,8 @@ from moto import mock_aws
 
 from tasklayer_tasks.aws.ec2.operator import register
 from tasklayer_tasks.aws.ec2.reconcilers import SubnetReconciler, VpcReconciler
-from testbed.stack import Calls, counted_context
 from tasklayer_tasks.runtime import Context
+from testbed.stack import Calls, counted_context
 
 
 @pytest.fixture

@@ -11,7 +11,14 @@ import pytest
 from moto import mock_aws
 
 from tasklayer_tasks.aws.ec2 import LaunchTemplate, SecurityGroup, Subnet, Vpc
-from tasklayer_tasks.runtime import CloudTarget, Context, DryRunTarget, Executor, Lifecycle, MissingFieldsError
+from tasklayer_tasks.runtime import (
+    CloudTarget,
+    Context,
+    DryRunTarget,
+    Executor,
+    Lifecycle,
+    MissingFieldsError,
+)
 from testbed.stack import Calls, counted_context
 
 

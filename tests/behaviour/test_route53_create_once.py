@@ -20,8 +20,8 @@ from tasklayer_tasks.aws.route53.reconcilers.hosted_zone import HostedZoneReconc
 from tasklayer_tasks.runtime import CloudTarget, Executor
 from tasklayer_tasks.runtime.contract.errors import NotOwnedError
 from testbed.campaign import Lab
-from tests.faults.fixtures import lab, module_lab  # noqa: F401 (fixtures)
 from testbed.proxy import Fault, FaultKind
+from tests.faults.fixtures import lab, module_lab  # noqa: F401 (fixtures)
 
 ZONE = "demo.example.com."
 OWNED = {"Key": "kubernetes.io/cluster/a", "Value": "owned"}

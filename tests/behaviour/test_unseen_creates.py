@@ -3,7 +3,6 @@ parent is called with it (found by the conformance sweep, issue 12)."""
 
 from __future__ import annotations
 
-from tasklayer_tasks.runtime.kops.translate import pass_core
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +13,7 @@ from tasklayer_tasks.aws.ec2 import Subnet, SubnetCidrReservation, Vpc
 from tasklayer_tasks.runtime import CloudTarget, Context, Executor, TaskError
 from tasklayer_tasks.runtime.aws.find import natural_params
 from tasklayer_tasks.runtime.aws.listing import listable
+from tasklayer_tasks.runtime.kops.translate import pass_core
 from testbed.stack import Calls, counted_context
 
 

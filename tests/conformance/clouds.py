@@ -12,7 +12,7 @@ import json
 import zlib
 from collections import Counter
 from contextlib import AbstractContextManager
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -121,7 +121,7 @@ def _batch_item(resource: Resource) -> Any:
     return change.members[batch.item_member]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _aws_model(service: str) -> Any:
     import botocore.session
 
@@ -136,7 +136,6 @@ class GcpCloud:
         from tasklayer_tasks.runtime import Context
         from tasklayer_tasks.runtime.contract.retry import RetryPolicy
         from tasklayer_tasks.testing import FakeGcp
-
         from testbed.gcp_requests import RequestValidator
 
         self.documents = {s: json.loads(p.read_text(encoding="utf-8")) for s, p in documents.items()}

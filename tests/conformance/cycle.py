@@ -102,7 +102,7 @@ class Cycle:
 
     def apply(self, node: Node) -> None:
         _, tasks = instantiate(node)
-        writes = self.step("apply", lambda: self.executor().run(tasks))
+        writes = self.step("apply", lambda tasks=tasks: self.executor().run(tasks))
         self.evidence["apply"] = dict(writes)
         create = self.spec.create.operation
         if writes[create] != 1:
@@ -155,7 +155,6 @@ class Cycle:
         """Declare another valid value of ``f``; the writes must be exactly one ``expected``.
         A value the cloud already holds writes nothing: the next one is tried (fields read by a
         separate call are not in the state read before)."""
-        from tasklayer_tasks.runtime import NotConvergedError
 
         step = f"change {f.attr}"
         expected = " + ".join(routed)
@@ -163,7 +162,7 @@ class Cycle:
             task, tasks = instantiate(node, {**declared, f.attr: value})
             since = self.cloud.mark()
             try:
-                writes = self.step(step, lambda: self.executor().run(tasks))
+                writes = self.step(step, lambda tasks=tasks: self.executor().run(tasks))
             except StepFailed as failed:
                 writes = self._parents_made(node, self.cloud.writes(since))
                 if failed.skipped:
@@ -232,9 +231,9 @@ class Cycle:
             writes = self.cloud.writes(since)
             self.evidence["create-only"] = {"field": f.attr, "writes": dict(writes)}
             if writes:
-                raise StepFailed("create-only change", f"refused, but after writes {dict(writes)}")
+                raise StepFailed("create-only change", f"refused, but after writes {dict(writes)}") from err
             if f.attr not in str(err):
-                raise StepFailed("create-only change", f"refused without naming {f.attr}: {err}")
+                raise StepFailed("create-only change", f"refused without naming {f.attr}: {err}") from err
             return
         except Exception as err:
             raise StepFailed("create-only change", f"{f.attr}: {short(err)}") from None

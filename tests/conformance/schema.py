@@ -4,8 +4,9 @@ schema, as the kind, limits and members value synthesis needs (nothing else)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 KINDS = ("string", "integer", "float", "boolean", "timestamp", "blob", "list", "map", "structure")
 

@@ -166,7 +166,7 @@ def test_a_partial_sweep_keeps_every_other_row(tmp_path: Path) -> None:
     assert main(["--service", "ec2", "--resource", "Subnet", "--reports", str(tmp_path / "reports")]) == 0
     before = (committed / "conformance.md").read_text(encoding="utf-8").splitlines()
     after = (tmp_path / "reports" / "conformance.md").read_text(encoding="utf-8").splitlines()
-    swept = [i for i, line in enumerate(after) if line.startswith("| Subnet |") or line.startswith("| aws | ec2 |")]
+    swept = [i for i, line in enumerate(after) if line.startswith(("| Subnet |", "| aws | ec2 |"))]
     assert len(after) == len(before) > 300 and len(swept) == 2
     header = after.index("| provider | service | pass | fail | skipped |") - 2  # the totals
     kept = [i for i in range(len(after)) if i not in swept and i != header]

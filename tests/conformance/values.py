@@ -240,7 +240,7 @@ class Synth:
             out.append("us-east-1" if self.provider == "aws" else "us-central1")
         if "protocol" in hint:
             out.append("tcp" if self.provider == "aws" else "TCP")
-        if hint.endswith("ipaddress") or hint.endswith("ip"):
+        if hint.endswith(("ipaddress", "ip")):
             out.append(f"10.0.{variant + 1}.10")
         if "email" in hint:
             out.append(f"{plain}@example.com")

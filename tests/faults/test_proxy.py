@@ -12,8 +12,8 @@ from botocore.exceptions import ClientError, ConnectionClosedError
 
 from testbed import inventory
 from testbed.campaign import Lab
-from tests.faults.fixtures import lab, module_lab  # noqa: F401 (fixtures)
 from testbed.proxy import Fault, FaultKind, _comparable
+from tests.faults.fixtures import lab, module_lab  # noqa: F401 (fixtures)
 
 
 def ec2(lab: Lab, region: str = "us-east-1", attempts: int = 1) -> Any:

@@ -19,10 +19,18 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
-from tests.hostile.harness import AWS_OVERLAY, GCP_OVERLAY, PAGINATORS, WAITERS, Case, aws_files, gcp_files
+from tests.hostile.harness import (
+    AWS_OVERLAY,
+    GCP_OVERLAY,
+    WAITERS,
+    Case,
+    aws_files,
+    gcp_files,
+)
 from tests.test_rules_gcp import toy_document
 from tests.toy_model import TOY
 

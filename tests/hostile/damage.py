@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from tests.hostile.corpus import CorpusCase, Expected
-from tests.hostile.harness import AWS_OVERLAY, GCP_OVERLAY, PAGINATORS, WAITERS, Case, aws_files, gcp_files
+from tests.hostile.harness import (
+    AWS_OVERLAY,
+    GCP_OVERLAY,
+    PAGINATORS,
+    WAITERS,
+    Case,
+    aws_files,
+    gcp_files,
+)
 from tests.test_rules_gcp import toy_document
 from tests.toy_model import TOY
 
@@ -195,7 +204,7 @@ def overlay_damage() -> Iterator[tuple[str, str | bytes, str]]:
     yield "overlay-primary-string", body + "    identity: {primary: VpcId}\n", "resources.Widget.identity.primary"
     yield "overlay-deep", "generate: " + "[" * DEEP + "]" * DEEP + "\n", ""
     yield "overlay-aliases", "a: &a [x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n" for p, c in zip("abcdefgh", "bcdefghi")) + "generate: *i\n", "generate"
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n" for p, c in zip("abcdefgh", "bcdefghi", strict=False)) + "generate: *i\n", "generate"
     yield "overlay-duplicate-key", "generate: [Widget]\ngenerate: [Widget]\n", "line 2"
     yield "overlay-generate-unknown", "generate: [Nope]\n", "generate"
     yield "overlay-generate-not-list", "generate: Widget\n", "generate"

@@ -10,9 +10,10 @@ import contextlib
 import copy
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from codegen.cli import main
 from codegen.sources.manifest import sha256_hex

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from codegen.writer import MARKER, MARKER_TEXT
 from tests.hostile.corpus import CorpusCase, payload_cases
 from tests.hostile.damage import damage_cases
-from codegen.writer import MARKER, MARKER_TEXT
 from tests.hostile.harness import ROOT, SERVICE, generate
 
 CASES: list[CorpusCase] = [*payload_cases(), *damage_cases()]
