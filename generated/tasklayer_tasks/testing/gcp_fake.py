@@ -313,7 +313,7 @@ class FakeGcp:
         comes with, in place of the id it was made from; its other names lead to it."""
         resource.pop(made.given_member, None)
         resource.update(made.members)
-        self._aliases.update({alias: url for alias in aliases(collection, made)})
+        self._aliases.update(dict.fromkeys(aliases(collection, made), url))
 
     def _companion_made(self, route: Route, url: str, resource: dict[str, Any]) -> None:
         """A managed instance group's manager comes with the instance group it manages, under

@@ -13,10 +13,10 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from . import model
-from .calls import AwsCalls
 from ..contract.errors import MalformedResponseError, OutcomeUnknownError
 from ..contract.state import State
+from . import model
+from .calls import AwsCalls
 
 
 def read_default_version(core: AwsCalls, state: State, wanted: Mapping[str, Any]) -> None:

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract.errors import TryAgainLater
-from .errors import operation_error
 from ..contract.retry import RetryPolicy
+from .errors import operation_error
 
 SCOPE_PLURALS = {
     "projects": "project",

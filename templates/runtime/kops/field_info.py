@@ -13,7 +13,7 @@ import dataclasses
 import inspect
 import textwrap
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from ..contract.spec import Mutability
@@ -57,7 +57,7 @@ def task_fields(cls: type) -> tuple[FieldInfo, ...]:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def attribute_docs(cls: type) -> dict[str, str]:
     """Attribute docstrings (the string right after ``attr: type = value``) of ``cls``; none
     when its source is not shipped."""

@@ -32,11 +32,10 @@ from ..contract.ownership import Owner
 from ..contract.spec import Mutability, ResourceSpec, lower_camel
 from ..contract.state import State
 
-from .result import Condition, Result
-
 # ATTEMPT stays importable from here, where the status key was always defined
 from .reconciler_write import ATTEMPT as ATTEMPT
 from .reconciler_write import delete, reconcile
+from .result import Condition, Result
 
 __all__ = ["ATTEMPT", "Condition", "DEFAULT_REQUEUE", "Reconciler", "Result"]
 

@@ -12,18 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from ..engine import (
-    Action,
-    Face,
-    Outcome,
-    Record,
-    Subject,
-    apply as engine_apply,
-    delete as engine_delete,
-    locate,
-    plan as make_plan,
-    readiness,
-)
 from ..contract.adapter import Core
 from ..contract.errors import (
     CloudError,
@@ -34,7 +22,10 @@ from ..contract.errors import (
     TryAgainLater,
 )
 from ..contract.state import State
-
+from ..engine import Outcome, Record, Subject, locate, readiness
+from ..engine import apply as engine_apply
+from ..engine import delete as engine_delete
+from ..engine import plan as make_plan
 from .result import Result
 
 if TYPE_CHECKING:

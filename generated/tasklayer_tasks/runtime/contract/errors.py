@@ -7,7 +7,7 @@ and reasons); nothing above the cores ever sees an SDK exception.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 
 class TaskError(Exception):

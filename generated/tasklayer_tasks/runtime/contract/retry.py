@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .errors import CloudError, OutcomeUnknownError, ThrottledError, UnavailableError
 

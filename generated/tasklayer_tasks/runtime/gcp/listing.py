@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .calls import GcpCalls
 from ..contract.errors import MalformedResponseError
 from ..contract.ownership import Owner
 from ..contract.state import State
+from .calls import GcpCalls
 
 
 def find_listed(core: GcpCalls, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:

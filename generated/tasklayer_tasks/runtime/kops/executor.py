@@ -20,10 +20,11 @@ from __future__ import annotations
 import graphlib
 import logging
 import time
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..contract.errors import DependencyCycleError, InUseError, TaskError, TryAgainLater
 from .cloud import look_early

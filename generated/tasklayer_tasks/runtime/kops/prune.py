@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..contract.context import Context
-from .lifecycle import Lifecycle
 from ..contract.spec import ResourceSpec, known_specs
+from .lifecycle import Lifecycle
 from .task import Task
 from .translate import adopt, owner_of, pass_core, record_of
 

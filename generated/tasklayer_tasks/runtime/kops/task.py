@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from ..engine import plan as make_plan
+from ..contract.adapter import Core
 from ..contract.context import Context
 from ..contract.diff import shown
 from ..contract.errors import (
@@ -33,8 +33,8 @@ from ..contract.errors import (
 from ..contract.ownership import Owner
 from ..contract.redact import printable, redacted
 from ..contract.spec import FieldSpec, ResourceSpec
-from ..contract.adapter import Core
 from ..contract.state import Placeholder, State
+from ..engine import plan as make_plan
 from ..engine.plan import fixed_fields
 from ..engine.required import check_one_form, missing_fields, require
 from .field_info import FieldInfo, task_fields

@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any, ClassVar, Protocol, TypeVar
 from weakref import WeakKeyDictionary
 
-from ..engine import Record, Subject, locate, readiness
+from ..contract.adapter import Core
 from ..contract.context import Context
 from ..contract.errors import TaskError, TryAgainLater
 from ..contract.ownership import Owner
 from ..contract.spec import FieldSpec, Mutability, ResourceSpec
-from ..contract.adapter import Core
 from ..contract.state import Placeholder, State
+from ..engine import Record, Subject, locate, readiness
 from .lifecycle import Lifecycle
 from .nested import Node, resolved
 
