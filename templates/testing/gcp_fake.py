@@ -101,7 +101,7 @@ class FakeGcp:
         self._routes: list[Route] = [r for d in documents for r in routes(d)]
         self._lock = threading.RLock()
 
-    # -- googleapiclient's http interface ------------------------------------------------------------
+    # -- googleapiclient's http interface ----------------------------------------------------------
 
     def build(self, document: dict[str, Any] | None = None) -> Any:
         from googleapiclient.discovery import build_from_document  # type: ignore[import-untyped]

@@ -118,7 +118,7 @@ class AwsCore(AwsCalls):
                 responses = list(pool.map(lambda run: run[0].run(read, run[1]), runs))
         else:
             responses = [read(f) for f in fields]
-        for f, response in zip(fields, responses):
+        for f, response in zip(fields, responses, strict=True):  # one answer per read
             if f.name in response:
                 state[f.name] = self.from_api(f, response[f.name])
 

@@ -1,4 +1,5 @@
-"""Versioned resources (:class:`..contract.spec.VersionSpec`): a launch template's data lives in versions.
+"""Versioned resources (:class:`..contract.spec.VersionSpec`): a launch template's data lives
+in versions.
 
 kOps changes a launch template by creating a new version and making it the default, never by
 editing one in place; so does this runtime. The version's fields are read from the default

@@ -14,6 +14,7 @@ import inspect
 import textwrap
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from typing import Any
 
 from ..contract.spec import Mutability
@@ -67,7 +68,7 @@ def attribute_docs(cls: type) -> dict[str, str]:
         return {}
     body: list[Any] = ast.parse(source).body[0].body  # type: ignore[attr-defined]
     docs: dict[str, str] = {}
-    for node, after in zip(body, body[1:]):
+    for node, after in pairwise(body):
         if (
             isinstance(node, ast.AnnAssign)
             and isinstance(node.target, ast.Name)

@@ -190,7 +190,7 @@ class Task(Node):
         """What a field referring to this resource holds: its id (AWS), its selfLink (GCP)."""
         return self.resource_id
 
-    # -- kOps' verbs ---------------------------------------------------------------------------------
+    # -- kOps' verbs -------------------------------------------------------------------------------
 
     def missing_fields(self) -> list[str]:
         """The attributes its create requires that are not set and that nothing fills in; none

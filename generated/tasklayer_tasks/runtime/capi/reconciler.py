@@ -117,7 +117,8 @@ class Reconciler:
         return status
 
     def key_of(self, name: str) -> str:
-        """The custom resource's key for a field: what the generator recorded (``FieldSpec.key``)."""
+        """The custom resource's key for a field: what the generator recorded
+        (``FieldSpec.key``)."""
         return (
             self.spec.field(name).key
             if any(f.name == name for f in self.spec.fields)

@@ -70,8 +70,8 @@ RETURNED = "createReturned"  # status key: that create returned, its resource no
 
 def record_of(status: Mapping[str, Any]) -> Record:
     """The engine's record, from the status: the attempt under way; with ``createReturned``
-    beside it, a create of ours that returned and was not seen yet (the next pass only looks: a second
-    create would make a second resource)."""
+    beside it, a create of ours that returned and was not seen yet (the next pass only looks: a
+    second create would make a second resource)."""
     attempt = str(status[ATTEMPT]) if status.get(ATTEMPT) else None
     return Record(attempt=attempt, unseen=attempt is not None and bool(status.get(RETURNED)))
 

@@ -106,7 +106,8 @@ class AccessDeniedError(CloudError):
 
 
 class InUseError(CloudError):
-    """Something still depends on the resource (EC2 ``DependencyViolation``, GCP ``resourceInUseByAnotherResource``)."""
+    """Something still depends on the resource (EC2 ``DependencyViolation``, GCP
+    ``resourceInUseByAnotherResource``)."""
 
 
 class ConflictError(CloudError):

@@ -52,7 +52,8 @@ class RetryPolicy:
         retry_if: Callable[[CloudError], bool] | None = None,
         **params: Any,
     ) -> Any:
-        """Call ``fn(**params)``; ``fn`` raises only :class:`CloudError` kinds for cloud failures."""
+        """Call ``fn(**params)``; ``fn`` raises only :class:`CloudError` kinds for cloud
+        failures."""
         for attempt in range(self.attempts):
             try:
                 return fn(**params)
