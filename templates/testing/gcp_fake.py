@@ -101,7 +101,7 @@ class FakeGcp:
         self._routes: list[Route] = [r for d in documents for r in routes(d)]
         self._lock = threading.RLock()
 
-    # -- googleapiclient's http interface ------------------------------------------------------------
+    # -- googleapiclient's http interface ----------------------------------------------------------
 
     def build(self, document: dict[str, Any] | None = None) -> Any:
         from googleapiclient.discovery import build_from_document  # type: ignore[import-untyped]
@@ -313,7 +313,7 @@ class FakeGcp:
         comes with, in place of the id it was made from; its other names lead to it."""
         resource.pop(made.given_member, None)
         resource.update(made.members)
-        self._aliases.update({alias: url for alias in aliases(collection, made)})
+        self._aliases.update(dict.fromkeys(aliases(collection, made), url))
 
     def _companion_made(self, route: Route, url: str, resource: dict[str, Any]) -> None:
         """A managed instance group's manager comes with the instance group it manages, under

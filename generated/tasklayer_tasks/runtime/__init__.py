@@ -4,7 +4,6 @@ Copied verbatim into the generated package by ``tasklayer generate``; edit it un
 ``templates/runtime/`` in the tasklayer repository, never in ``generated/``.
 """
 
-from .wiring.aws import AwsTask
 from .contract.context import Context
 from .contract.errors import (
     AccessDeniedError,
@@ -28,14 +27,15 @@ from .contract.errors import (
     TryAgainLater,
     UnavailableError,
 )
+from .contract.names import resource_name, truncate_name
+from .contract.ownership import Owner
 from .kops.executor import Executor
 from .kops.lifecycle import Lifecycle
-from .contract.names import resource_name, truncate_name
 from .kops.nested import Joined
-from .contract.ownership import Owner
 from .kops.report import Action, Report, TaskReport
 from .kops.targets import CloudTarget, DryRunTarget, Plan
 from .kops.task import Changes, Task
+from .wiring.aws import AwsTask
 
 __all__ = [
     "AccessDeniedError",

@@ -10,9 +10,11 @@ the documents shipped beside the generated services and use it as the ``http`` o
     from tasklayer_tasks.testing import FakeGcp
     from tasklayer_tasks.gcp.compute import Network
 
-    document = json.loads(files("tasklayer_tasks.gcp.compute").joinpath("discovery.json").read_text())
-    fake = FakeGcp(document)
-    context = Context(project="p", region="us-central1", zone="us-central1-a", cluster="demo", http=fake)
+    package = files("tasklayer_tasks.gcp.compute")
+    fake = FakeGcp(json.loads(package.joinpath("discovery.json").read_text()))
+    context = Context(
+        project="p", region="us-central1", zone="us-central1-a", cluster="demo", http=fake
+    )
     Executor(CloudTarget(context)).run([Network(name="demo", auto_create_subnetworks=False)])
     assert fake.calls(mutating_only=True) == ["compute.networks.insert"]
 

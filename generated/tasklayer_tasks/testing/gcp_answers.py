@@ -102,7 +102,8 @@ def documented_default(prop: dict[str, Any]) -> Any:
 
 def _enum_default(prop: dict[str, Any]) -> Any:
     values, texts = prop.get("enum") or [], prop.get("enumDescriptions") or []
-    for value, text in zip(values, texts):
+    # a document may describe fewer values than it lists (or none): those have no text to read
+    for value, text in zip(values, texts, strict=False):
         if _ENUM_DEFAULT.search(str(text)) and not str(value).endswith("UNSPECIFIED"):
             return value
     return None

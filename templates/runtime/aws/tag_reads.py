@@ -13,7 +13,8 @@ from ..contract.spec import ResourceSpec
 
 Read = Callable[[str, Mapping[str, Any]], Any]  # one read call: operation, parameters -> answer
 
-BATCH = 10  # the smallest limit of the list-taking tag reads (ListTagsForResources; DescribeTags takes 20)
+# the smallest limit of the list-taking tag reads (ListTagsForResources; DescribeTags takes 20)
+BATCH = 10
 
 
 def tag_selector(service: str, value: Any) -> Any:

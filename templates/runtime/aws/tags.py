@@ -1,7 +1,7 @@
 """Tags written by AWS calls: in the create (EC2's TagSpecifications, a list of {Key, Value}, or
 a {key: value} map such as SQS CreateQueue's ``tags``) and afterwards through the kind's tag
-call, in the shape that call takes (:meth:`..contract.spec.TagsSpec.payload`: a map for SQS TagQueue,
-S3 PutBucketTagging's Tagging.TagSet, Route 53's AddTags beside ResourceType)."""
+call, in the shape that call takes (:meth:`..contract.spec.TagsSpec.payload`: a map for SQS
+TagQueue, S3 PutBucketTagging's Tagging.TagSet, Route 53's AddTags beside ResourceType)."""
 
 from __future__ import annotations
 

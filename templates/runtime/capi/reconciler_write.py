@@ -12,18 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from ..engine import (
-    Action,
-    Face,
-    Outcome,
-    Record,
-    Subject,
-    apply as engine_apply,
-    delete as engine_delete,
-    locate,
-    plan as make_plan,
-    readiness,
-)
 from ..contract.adapter import Core
 from ..contract.errors import (
     CloudError,
@@ -34,7 +22,10 @@ from ..contract.errors import (
     TryAgainLater,
 )
 from ..contract.state import State
-
+from ..engine import Outcome, Record, Subject, locate, readiness
+from ..engine import apply as engine_apply
+from ..engine import delete as engine_delete
+from ..engine import plan as make_plan
 from .result import Result
 
 if TYPE_CHECKING:
@@ -79,8 +70,8 @@ RETURNED = "createReturned"  # status key: that create returned, its resource no
 
 def record_of(status: Mapping[str, Any]) -> Record:
     """The engine's record, from the status: the attempt under way; with ``createReturned``
-    beside it, a create of ours that returned and was not seen yet (the next pass only looks: a second
-    create would make a second resource)."""
+    beside it, a create of ours that returned and was not seen yet (the next pass only looks: a
+    second create would make a second resource)."""
     attempt = str(status[ATTEMPT]) if status.get(ATTEMPT) else None
     return Record(attempt=attempt, unseen=attempt is not None and bool(status.get(RETURNED)))
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .calls import READ_PREFIXES, CallCount
 from .retry import RetryPolicy
@@ -103,8 +103,11 @@ class Context:
                 from botocore.config import Config
 
                 session = self.session or botocore.session.get_session()
-                config: Any = self.config or Config()
-                retries: Any = dict(getattr(config, "retries", None) or {})
+                config: Config = self.config or Config()
+                # Config sets every option it knows as an attribute of its own (its __init__,
+                # from OPTION_DEFAULTS), which the stubs do not declare: read from there. Any: the
+                # user's retry options as botocore takes them (the stubs' TypedDict is private)
+                retries: Any = dict(vars(config).get("retries") or {})
                 retries.setdefault("mode", _configured_retry_mode(session))
                 if not sdk_retries:  # the user's retry mode stays; only the attempts go to one
                     retries.pop("max_attempts", None)

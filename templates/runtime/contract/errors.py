@@ -7,7 +7,7 @@ and reasons); nothing above the cores ever sees an SDK exception.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 
 class TaskError(Exception):
@@ -106,7 +106,8 @@ class AccessDeniedError(CloudError):
 
 
 class InUseError(CloudError):
-    """Something still depends on the resource (EC2 ``DependencyViolation``, GCP ``resourceInUseByAnotherResource``)."""
+    """Something still depends on the resource (EC2 ``DependencyViolation``, GCP
+    ``resourceInUseByAnotherResource``)."""
 
 
 class ConflictError(CloudError):

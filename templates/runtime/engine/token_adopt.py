@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..contract.adapter import Core
-from ..contract.state import State
 from ..contract.errors import ConflictError
 from ..contract.spec import ResourceSpec
+from ..contract.state import State
 
 
 def token_taken(spec: ResourceSpec, err: ConflictError) -> bool:

@@ -15,17 +15,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import discovery
-from .errors import translate
-from .operations import OperationWaiter, finished, is_operation, operation_params
-from .refs import canonical_state
-from .written import mark_written
 from ..contract.calls import CallCount
 from ..contract.errors import NotFoundError, TryAgainLater
 from ..contract.retry import RetryPolicy
 from ..contract.snapshot import Snapshots
 from ..contract.spec import ResourceSpec
 from ..contract.state import State
+from . import discovery
+from .errors import translate
+from .operations import OperationWaiter, finished, is_operation, operation_params
+from .refs import canonical_state
+from .written import mark_written
 
 READ_VERBS = ("get", "list", "aggregatedList", "wait", "getIamPolicy")
 

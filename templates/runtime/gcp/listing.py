@@ -8,9 +8,10 @@ carries labels and the method takes a ``filter``; the whole collection where it 
 goes to the direct read (``None``): a name the label-filtered list does not hold (another
 owner's resource of that name must still be seen and refused), a scope not known yet.
 
-A write drops only the items it names (:func:`.written.mark_written`, :meth:`..contract.snapshot.Snapshots.wrote`): a GCP
-name is unique in its collection and scope, so a firewall's create cannot change what the
-listing says of any other firewall. The find for a written item reads it directly.
+A write drops only the items it names (:func:`.written.mark_written`,
+:meth:`..contract.snapshot.Snapshots.wrote`): a GCP name is unique in its collection and scope,
+so a firewall's create cannot change what the listing says of any other firewall. The find for
+a written item reads it directly.
 
 A resource named by a path the server makes (an IAM service account's email) is found the same
 way before its name is known: by listing its parent and matching its natural key.
@@ -21,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .calls import GcpCalls
 from ..contract.errors import MalformedResponseError
 from ..contract.ownership import Owner
 from ..contract.state import State
+from .calls import GcpCalls
 
 
 def find_listed(core: GcpCalls, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from ..contract.spec import ResourceSpec
@@ -25,7 +25,7 @@ _GOOGLE_URL = re.compile(r"^https://[a-z0-9.-]+\.googleapis\.com/(?P<path>.+)$")
 _SCOPED = ("global/", "regions/", "zones/")
 
 
-@lru_cache(maxsize=None)
+@cache
 def document_base(document_path: str) -> str:
     """The base URL a discovery document's client calls: ``rootUrl`` + ``servicePath``."""
     with open(document_path, encoding="utf-8") as handle:

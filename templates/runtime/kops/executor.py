@@ -9,8 +9,8 @@ it fails at once, saying so.
 
 ``run(tasks, prune=True)`` also deletes what the cluster owns, of the kinds the tasks use, that
 no task declares (:mod:`.prune`); a dry run names them under "Will delete resources" (what
-``prune=True`` would delete); without ``prune`` nothing is deleted. Each run reads every resource type once
-(:mod:`..contract.snapshot`) unless ``batched_reads=False``.
+``prune=True`` would delete); without ``prune`` nothing is deleted. Each run reads every
+resource type once (:mod:`..contract.snapshot`) unless ``batched_reads=False``.
 
 Both return a :class:`~.report.Report`: what each task found and did, the reads and writes the
 run sent, its time; each change is logged at INFO on the ``tasklayer`` logger as it is made."""
@@ -20,10 +20,11 @@ from __future__ import annotations
 import graphlib
 import logging
 import time
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..contract.errors import DependencyCycleError, InUseError, TaskError, TryAgainLater
 from .cloud import look_early
@@ -70,6 +71,81 @@ def _chain_lengths(dependents: dict[Task, list[Task]]) -> dict[Task, int]:
     for task in dependents:
         walk(task)
     return length
+
+
+def _wait_for_a_listing(schedule: _Schedule) -> None:
+    """Nothing runs but early listings: wait until one of them is done."""
+    done_listing, _ = wait(schedule.listing, return_when=FIRST_COMPLETED)
+    for future in done_listing:
+        del schedule.listing[future]
+
+
+@dataclass
+class _Schedule:
+    """One :meth:`Executor._waves`: each task pending, running, waiting to try again or done,
+    the early listings not begun and those running, and the failures so far."""
+
+    blockers: dict[Task, list[Task]]  # what must be done before each task begins
+    urgency: dict[Task, int]  # the longest chain each task heads (:func:`_chain_lengths`)
+    listings: dict[str, list[Task]]  # kinds whose early listing has not begun
+    pending: set[Task]
+    listing: dict[Future[Any], str] = field(default_factory=dict)
+    done: set[Task] = field(default_factory=set)
+    waiting: set[Task] = field(default_factory=set)
+    running: dict[Future[Any], Task] = field(default_factory=dict)
+    deadlines: dict[Task, float] = field(default_factory=dict)
+    failures: list[TaskError] = field(default_factory=list)
+
+    @classmethod
+    def of(
+        cls, graph: dict[Task, list[Task]], reverse: bool, early: dict[str, list[Task]] | None
+    ) -> _Schedule:
+        """``graph``'s tasks, each blocked by what it depends on (``reverse``: by what depends
+        on it)."""
+        blockers = (
+            graph
+            if not reverse
+            else {t: [o for o, deps in graph.items() if t in deps] for t in graph}
+        )
+        dependents: dict[Task, list[Task]] = {t: [] for t in blockers}
+        for task, before in blockers.items():
+            for blocker in before:
+                dependents[blocker].append(task)
+        return cls(blockers, _chain_lengths(dependents), dict(early or {}), set(graph))
+
+    def ready(self) -> list[Task]:
+        """The tasks whose blockers are done, neither running nor waiting, most urgent first."""
+        busy = set(self.running.values())
+        return sorted(
+            (
+                t
+                for t in self.pending
+                if t not in self.waiting
+                and t not in busy
+                and all(b in self.done for b in self.blockers[t])
+            ),
+            key=lambda t: (-self.urgency[t], t.key),
+        )
+
+    def free(self, slots: int) -> int:
+        """How many of ``slots`` neither a task nor a listing holds."""
+        return slots - len(self.running) - len(self.listing)
+
+    def drop_begun_listings(self) -> None:
+        """A kind one of whose tasks has begun lists for itself."""
+        begun = set(self.running.values()) | self.done | self.waiting
+        for kind in [k for k, ts in self.listings.items() if not begun.isdisjoint(ts)]:
+            del self.listings[kind]
+
+    def kinds_by_urgency(self) -> list[str]:
+        """The kinds not listed yet, those with the most urgent tasks first."""
+        return sorted(self.listings, key=lambda k: -max(self.urgency[t] for t in self.listings[k]))
+
+    def raise_failures(self) -> None:
+        if len(self.failures) == 1:
+            raise self.failures[0]
+        if self.failures:
+            raise TaskError("; ".join(str(f) for f in self.failures))
 
 
 @dataclass
@@ -211,76 +287,63 @@ class Executor:
         tasks, those heading the longest chains go first. ``early``: kinds whose listing is made
         in a slot no ready task needs, before any of their tasks begins, the kinds with the most
         urgent tasks first."""
-        blockers = (
-            graph
-            if not reverse
-            else {t: [o for o, deps in graph.items() if t in deps] for t in graph}
-        )
-        dependents: dict[Task, list[Task]] = {t: [] for t in blockers}
-        for task, before in blockers.items():
-            for blocker in before:
-                dependents[blocker].append(task)
-        urgency = _chain_lengths(dependents)
-        listings = dict(early or {})
-        listing: dict[Future[Any], str] = {}
-        pending: set[Task] = set(graph)
-        done: set[Task] = set()
-        waiting: set[Task] = set()
-        running: dict[Future[Any], Task] = {}
-        deadlines: dict[Task, float] = {}
-        failures: list[TaskError] = []
+        schedule = _Schedule.of(graph, reverse, early)
         with ThreadPoolExecutor(max_workers=self.max_concurrency) as pool:
-            while pending and (running or not failures):
-                if not failures:
-                    busy = set(running.values())
-                    ready = sorted(
-                        (
-                            t
-                            for t in pending
-                            if t not in waiting
-                            and t not in busy
-                            and all(b in done for b in blockers[t])
-                        ),
-                        key=lambda t: (-urgency[t], t.key),
-                    )
-                    free = self.max_concurrency - len(running) - len(listing)
-                    for task in ready[:free]:
-                        running[pool.submit(self._attempt, task, step)] = task
-                    begun = set(running.values()) | done | waiting
-                    for kind in [k for k, ts in listings.items() if not begun.isdisjoint(ts)]:
-                        del listings[kind]  # one of its tasks has begun: it lists for itself
-                    free = self.max_concurrency - len(running) - len(listing)
-                    for kind in sorted(
-                        listings, key=lambda k: -max(urgency[t] for t in listings[k])
-                    ):
-                        if free <= 0:
-                            break
-                        listing[pool.submit(self._list_early, listings.pop(kind))] = kind
-                        free -= 1
-                if not running and listing:
-                    done_listing, _ = wait(listing, return_when=FIRST_COMPLETED)
-                    for future in done_listing:
-                        del listing[future]
+            while schedule.pending and (schedule.running or not schedule.failures):
+                if not schedule.failures:
+                    self._start_ready(pool, schedule, step)
+                    self._start_listings(pool, schedule)
+                if not schedule.running and schedule.listing:
+                    _wait_for_a_listing(schedule)
                     continue
-                if not running:
+                if not schedule.running:
                     self.sleep(self.retry_interval)  # only waiting tasks are left
-                    waiting.clear()
+                    schedule.waiting.clear()
                     continue
-                timeout = self.retry_interval if waiting else None
-                in_flight: list[Future[Any]] = [*running, *listing]
-                finished, _ = wait(in_flight, timeout=timeout, return_when=FIRST_COMPLETED)
-                if not finished:
-                    waiting.clear()  # their pause is over
-                for future in finished:
-                    if future in listing:
-                        del listing[future]  # a free slot; its tasks find what it listed
-                        continue
-                    task = running.pop(future)
-                    self._settle(task, future.result(), pending, done, waiting, deadlines, failures)
-        if len(failures) == 1:
-            raise failures[0]
-        if failures:
-            raise TaskError("; ".join(str(f) for f in failures))
+                self._settle_finished(schedule)
+        schedule.raise_failures()
+
+    def _start_ready(
+        self, pool: ThreadPoolExecutor, schedule: _Schedule, step: Callable[[Task], object]
+    ) -> None:
+        """Start the ready tasks, the most urgent first, in the slots free."""
+        ready = schedule.ready()
+        for task in ready[: schedule.free(self.max_concurrency)]:
+            schedule.running[pool.submit(self._attempt, task, step)] = task
+
+    def _start_listings(self, pool: ThreadPoolExecutor, schedule: _Schedule) -> None:
+        """Begin early listings in the slots the ready tasks left free, the kinds with the most
+        urgent tasks first; a kind one of whose tasks has begun lists for itself."""
+        schedule.drop_begun_listings()
+        free = schedule.free(self.max_concurrency)
+        for kind in schedule.kinds_by_urgency():
+            if free <= 0:
+                break
+            schedule.listing[pool.submit(self._list_early, schedule.listings.pop(kind))] = kind
+            free -= 1
+
+    def _settle_finished(self, schedule: _Schedule) -> None:
+        """Wait for a task or a listing to finish (with tasks waiting to try again, at most
+        ``retry_interval``: then their pause is over) and settle what finished."""
+        timeout = self.retry_interval if schedule.waiting else None
+        in_flight: list[Future[Any]] = [*schedule.running, *schedule.listing]
+        finished, _ = wait(in_flight, timeout=timeout, return_when=FIRST_COMPLETED)
+        if not finished:
+            schedule.waiting.clear()  # their pause is over
+        for future in finished:
+            if future in schedule.listing:
+                del schedule.listing[future]  # a free slot; its tasks find what it listed
+                continue
+            task = schedule.running.pop(future)
+            self._settle(
+                task,
+                future.result(),
+                schedule.pending,
+                schedule.done,
+                schedule.waiting,
+                schedule.deadlines,
+                schedule.failures,
+            )
 
     def _settle(
         self,

@@ -13,7 +13,8 @@ import dataclasses
 import inspect
 import textwrap
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
+from itertools import pairwise
 from typing import Any
 
 from ..contract.spec import Mutability
@@ -57,7 +58,7 @@ def task_fields(cls: type) -> tuple[FieldInfo, ...]:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def attribute_docs(cls: type) -> dict[str, str]:
     """Attribute docstrings (the string right after ``attr: type = value``) of ``cls``; none
     when its source is not shipped."""
@@ -67,7 +68,7 @@ def attribute_docs(cls: type) -> dict[str, str]:
         return {}
     body: list[Any] = ast.parse(source).body[0].body  # type: ignore[attr-defined]
     docs: dict[str, str] = {}
-    for node, after in zip(body, body[1:]):
+    for node, after in pairwise(body):
         if (
             isinstance(node, ast.AnnAssign)
             and isinstance(node.target, ast.Name)

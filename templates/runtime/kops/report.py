@@ -18,8 +18,8 @@ from ..contract.calls import CallCount
 from ..contract.state import State
 
 if TYPE_CHECKING:
-    from .task import Changes, Context, Task
     from .targets import Target
+    from .task import Changes, Context, Task
 
 __all__ = ["Action", "CallCount", "Report", "TaskReport"]
 

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..aws.core import AwsCore
-from ..contract.context import Context
-from ..contract.adapter import Core
-from ..contract.ownership import Owner
 from ..capi.reconciler import Reconciler
+from ..contract.adapter import Core
+from ..contract.context import Context
+from ..contract.ownership import Owner
 from ..contract.spec import FieldSpec, ResourceSpec
 from ..kops.task import Task
 from ..kops.translate import field_value_named

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..contract.context import Context
+from ..capi.reconciler import Reconciler
 from ..contract.adapter import Core
+from ..contract.context import Context
+from ..contract.ownership import Owner
+from ..contract.spec import FieldSpec, Mutability, ResourceSpec
 from ..contract.state import State
 from ..gcp.core import GcpCore
 from ..gcp.refs import canonical_state, document_base
-from ..contract.ownership import Owner
-from ..capi.reconciler import Reconciler
-from ..contract.spec import FieldSpec, Mutability, ResourceSpec
 from ..kops.task import Task
 from ..kops.translate import field_value_named
 

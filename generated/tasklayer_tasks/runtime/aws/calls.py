@@ -16,15 +16,15 @@ from typing import Any
 from botocore import xform_name
 from botocore.model import Shape
 
-from . import model
-from .errors import translate
-from .tag_reads import with_tags
 from ..contract.calls import READ_PREFIXES
 from ..contract.errors import CloudError, MalformedResponseError, NotFoundError
 from ..contract.retry import RetryPolicy
 from ..contract.snapshot import Snapshots
 from ..contract.spec import FieldSpec, ReadSpec, ResourceSpec
 from ..contract.state import State
+from . import model
+from .errors import translate
+from .tag_reads import with_tags
 
 
 class AwsCalls:

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .calls import AwsCalls
 from ..contract.errors import NotFoundError
 from ..contract.state import State, known
+from .calls import AwsCalls
 
 
 def _item(core: AwsCalls, state: Mapping[str, Any]) -> dict[str, Any]:

@@ -12,16 +12,18 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from . import create as aws_create, find as aws_find, updates as aws_updates
-from .calls import AwsCalls
-from .listing import find_listed, owned_states, read_ahead
-from .versions import read_default_version
 from ..contract.calls import CallCount
 from ..contract.ownership import Owner
 from ..contract.retry import RetryPolicy
 from ..contract.snapshot import Snapshots
 from ..contract.spec import FieldSpec, ResourceSpec
 from ..contract.state import State, known
+from . import create as aws_create
+from . import find as aws_find
+from . import updates as aws_updates
+from .calls import AwsCalls
+from .listing import find_listed, owned_states, read_ahead
+from .versions import read_default_version
 
 
 class AwsCore(AwsCalls):
@@ -116,7 +118,7 @@ class AwsCore(AwsCalls):
                 responses = list(pool.map(lambda run: run[0].run(read, run[1]), runs))
         else:
             responses = [read(f) for f in fields]
-        for f, response in zip(fields, responses):
+        for f, response in zip(fields, responses, strict=True):  # one answer per read
             if f.name in response:
                 state[f.name] = self.from_api(f, response[f.name])
 
@@ -164,7 +166,7 @@ class AwsCore(AwsCalls):
                     },
                     retry_not_found=False,
                 )
-            except Exception:  # noqa: BLE001
+            except Exception:
                 # a best effort for a message: never the reason a delete fails (of a whole
                 # service's kinds, one an emulator lacks raises its own NotImplementedError)
                 continue

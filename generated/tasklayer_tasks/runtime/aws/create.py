@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..contract.errors import OutcomeUnknownError
+from ..contract.state import State
 from . import change_batch as aws_change_batch
 from .calls import AwsCalls
 from .listing import answer_state
 from .tags import create_tags
-from ..contract.errors import OutcomeUnknownError
-from ..contract.state import State
 
 
 def create(

@@ -9,12 +9,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from . import change_batch as aws_change_batch
-from .calls import AwsCalls
 from ..contract.diff import same_name
 from ..contract.errors import MalformedResponseError
 from ..contract.spec import Mutability, ReadSpec
 from ..contract.state import State, known
+from . import change_batch as aws_change_batch
+from .calls import AwsCalls
 
 __all__ = ["carries", "find", "known", "natural_params", "nested_states"]
 

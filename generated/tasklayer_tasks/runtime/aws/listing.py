@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import model
-from .calls import AwsCalls
-from .find import carries, find, natural_params, nested_states
 from ..contract.errors import MalformedResponseError
 from ..contract.ownership import Owner
 from ..contract.state import State, Unread, known
+from . import model
+from .calls import AwsCalls
+from .find import carries, find, natural_params, nested_states
 
 
 def find_listed(

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..contract.errors import InUseError, NotFoundError
+from ..contract.spec import FieldSpec, update_order
+from ..contract.state import known
 from . import change_batch as aws_change_batch
 from .calls import AwsCalls
 from .tags import tag
 from .versions import new_default_version
-from ..contract.errors import InUseError, NotFoundError
-from ..contract.spec import FieldSpec, update_order
-from ..contract.state import known
 
 ADD_REMOVE = "add_remove"
 

@@ -1,4 +1,5 @@
-"""Versioned resources (:class:`..contract.spec.VersionSpec`): a launch template's data lives in versions.
+"""Versioned resources (:class:`..contract.spec.VersionSpec`): a launch template's data lives
+in versions.
 
 kOps changes a launch template by creating a new version and making it the default, never by
 editing one in place; so does this runtime. The version's fields are read from the default
@@ -13,10 +14,10 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from . import model
-from .calls import AwsCalls
 from ..contract.errors import MalformedResponseError, OutcomeUnknownError
 from ..contract.state import State
+from . import model
+from .calls import AwsCalls
 
 
 def read_default_version(core: AwsCalls, state: State, wanted: Mapping[str, Any]) -> None:

@@ -17,8 +17,8 @@ from typing import Any
 
 import kopf
 
-from .reconciler import Reconciler, Result
 from ..contract.context import Context
+from .reconciler import Reconciler, Result
 
 CLUSTER_LABEL = "cluster.x-k8s.io/cluster-name"
 TERMINAL_REASONS = frozenset(

@@ -32,11 +32,10 @@ from ..contract.ownership import Owner
 from ..contract.spec import Mutability, ResourceSpec, lower_camel
 from ..contract.state import State
 
-from .result import Condition, Result
-
 # ATTEMPT stays importable from here, where the status key was always defined
 from .reconciler_write import ATTEMPT as ATTEMPT
 from .reconciler_write import delete, reconcile
+from .result import Condition, Result
 
 __all__ = ["ATTEMPT", "Condition", "DEFAULT_REQUEUE", "Reconciler", "Result"]
 
@@ -118,7 +117,8 @@ class Reconciler:
         return status
 
     def key_of(self, name: str) -> str:
-        """The custom resource's key for a field: what the generator recorded (``FieldSpec.key``)."""
+        """The custom resource's key for a field: what the generator recorded
+        (``FieldSpec.key``)."""
         return (
             self.spec.field(name).key
             if any(f.name == name for f in self.spec.fields)

@@ -1,8 +1,9 @@
 """What differs between the cloud and the task: kOps' BuildChanges, by the field metadata.
 
-``None`` in the desired state means "don't care" (so do members a structure leaves out); tags are compared on the keys the task
-manages only; unordered lists as multisets; write-only fields never against reads;
-server-defaulted fields only when the task sets them; read-only fields never.
+``None`` in the desired state means "don't care" (so do members a structure leaves out); tags
+are compared on the keys the task manages only; unordered lists as multisets; write-only fields
+never against reads; server-defaulted fields only when the task sets them; read-only fields
+never.
 """
 
 from __future__ import annotations
@@ -55,7 +56,9 @@ def _covers(have: Any, want: Any) -> bool:
     if isinstance(want, Mapping) and isinstance(have, Mapping):
         return all(k in have and _covers(have[k], v) for k, v in want.items() if v is not None)
     if isinstance(want, list) and isinstance(have, list):
-        return len(want) == len(have) and all(_covers(h, w) for h, w in zip(have, want))
+        return len(want) == len(have) and all(
+            _covers(h, w) for h, w in zip(have, want, strict=True)
+        )
     return bool(have == want)
 
 

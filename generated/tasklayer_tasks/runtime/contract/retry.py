@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .errors import CloudError, OutcomeUnknownError, ThrottledError, UnavailableError
 
@@ -51,7 +52,8 @@ class RetryPolicy:
         retry_if: Callable[[CloudError], bool] | None = None,
         **params: Any,
     ) -> Any:
-        """Call ``fn(**params)``; ``fn`` raises only :class:`CloudError` kinds for cloud failures."""
+        """Call ``fn(**params)``; ``fn`` raises only :class:`CloudError` kinds for cloud
+        failures."""
         for attempt in range(self.attempts):
             try:
                 return fn(**params)

@@ -14,7 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..contract.errors import ConflictError, OutcomeUnknownError, TryAgainLater
+from ..contract.errors import (
+    ConflictError,
+    MultipleMatchesError,
+    OutcomeUnknownError,
+    TryAgainLater,
+)
 from ..contract.ownership import ATTEMPT_TAG, create_token, needs_marker
 from ..contract.state import State
 from .locate import candidates, describe, how_found
@@ -22,7 +27,6 @@ from .outcome import Face
 from .owning import owns
 from .subject import Subject
 from .token_adopt import made_with, token_taken
-from ..contract.errors import MultipleMatchesError
 
 
 def identity_of(subject: Subject, state: State) -> State:

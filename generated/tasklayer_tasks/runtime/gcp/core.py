@@ -14,17 +14,17 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+from ..contract.errors import NotFoundError, TryAgainLater
+from ..contract.ownership import Owner
+from ..contract.retry import RetryPolicy
+from ..contract.spec import ResourceSpec
+from ..contract.state import State
 from . import updates as gcp_updates
 from .calls import GcpCalls
 from .listing import find_by_natural_key, find_listed, owned_states
 from .operations import is_operation
 from .refs import as_wanted
 from .updates import request_id
-from ..contract.errors import NotFoundError, TryAgainLater
-from ..contract.ownership import Owner
-from ..contract.retry import RetryPolicy
-from ..contract.spec import ResourceSpec
-from ..contract.state import State
 
 
 class GcpCore(GcpCalls):

@@ -16,11 +16,12 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from ..contract.errors import TryAgainLater
-from .errors import operation_error
 from ..contract.retry import RetryPolicy
+from .errors import operation_error
 
 SCOPE_PLURALS = {
     "projects": "project",
@@ -64,7 +65,7 @@ def operation_params(
         return {"name": str(operation["name"])}
     link = str(operation.get("selfLink", ""))
     parts = link.split("/")
-    params = {SCOPE_PLURALS[k]: v for k, v in zip(parts, parts[1:]) if k in SCOPE_PLURALS}
+    params = {SCOPE_PLURALS[k]: v for k, v in pairwise(parts) if k in SCOPE_PLURALS}
     params.setdefault("operation", str(operation.get("name", "")).rsplit("/", 1)[-1])
     if not parameters:
         return params
@@ -109,8 +110,9 @@ class OperationWaiter:
             spent = max(waited, self.clock() - started)
             if spent >= self.timeout:
                 raise TryAgainLater(
-                    f"{what}: {current.get('operationType', 'operation')} {current.get('name')} is still "
-                    f"{current.get('status', 'running')} after {poll} polls ({spent:.0f}s)"
+                    f"{what}: {current.get('operationType', 'operation')} {current.get('name')}"
+                    f" is still {current.get('status', 'running')} after {poll} polls"
+                    f" ({spent:.0f}s)"
                 )
             if poll:
                 pause = self.delay(poll - 1)

@@ -12,11 +12,11 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from .calls import GcpCalls
-from .refs import as_wanted
 from ..contract.diff import differs
 from ..contract.errors import OutcomeUnknownError, PreconditionFailedError
 from ..contract.spec import CallSpec, FieldSpec, Mutability
+from .calls import GcpCalls
+from .refs import as_wanted
 
 
 def request_id() -> str:

@@ -12,16 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import (
-    Plan,
-    apply as engine_apply,
-    creation_state,
-    delete as engine_delete,
-    look_early as engine_look_early,
-)
 from ..contract.context import Context
 from ..contract.errors import NotConvergedError, TryAgainLater
 from ..contract.state import State
+from ..engine import Plan, creation_state
+from ..engine import apply as engine_apply
+from ..engine import delete as engine_delete
+from ..engine import look_early as engine_look_early
 from .task import Changes, Target, Task
 from .translate import forget_id, keep_id, record_of, subject_of
 

@@ -1,10 +1,11 @@
 """Prune, as kOps' deletions: what the cluster owns that no task declares any more.
 
 For each kind the task list uses, the resources carrying the cluster's ownership tag or label
-(one listing, :mod:`..contract.snapshot`) whose id no task of that kind holds are *orphans*. Each becomes
-a task of its kind, holding its id and, for each reference field naming another orphan, that
-orphan: so deleting them runs in dependency order (a Subnet before its VPC), through the same
-delete path as any task (found again by id and its ownership verified before the call).
+(one listing, :mod:`..contract.snapshot`) whose id no task of that kind holds are *orphans*.
+Each becomes a task of its kind, holding its id and, for each reference field naming another
+orphan, that orphan: so deleting them runs in dependency order (a Subnet before its VPC),
+through the same delete path as any task (found again by id and its ownership verified before
+the call).
 
 Never pruned: anything not carrying the owner's tag or label (so nothing shared and nothing of
 another owner), kinds listed inside a parent (a Route goes with its RouteTable; the local route
@@ -19,8 +20,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..contract.context import Context
-from .lifecycle import Lifecycle
 from ..contract.spec import ResourceSpec, known_specs
+from .lifecycle import Lifecycle
 from .task import Task
 from .translate import adopt, owner_of, pass_core, record_of
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from ..engine import plan as make_plan
+from ..contract.adapter import Core
 from ..contract.context import Context
 from ..contract.diff import shown
 from ..contract.errors import (
@@ -33,8 +33,8 @@ from ..contract.errors import (
 from ..contract.ownership import Owner
 from ..contract.redact import printable, redacted
 from ..contract.spec import FieldSpec, ResourceSpec
-from ..contract.adapter import Core
 from ..contract.state import Placeholder, State
+from ..engine import plan as make_plan
 from ..engine.plan import fixed_fields
 from ..engine.required import check_one_form, missing_fields, require
 from .field_info import FieldInfo, task_fields
@@ -190,7 +190,7 @@ class Task(Node):
         """What a field referring to this resource holds: its id (AWS), its selfLink (GCP)."""
         return self.resource_id
 
-    # -- kOps' verbs ---------------------------------------------------------------------------------
+    # -- kOps' verbs -------------------------------------------------------------------------------
 
     def missing_fields(self) -> list[str]:
         """The attributes its create requires that are not set and that nothing fills in; none

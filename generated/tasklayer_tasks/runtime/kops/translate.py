@@ -10,16 +10,17 @@ Typed over :class:`TaskLike` (what :class:`.task.Task` is), so that this module 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, Protocol, TypeVar
 from weakref import WeakKeyDictionary
 
-from ..engine import Record, Subject, locate, readiness
+from ..contract.adapter import Core
 from ..contract.context import Context
 from ..contract.errors import TaskError, TryAgainLater
 from ..contract.ownership import Owner
 from ..contract.spec import FieldSpec, Mutability, ResourceSpec
-from ..contract.adapter import Core
 from ..contract.state import Placeholder, State
+from ..engine import Record, Subject, locate, readiness
 from .lifecycle import Lifecycle
 from .nested import Node, resolved
 
@@ -128,16 +129,22 @@ def desired_state(task: TaskLike, dry_run: bool = False) -> State:
     for f in task.spec.fields:
         if f.mutability is Mutability.READ_ONLY:
             continue  # the cloud's to say (an id, below, comes from what was found)
-        value = resolved(
-            _declared(task, f),
-            lambda v: (isinstance(v, Node) and task.reference_to(f, v))
-            or _unresolved(task, v, dry_run),
-        )
+        value = resolved(_declared(task, f), _reference_in(task, f, dry_run))
         if value is not None:
             state[f.name] = value
     if len(task.spec.primary) == 1 and task.resource_id is not None:
         state[task.spec.primary[0]] = task.resource_id
     return state
+
+
+def _reference_in(task: TaskLike, f: FieldSpec, dry_run: bool) -> Callable[[Node], Any]:
+    """How a task inside field ``f`` is written: its id, or (none yet) the dry run's
+    placeholder or a wait."""
+
+    def reference(v: Node) -> Any:
+        return (isinstance(v, Node) and task.reference_to(f, v)) or _unresolved(task, v, dry_run)
+
+    return reference
 
 
 def _declared(task: TaskLike, f: FieldSpec) -> Any:
