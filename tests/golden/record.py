@@ -27,8 +27,12 @@ line, see :mod:`tests.golden.normalise` for what is replaced by placeholders):
                   the converged re-apply, delete.
 
 ``--check`` prints per scenario ``identical``, ``shorter`` (a subsequence of the golden one with
-fewer calls), ``absent`` (the fresh run has no such scenario: a cell of a call no longer made)
-or ``DIFFERENT`` with a short diff (a new scenario is DIFFERENT too), and exits 1 on any
+fewer calls), ``fewer-reads`` (fewer calls, the same writes in the same order, and reads that
+are a sub-multiset of the golden's, some of them earlier: a look moved into an earlier pass;
+placeholders compared up to one consistent renumbering, see :func:`fewer_reads`), ``absent``
+(the fresh run has no such scenario: a cell of a call no longer made) or ``DIFFERENT`` with a
+short diff (a new scenario is DIFFERENT too, and so is any run that adds, drops, repeats or
+reorders a write, or makes a read the golden run never made or more often), and exits 1 on any
 DIFFERENT.
 
 Determinism. The executor runs independent tasks on up to 10 threads, so the wire order of
