@@ -376,7 +376,8 @@ def renamed(calls: list[dict[str, Any]]) -> list[tuple[bool, str]]:
     lines = [(not is_read(c), line(c)) for c in calls]
     names: dict[str, str] = {}
     counts: dict[str, int] = {}
-    for _, text in [entry for entry in lines if entry[0]] + [entry for entry in lines if not entry[0]]:
+    writes_first = [e for e in lines if e[0]] + [e for e in lines if not e[0]]
+    for _, text in writes_first:
         for match in _PLACEHOLDER.finditer(text):
             if match.group(0) not in names:
                 kind = match.group(1)
@@ -412,8 +413,8 @@ def verdict(golden: list[dict[str, Any]] | None, fresh: list[dict[str, Any]] | N
     if len(new) < len(old) and is_subsequence(new, old):
         return "shorter", [f"{len(old) - len(new)} fewer calls"]
     if fewer_reads(golden, fresh):
-        return "fewer-reads", [f"{len(old) - len(new)} fewer calls: the same writes in the same order, "
-                               "a subset of the reads, some earlier"]
+        fewer = len(old) - len(new)
+        return "fewer-reads", [f"{fewer} fewer calls: the same writes in order, fewer reads"]
     diff = list(difflib.unified_diff(old, new, "golden", "fresh", n=1, lineterm=""))[2:]
     return "DIFFERENT", diff[:24] + ([f"... {len(diff) - 24} more diff lines"] if len(diff) > 24 else [])
 
