@@ -6,8 +6,9 @@ CreateVpc, a lost reply at the Route 53 zone's create and at the network reconci
 delete call; each cell takes seconds, so the suite's 252 are not all re-recorded here). The whole
 matrix (315 cells, tens of minutes) is ``python -m tests.golden.record --check --suite fault-matrix``.
 
-Each scenario must be identical to its golden sequence or a subsequence of it with fewer calls
-(``shorter``); a scenario that is neither fails with its diff. ``--write`` after a deliberate
+Each scenario must be identical to its golden sequence, a subsequence of it with fewer calls
+(``shorter``), or have fewer calls with the same writes in the same order and a subset of its
+reads (``fewer-reads``); a scenario that is none of these fails with its diff. ``--write`` after a deliberate
 change, with each shorter or different sequence explained in the commit.
 """
 
