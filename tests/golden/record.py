@@ -27,8 +27,12 @@ line, see :mod:`tests.golden.normalise` for what is replaced by placeholders):
                   the converged re-apply, delete.
 
 ``--check`` prints per scenario ``identical``, ``shorter`` (a subsequence of the golden one with
-fewer calls), ``absent`` (the fresh run has no such scenario: a cell of a call no longer made)
-or ``DIFFERENT`` with a short diff (a new scenario is DIFFERENT too), and exits 1 on any
+fewer calls), ``fewer-reads`` (fewer calls, the same writes in the same order, and reads that
+are a sub-multiset of the golden's, some of them earlier: a look moved into an earlier pass;
+placeholders compared up to one consistent renumbering, see :func:`fewer_reads`), ``absent``
+(the fresh run has no such scenario: a cell of a call no longer made) or ``DIFFERENT`` with a
+short diff (a new scenario is DIFFERENT too, and so is any run that adds, drops, repeats or
+reorders a write, or makes a read the golden run never made or more often), and exits 1 on any
 DIFFERENT.
 
 Determinism. The executor runs independent tasks on up to 10 threads, so the wire order of
@@ -52,8 +56,10 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import re
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -360,8 +366,42 @@ def is_subsequence(short: list[str], long: list[str]) -> bool:
     return all(any(item == other for other in it) for item in short)
 
 
+_PLACEHOLDER = re.compile(r"<([a-z0-9-]+?)-(\d+)>")
+
+
+def renamed(calls: list[dict[str, Any]]) -> list[tuple[bool, str]]:
+    """(is a write, line) per call, the placeholders renumbered per kind in order of first
+    appearance in the writes, then in the reads (the recorder numbers them in order of first
+    appearance in the whole scenario, so a read moved earlier renumbers the ids it names)."""
+    lines = [(not is_read(c), line(c)) for c in calls]
+    names: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    writes_first = [e for e in lines if e[0]] + [e for e in lines if not e[0]]
+    for _, text in writes_first:
+        for match in _PLACEHOLDER.finditer(text):
+            if match.group(0) not in names:
+                kind = match.group(1)
+                counts[kind] = counts.get(kind, 0) + 1
+                names[match.group(0)] = f"<{kind}-{counts[kind]}>"
+    return [(write, _PLACEHOLDER.sub(lambda m: names[m.group(0)], text)) for write, text in lines]
+
+
+def fewer_reads(golden: list[dict[str, Any]], fresh: list[dict[str, Any]]) -> bool:
+    """``fewer-reads``: the fresh run makes fewer calls, the same writes (every mutating call, its
+    fault and status included) in the same order, and reads that are a sub-multiset of the
+    golden's (each read as often or less often), all up to one consistent renumbering of the
+    placeholders (:func:`renamed`); reads may fall elsewhere between the writes. No write is
+    added, dropped, repeated or reordered and no read the golden run never made is made."""
+    if len(fresh) >= len(golden):
+        return False
+    old, new = renamed(golden), renamed(fresh)
+    if [t for w, t in old if w] != [t for w, t in new if w]:
+        return False
+    return not Counter(t for w, t in new if not w) - Counter(t for w, t in old if not w)
+
+
 def verdict(golden: list[dict[str, Any]] | None, fresh: list[dict[str, Any]] | None) -> tuple[str, list[str]]:
-    """('identical' | 'shorter' | 'absent' | 'DIFFERENT', diff lines)."""
+    """('identical' | 'shorter' | 'fewer-reads' | 'absent' | 'DIFFERENT', diff lines)."""
     if fresh is None:
         return "absent", []
     new = [line(c) for c in fresh]
@@ -372,6 +412,9 @@ def verdict(golden: list[dict[str, Any]] | None, fresh: list[dict[str, Any]] | N
         return "identical", []
     if len(new) < len(old) and is_subsequence(new, old):
         return "shorter", [f"{len(old) - len(new)} fewer calls"]
+    if fewer_reads(golden, fresh):
+        fewer = len(old) - len(new)
+        return "fewer-reads", [f"{fewer} fewer calls: the same writes in order, fewer reads"]
     diff = list(difflib.unified_diff(old, new, "golden", "fresh", n=1, lineterm=""))[2:]
     return "DIFFERENT", diff[:24] + ([f"... {len(diff) - 24} more diff lines"] if len(diff) > 24 else [])
 

@@ -6,8 +6,9 @@ CreateVpc, a lost reply at the Route 53 zone's create and at the network reconci
 delete call; each cell takes seconds, so the suite's 252 are not all re-recorded here). The whole
 matrix (315 cells, tens of minutes) is ``python -m tests.golden.record --check --suite fault-matrix``.
 
-Each scenario must be identical to its golden sequence or a subsequence of it with fewer calls
-(``shorter``); a scenario that is neither fails with its diff. ``--write`` after a deliberate
+Each scenario must be identical to its golden sequence, a subsequence of it with fewer calls
+(``shorter``), or have fewer calls with the same writes in the same order and a subset of its
+reads (``fewer-reads``); a scenario that is none of these fails with its diff. ``--write`` after a deliberate
 change, with each shorter or different sequence explained in the commit.
 """
 
@@ -38,12 +39,41 @@ def test_the_verdicts_tell_identical_shorter_and_different_apart() -> None:
                                    {"op": "DescribeVpcs", "params": {"VpcId.1": "<vpc-1>"}}]
     assert record.verdict(calls, list(calls))[0] == "identical"
     assert record.verdict(calls, [calls[0], calls[1]])[0] == "shorter"
-    assert record.verdict(calls, [calls[1], calls[0]])[0] == "DIFFERENT"
+    # a read moved: not a subsequence, but the same write and a subset of the reads
+    assert record.verdict(calls, [calls[1], calls[0]])[0] == "fewer-reads"
+    assert record.verdict(calls, [calls[1], calls[0], calls[0]])[0] == "DIFFERENT"  # as many calls
     assert record.verdict(calls, [*calls, calls[0]])[0] == "DIFFERENT"
     changed = [calls[0], {"op": "CreateVpc", "params": {"CidrBlock": "10.1.0.0/16"}}, calls[2]]
     result, diff = record.verdict(calls, changed)
     assert result == "DIFFERENT" and any("10.1.0.0/16" in d for d in diff)
     assert record.verdict(None, calls)[0] == "DIFFERENT"  # a new scenario
+
+
+def test_fewer_reads_keeps_the_writes_and_takes_no_new_read() -> None:
+    """``fewer-reads``: fewer calls, the same writes in the same order, a sub-multiset of the reads
+    (placeholders renumbered consistently); anything else stays DIFFERENT."""
+    find = {"op": "DescribeSubnets", "params": {"Filter.1.Name": "tag:Name"}}
+    create = {"op": "CreateSubnet", "params": {"VpcId": "<vpc-1>"}, "fault": "lost"}
+    read_a, read_b = (
+        {"op": "DescribeSubnets", "params": {"SubnetId.1": f"<subnet-{n}>"}} for n in (1, 2)
+    )
+    nat = {"op": "CreateNatGateway", "params": {"SubnetId": "<subnet-2>"}}
+    golden = [find, create, read_a, find, read_b, nat]
+    # the find moved before the first by-id read, one by-id read dropped, ids renumbered (subnet-2
+    # first named by a read now): the same writes, a subset of the reads
+    moved = [find, create, find, {**read_a, "params": {"SubnetId.1": "<subnet-1>"}},
+             {**nat, "params": {"SubnetId": "<subnet-1>"}}]
+    def judged(fresh: list[dict[str, Any]]) -> str:
+        return record.verdict(golden, fresh)[0]
+
+    assert judged(moved) == "fewer-reads"
+    assert judged([find, create, find, read_b, read_b, nat]) == "DIFFERENT"  # as many calls
+    assert judged([find, create, find, create, nat]) == "DIFFERENT"  # a write repeated
+    assert judged([find, nat, find, create]) == "DIFFERENT"  # writes reordered
+    assert judged([find, find, find, create, nat]) == "DIFFERENT"  # a read more often
+    narrower = {"op": "DescribeSubnets", "params": {**find["params"], "Filter.2.Name": "x"}}
+    assert judged([find, create, narrower, nat]) == "DIFFERENT"  # a read never made
+    assert judged([find, {**create, "fault": "5xx"}, find, nat]) == "DIFFERENT"  # another fault
 
 
 def test_the_kops_example_cluster_makes_its_golden_calls() -> None:
