@@ -23,6 +23,14 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True)
 
 
+def test_ruff_finds_nothing_in_the_whole_checkout() -> None:
+    """``ruff check`` as a developer types it: every file pyproject does not exclude (tests/,
+    testbed/, bench/ and examples/ too, with the per-file allowances pyproject states)."""
+    proc = _run("ruff", "check", "--no-cache", "--output-format", "concise")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "All checks passed!" in proc.stdout, proc.stdout
+
+
 @pytest.mark.parametrize("tree", LINTED)
 def test_ruff_finds_nothing(tree: str) -> None:
     assert any((ROOT / tree).rglob("*.py")), f"{tree}: no Python files to lint"

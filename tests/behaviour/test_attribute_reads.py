@@ -12,6 +12,7 @@ from moto import mock_aws
 
 from tasklayer_tasks.aws.ec2 import Vpc
 from tasklayer_tasks.runtime import CloudTarget, Executor
+from tasklayer_tasks.runtime.kops.translate import find_state
 from testbed.stack import counted_context
 
 caller: contextvars.ContextVar[str | None] = contextvars.ContextVar("caller", default=None)
@@ -39,8 +40,9 @@ def test_a_vpcs_two_dns_attributes_are_read_at_once_in_the_callers_context() -> 
 
         token = caller.set("converged pass")
         try:
-            Vpc(name="demo", cidr_block="10.0.0.0/16", enable_dns_support=True,
-                enable_dns_hostnames=True).find_state(context)
+            wanted = Vpc(name="demo", cidr_block="10.0.0.0/16", enable_dns_support=True,
+                         enable_dns_hostnames=True)
+            find_state(wanted, context)
         finally:
             caller.reset(token)
     assert calls.made["DescribeVpcAttribute"] == 2 and calls.writes() == {}

@@ -265,7 +265,8 @@ def recording_clouds(out: Raw) -> Iterator[None]:
 
         def _remember(self, model: Any, params: Any, **_: Any) -> None:
             if self.key:  # the request dict is reused: shape it now
-                out[self.key].append(lambda m=model, p=_snapshot(params): ("aws", m, p))  # type: ignore[misc]
+                shaped = _snapshot(params)
+                out[self.key].append(lambda m=model, p=shaped: ("aws", m, p))  # type: ignore[misc]
 
         def begin(self, key: str) -> None:
             super().begin(key)
@@ -457,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
         if suite == "fault-matrix" and args.write:  # minutes: each cell is kept as it is recorded
             skip = frozenset(load(suite)) if args.resume else frozenset()
             fresh = record_fault_matrix(args.match, skip=skip,
-                                        each=lambda key, calls: write(suite, {key: calls}, partial=True))
+                                        each=lambda key, calls, suite=suite: write(suite, {key: calls}, partial=True))
             if not (args.match or args.resume):
                 write(suite, fresh, partial=False)
             print(f"{suite}: recorded {len(fresh)} cells in {time.perf_counter() - started:.1f}s")
