@@ -10,6 +10,7 @@ from moto import mock_aws
 from tasklayer_tasks.aws.route53.core.key_signing_key import SPEC
 from tasklayer_tasks.runtime.aws.core import AwsCore
 from tasklayer_tasks.runtime.aws.find import natural_params
+from tasklayer_tasks.runtime.kops.translate import adopt
 
 
 def test_a_natural_key_member_the_read_does_not_take_is_matched_on_the_client() -> None:
@@ -31,7 +32,7 @@ def test_a_member_that_holds_an_arn_holds_the_referred_resources_arn() -> None:
 
     dest = Destination(name="d", destination_name="d")
     arn = "arn:aws:logs:us-east-1:123456789012:destination:d"
-    dest.adopt({"destinationName": "d", "arn": arn})
+    adopt(dest, {"destinationName": "d", "arn": arn})
     sub = SubscriptionFilter(name="f", filter_name="f", filter_pattern="", log_group_name="g", destination=dest)
     assert dest.resource_id == "d"  # its id is its name ...
     assert sub.desired()["destinationArn"] == arn  # ... but the ARN member holds its ARN
@@ -48,7 +49,7 @@ def test_the_generated_holds_arn_fact_decides_not_the_members_name() -> None:
 
     dest = Destination(name="d", destination_name="d")
     arn = "arn:aws:logs:us-east-1:123456789012:destination:d"
-    dest.adopt({"destinationName": "d", "arn": arn})
+    adopt(dest, {"destinationName": "d", "arn": arn})
     sub = SubscriptionFilter(name="f", filter_name="f", filter_pattern="", log_group_name="g", destination=dest)
     holder = sub.spec.field("destinationArn")
     assert holder.holds_arn  # the generated fact
@@ -86,7 +87,7 @@ def test_a_kind_named_by_the_task_has_that_name_for_id_once_it_exists() -> None:
     delivery = Delivery(name="dl", delivery_source_name=source)
     assert source.resource_id is None and not hasattr(source, "id")
     assert delivery.desired(dry_run=True)["deliverySourceName"] != "src"  # a placeholder until it exists
-    source.adopt({"name": "src", "arn": "arn:aws:logs:us-east-1:123456789012:delivery-source:src"})
+    adopt(source, {"name": "src", "arn": "arn:aws:logs:us-east-1:123456789012:delivery-source:src"})
     assert source.resource_id == "src"
     assert delivery.desired()["deliverySourceName"] == "src"
 

@@ -15,6 +15,7 @@ from tasklayer_tasks.aws.ec2.reconcilers import VpcReconciler
 from tasklayer_tasks.runtime import CloudTarget, Executor, TaskError
 from tasklayer_tasks.runtime.capi.reconciler import Result
 from tasklayer_tasks.runtime.contract.spec import Mutability
+from tasklayer_tasks.runtime.kops.translate import from_state
 from testbed.stack import counted_context
 
 
@@ -24,7 +25,7 @@ def test_constructor_takes_no_runtime_internals() -> None:
     assert "observed=" not in pydoc.render_doc(Vpc)
     vpc = Vpc(name="demo")
     assert vpc.observed == {}  # still the runtime's, set by a find
-    found = vpc.from_state({"VpcId": "vpc-1", "CidrBlock": "10.0.0.0/16"})
+    found = from_state(vpc, {"VpcId": "vpc-1", "CidrBlock": "10.0.0.0/16"})
     assert found.observed == {"VpcId": "vpc-1", "CidrBlock": "10.0.0.0/16"} and found.cidr_block == "10.0.0.0/16"
 
 
