@@ -19,7 +19,7 @@ TEMPLATES = ROOT / "templates"
 
 
 def test_the_read_type_is_the_runtimes_field_spec() -> None:
-    from tasklayer_tasks.runtime.spec import FieldSpec
+    from tasklayer_tasks.runtime.contract.spec import FieldSpec
 
     spec = runtime_type(TEMPLATES)
     declared = dataclasses.fields(FieldSpec)
