@@ -16,7 +16,7 @@ from typing import Any
 from botocore import xform_name
 from botocore.model import Shape
 
-from ..contract.calls import READ_PREFIXES
+from ..contract.calls import READ_PREFIXES, CallCount
 from ..contract.errors import CloudError, MalformedResponseError, NotFoundError
 from ..contract.retry import RetryPolicy
 from ..contract.snapshot import Snapshots
@@ -43,6 +43,10 @@ class AwsCalls:
         self.once = once if once is not None else client
         self.retry = retry or RetryPolicy()
         self.snapshots = snapshots  # the pass's batched reads, when it has them
+        self.answer: State | None = None  # the last create's answer, when it is the resource
+        # botocore's before-call hook on the context's clients counts every call: none here
+        self.calls: CallCount | None = None
+        self.pending: dict[str, Any] | None = None  # AWS has no long-running operations
 
     # -- calling ---------------------------------------------------------------------------
 

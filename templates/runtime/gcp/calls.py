@@ -51,6 +51,7 @@ class GcpCalls:
         self.pending: dict[str, Any] | None = None  # an operation left running (wait=False)
         self.snapshots: Snapshots | None = None  # the pass's batched reads, when it has them
         self.calls: CallCount | None = None  # where the calls it sends are counted
+        self.answer: State | None = None  # an insert answers an operation, never the resource
         # the client's base URL (its document's): references are compared as full URLs on it
         self.base = discovery.base_url(document)
 

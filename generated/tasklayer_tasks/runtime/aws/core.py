@@ -12,11 +12,8 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ..contract.calls import CallCount
 from ..contract.ownership import Owner
-from ..contract.retry import RetryPolicy
-from ..contract.snapshot import Snapshots
-from ..contract.spec import FieldSpec, ResourceSpec
+from ..contract.spec import FieldSpec
 from ..contract.state import State, known
 from . import create as aws_create
 from . import find as aws_find
@@ -28,20 +25,6 @@ from .versions import read_default_version
 
 class AwsCore(AwsCalls):
     """The calls for one resource type; one instance per client."""
-
-    def __init__(
-        self,
-        spec: ResourceSpec,
-        client: Any,
-        retry: RetryPolicy | None = None,
-        once: Any = None,
-        snapshots: Snapshots | None = None,
-    ) -> None:
-        super().__init__(spec, client, retry, once, snapshots)
-        self.answer: State | None = None  # the last create's answer, when it is the resource
-        # botocore's before-call hook on the context's clients counts every call: none here
-        self.calls: CallCount | None = None
-        self.pending: dict[str, Any] | None = None  # AWS has no long-running operations
 
     # -- find --------------------------------------------------------------------------------
 

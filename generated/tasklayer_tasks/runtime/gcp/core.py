@@ -16,8 +16,6 @@ from typing import Any
 
 from ..contract.errors import NotFoundError, TryAgainLater
 from ..contract.ownership import Owner
-from ..contract.retry import RetryPolicy
-from ..contract.spec import ResourceSpec
 from ..contract.state import State
 from . import updates as gcp_updates
 from .calls import GcpCalls
@@ -29,19 +27,6 @@ from .updates import request_id
 
 class GcpCore(GcpCalls):
     """The calls for one resource type, in one scope."""
-
-    def __init__(
-        self,
-        spec: ResourceSpec,
-        client: Any,
-        scope: Mapping[str, str],
-        retry: RetryPolicy | None = None,
-        wait: bool = True,
-        operation_timeout: float = 300.0,
-        document: str | None = None,
-    ) -> None:
-        super().__init__(spec, client, scope, retry, wait, operation_timeout, document)
-        self.answer: State | None = None  # an insert answers an operation, never the resource
 
     # -- find ------------------------------------------------------------------------------------
 
