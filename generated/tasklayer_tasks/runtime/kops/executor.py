@@ -13,7 +13,8 @@ no task declares (:mod:`.prune`); a dry run names them under "Will delete resour
 resource type once (:mod:`..contract.snapshot`) unless ``batched_reads=False``.
 
 Both return a :class:`~.report.Report`: what each task found and did, the reads and writes the
-run sent, its time; each change is logged at INFO on the ``tasklayer`` logger as it is made."""
+run sent, its time; each change is logged at INFO on the ``tasklayer`` logger as it is made.
+The graph it runs is :func:`.graph.dependency_graph`'s, which :mod:`.graph` also draws."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from typing import Any
 
 from ..contract.errors import DependencyCycleError, InUseError, TaskError, TryAgainLater
 from .cloud import look_early
+from .graph import dependency_graph
 from .prune import orphans
 from .report import Recording, Report
 from .targets import Target
@@ -35,19 +37,6 @@ from .task import Task, require_create_fields
 from .translate import owner_of, pass_core
 
 log = logging.getLogger("tasklayer")
-
-
-def _closure(tasks: Sequence[Task]) -> dict[Task, list[Task]]:
-    """Every task and what it depends on, including dependencies not listed explicitly."""
-    graph: dict[Task, list[Task]] = {}
-    todo = list(tasks)
-    while todo:
-        task = todo.pop()
-        if task in graph:
-            continue
-        graph[task] = task.dependencies()
-        todo.extend(graph[task])
-    return graph
 
 
 def _check_acyclic(graph: dict[Task, list[Task]]) -> None:
@@ -169,7 +158,7 @@ class Executor:
         """Apply every task, each after the tasks it depends on; then what the cluster owns that
         no task declares is deleted when ``prune`` (a dry run plans it; see the module). The
         report says what each task found and did (what was pruned too), and the calls made."""
-        graph = _closure(tasks)
+        graph = dependency_graph(tasks)
         _check_acyclic(graph)
         require_create_fields(graph)  # every task's missing create fields, before any call
         context = self.target.context
@@ -246,7 +235,7 @@ class Executor:
         return self._report(recording, list(tasks), started, calls)
 
     def _delete(self, tasks: Sequence[Task], target: Target) -> None:
-        graph = _closure(tasks)
+        graph = dependency_graph(tasks)
         _check_acyclic(graph)
         context = self.target.context
         self._waves(graph, lambda t: t.locate(context), reverse=False)
