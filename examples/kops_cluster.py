@@ -16,6 +16,7 @@ by their references.
     python examples/kops_cluster.py                      # starts its own moto_server, applies
     python examples/kops_cluster.py --dry-run            # the plan, as `kops update cluster` would
     python examples/kops_cluster.py --endpoint-url http://127.0.0.1:5000 [--delete]
+    python -m examples.kops_cluster --graph mermaid      # the task graph (or dot); no cloud
 
 DNS names are fully qualified, with the final dot, as Route 53 returns them.
 """
@@ -63,6 +64,7 @@ from tasklayer_tasks.runtime import (
     Joined,
     resource_name,
 )
+from tasklayer_tasks.runtime.kops.graph import to_dot, to_mermaid
 
 ZONES = ("us-east-1a", "us-east-1b", "us-east-1c")
 PLACEHOLDER_IP = "203.0.113.123"  # kOps' address for api records until dns-controller sets them
@@ -349,7 +351,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cluster", default="demo.example.com")
     parser.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")
     parser.add_argument("--delete", action="store_true", help="delete the cluster's resources")
+    parser.add_argument(
+        "--graph",
+        choices=("dot", "mermaid"),
+        help="print the task graph (Graphviz DOT or a Mermaid flowchart) and touch no cloud",
+    )
     args = parser.parse_args(argv)
+    if args.graph:
+        draw = to_dot if args.graph == "dot" else to_mermaid
+        print(draw(kops_cluster(args.cluster)), end="")
+        return
     for key in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
         os.environ.setdefault(key, "testing")
     if args.endpoint_url:
