@@ -3,8 +3,6 @@ the fake they name), and the examples run as scripts."""
 
 from __future__ import annotations
 
-import os
-import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from testbed.moto import MotoServer
+from testbed.snippets import run_snippet, snippet_env, snippets
 
 ROOT = Path(__file__).resolve().parent.parent
-SNIPPETS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+SNIPPETS = [s.code for s in snippets(ROOT / "README.md", ROOT) if s.no_run is None]
 
 
 def test_the_readme_has_its_snippets() -> None:
@@ -29,18 +28,12 @@ def moto_url() -> Iterator[str]:
 
 
 def _env(**extra: str) -> dict[str, str]:
-    """The environment the README tells a reader to set, and the generated package importable
-    as the set-up's editable install makes it (``PYTHONPATH``, for checkouts without it)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
-    env.update(PYTHONPATH=str(ROOT / "generated"), AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing",
-               **extra)
-    return env
+    return snippet_env(ROOT, **extra)
 
 
 @pytest.mark.parametrize("index", range(len(SNIPPETS)), ids=lambda i: SNIPPETS[i].splitlines()[0][:40])
 def test_readme_snippet_runs_as_pasted(index: int, moto_url: str, tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-c", SNIPPETS[index]], cwd=tmp_path, env=_env(AWS_ENDPOINT_URL=moto_url),
-                          capture_output=True, text=True, timeout=300)
+    done = run_snippet(SNIPPETS[index], tmp_path, _env(AWS_ENDPOINT_URL=moto_url))
     assert done.returncode == 0, f"snippet {index} failed:\n{SNIPPETS[index]}\n{done.stderr[-2000:]}"
 
 
