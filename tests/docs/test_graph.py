@@ -104,3 +104,12 @@ def test_the_example_prints_its_graph_without_a_cloud(form: str) -> None:
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout == (to_dot if form == "dot" else to_mermaid)(kops_cluster())
+
+
+def test_the_guide_shows_the_example_cluster_graph_as_the_module_writes_it() -> None:
+    page = (ROOT / "docs" / "guide" / "kops.md").read_text()
+    shown = re.search(r"<!-- graph: python -m examples.kops_cluster --graph mermaid -->\n```mermaid\n(.*?)^```", page,
+                      re.S | re.M)
+    assert shown, "docs/guide/kops.md lost its graph block"
+    assert shown[1] == to_mermaid(kops_cluster()), (
+        "stale: python -m examples.kops_cluster --graph mermaid, and paste its output into docs/guide/kops.md")
