@@ -59,14 +59,25 @@ def test_docs_snippet_runs_as_pasted(snippet: Snippet, moto_url: str, tmp_path: 
 
 
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
+_FENCED = re.compile(r"^```.*?^```", re.S | re.M)
+
+
+def _anchors(page: Path) -> set[str]:
+    """The ids Python-Markdown's toc gives the page's headings (its default slugify)."""
+    text = _FENCED.sub("", page.read_text())
+    titles = re.findall(r"^#{1,6} +(.+?) *$", text, re.M)
+    slugs = (re.sub(r"[^\w\s-]", "", t.replace("`", "")).strip().lower() for t in titles)
+    return {re.sub(r"[-\s]+", "-", slug) for slug in slugs}
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
 def test_links_are_relative_and_reach_a_page(page: Path) -> None:
     """Strict mode refuses a link to a file outside docs/ or to no page; repository files are
-    named in code spans instead."""
-    for target in _LINK.findall(page.read_text()):
-        if re.match(r"[a-z]+://", target) or target.startswith("#"):
+    named in code spans instead. An anchor names a heading of the page it points to."""
+    for target in _LINK.findall(_FENCED.sub("", page.read_text())):
+        if re.match(r"[a-z]+://", target):
             continue
-        path = (page.parent / target.split("#")[0]).resolve()
+        file, _, anchor = target.partition("#")
+        path = (page.parent / file).resolve() if file else page
         assert path.is_relative_to(DOCS) and path.is_file(), f"{page.name}: {target}"
+        assert not anchor or anchor in _anchors(path), f"{page.name}: {target}: no such heading"
