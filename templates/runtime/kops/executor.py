@@ -139,6 +139,12 @@ class _Schedule:
 
 @dataclass
 class Executor:
+    """kOps' ``fi`` executor over generated tasks: ``run`` applies a list of tasks as a graph,
+    ``delete`` deletes exactly a list, each returning a :class:`~.report.Report`. ``target`` is
+    where changes go (:class:`~.targets.CloudTarget`, or :class:`~.targets.DryRunTarget` for a
+    plan); the other fields tune scheduling (concurrency, deadlines, pauses) and reads, and
+    ``clock`` / ``sleep`` are there for tests."""
+
     target: Target
     # tasks at once (one that reads several attributes reads them at once: a VPC's two DNS
     # attributes); Terraform's default parallelism, well under EC2's request rates

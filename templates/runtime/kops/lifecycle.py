@@ -6,6 +6,9 @@ from enum import Enum
 
 
 class Lifecycle(str, Enum):
+    """What a task may do to its resource (``fi.Lifecycle``), set per task: ``SYNC`` by
+    default; the others only look, warn or do nothing."""
+
     SYNC = "Sync"  # make the cloud match the task
     IGNORE = "Ignore"  # do nothing at all
     WARN_IF_INSUFFICIENT_ACCESS = "WarnIfInsufficientAccess"  # sync, but only warn on AccessDenied

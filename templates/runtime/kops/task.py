@@ -72,6 +72,7 @@ class Changes:
         return any(self.task.spec.field(n).attr == attr for n in self.fields)
 
     def lines(self) -> list[str]:
+        """``attr: old -> new`` per changed field, sensitive values redacted."""
         spec = self.task.spec
         return [
             f"{spec.field(n).attr}: {shown(spec, n, old)} -> {shown(spec, n, new)}"
@@ -85,10 +86,17 @@ class Target(Protocol):
     dry_run: bool
     context: Context
 
-    def render(self, task: Task, actual: Task | None, changes: Changes) -> None: ...
-    def created(self, task: Task, identity: State) -> None: ...
-    def remove(self, task: Task, state: State) -> None: ...
-    def warn(self, message: str) -> None: ...
+    def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
+        """Apply ``changes``: a create when ``actual`` is None (nothing found), else an update."""
+
+    def created(self, task: Task, identity: State) -> None:
+        """The create call returned ``identity``: keep it now, before anything else can fail."""
+
+    def remove(self, task: Task, state: State) -> None:
+        """Delete the resource ``state`` names (a dry run only plans it)."""
+
+    def warn(self, message: str) -> None:
+        """A difference or a denied access the task's lifecycle makes a warning, not a failure."""
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -111,6 +119,7 @@ class Task(Node):
 
     @property
     def key(self) -> str:
+        """The task's name as kOps writes it, ``<Kind>/<name>`` (``Subnet/us-east-1a.demo``)."""
         return f"{self.spec.name}/{printable(self.name)}"
 
     @property
@@ -172,9 +181,11 @@ class Task(Node):
         return desired_state(self, dry_run)
 
     def core(self, context: Context) -> Core:
+        """The adapter that makes this task's calls in ``context``."""
         return self.core_for(context, self.spec)
 
     def core_for(self, context: Context, spec: ResourceSpec) -> Core:
+        """The adapter for ``spec`` (this kind or a related one) in ``context``: the cloud's."""
         raise NotImplementedError(f"{type(self).__name__} names no core")
 
     def placement(self) -> dict[str, Any]:

@@ -27,6 +27,8 @@ log = logging.getLogger("tasklayer")
 
 
 class Action(str, Enum):
+    """What a run did to one task's resource (on a dry run: what it would do)."""
+
     CREATED = "created"
     UPDATED = "updated"
     DELETED = "deleted"
@@ -39,6 +41,9 @@ _CHANGES = (Action.CREATED, Action.UPDATED, Action.DELETED)
 
 @dataclass(frozen=True)
 class TaskReport:
+    """One task's line of a :class:`Report`: its key, its action, whether its resource was
+    there before the run, and the attributes an update changed."""
+
     key: str
     action: Action
     found: bool  # the task's resource existed before the run changed anything
@@ -56,10 +61,12 @@ class Report:
     dry_run: bool = False
 
     def of(self, action: Action) -> list[TaskReport]:
+        """The tasks whose action was ``action``, in the report's order."""
         return [t for t in self.tasks if t.action is action]
 
     @property
     def changed(self) -> bool:
+        """Something was created, updated or deleted (or would be, on a dry run)."""
         return any(t.action in _CHANGES for t in self.tasks)
 
     def format(self) -> str:
@@ -113,6 +120,7 @@ class Recording:
         self.dry_run, self.context = self.target.dry_run, self.target.context
 
     def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
+        """Render on the target, then note it as created (``actual`` None) or updated."""
         self.target.render(task, actual, changes)
         attrs = tuple(task.spec.field(n).attr for n in changes.fields) if actual is not None else ()
         action = Action.CREATED if actual is None else Action.UPDATED
@@ -124,9 +132,11 @@ class Recording:
             log.info("%s %s%s", action.value, task.key, f": {', '.join(attrs)}" if attrs else "")
 
     def created(self, task: Task, identity: State) -> None:
+        """Passed on to the target (the id the moment the create returned)."""
         self.target.created(task, identity)
 
     def remove(self, task: Task, state: State) -> None:
+        """Remove on the target, then note it as deleted."""
         self.target.remove(task, state)
         with self._lock:
             self.rendered[task] = (Action.DELETED, ())
@@ -135,6 +145,7 @@ class Recording:
             log.info("deleted %s", task.key)
 
     def warn(self, message: str) -> None:
+        """Passed on to the target."""
         self.target.warn(message)
 
     def report(self, tasks: list[Task], calls: tuple[int, int], seconds: float) -> Report:

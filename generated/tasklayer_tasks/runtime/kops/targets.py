@@ -28,16 +28,20 @@ class CloudTarget:
     dry_run: bool = False
 
     def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
+        """Create (``actual`` None) or update the task's resource: the engine's apply."""
         render_cloud(task, self, actual, changes)
 
     def created(self, task: Task, identity: State) -> None:
+        """Hand the new identity to ``on_created``, if set."""
         if self.on_created is not None:
             self.on_created(task, identity)
 
     def remove(self, task: Task, state: State) -> None:
+        """Delete the resource ``state`` names: the engine's delete."""
         remove(task, self.context, state)
 
     def warn(self, message: str) -> None:
+        """Keep the warning in ``warnings`` and log it."""
         self.warnings.append(message)
         log.warning(message)
 
@@ -54,6 +58,8 @@ class Plan:
         return bool(self.create or self.modify or self.delete)
 
     def format(self) -> str:
+        """The plan as ``kops update cluster`` prints it: each resource to create with its
+        values, to modify with ``field: old -> new``, to delete; "No changes." when empty."""
         out: list[str] = []
         for title, entries in (
             ("Will create resources:", self.create),
@@ -82,6 +88,7 @@ class DryRunTarget:
     dry_run: bool = True
 
     def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
+        """Add the task to the plan: to create with its values, or to modify with its changes."""
         if actual is None:
             spec = task.spec
             lines = [
@@ -93,10 +100,13 @@ class DryRunTarget:
             self.plan.modify.append((task.key, changes.lines()))
 
     def created(self, task: Task, identity: State) -> None:  # pragma: no cover - never creates
+        """Never called: a dry run creates nothing."""
         raise AssertionError("a dry run creates nothing")
 
     def remove(self, task: Task, state: State) -> None:
+        """Add the task to the plan's deletions."""
         self.plan.delete.append(task.key)
 
     def warn(self, message: str) -> None:
+        """Keep the warning in ``warnings``."""
         self.warnings.append(message)

@@ -35,18 +35,35 @@ class TaskLike(Protocol):
     __dataclass_fields__: ClassVar[dict[str, Any]]
 
     @property
-    def key(self) -> str: ...
+    def key(self) -> str:
+        """As :attr:`.task.Task.key`."""
+
     @property
-    def resource_id(self) -> str | None: ...
+    def resource_id(self) -> str | None:
+        """As :attr:`.task.Task.resource_id`."""
+
     @property
-    def observed(self) -> State: ...
+    def observed(self) -> State:
+        """As :attr:`.task.Task.observed`."""
+
     @property
-    def owned(self) -> bool | None: ...
-    def owner(self, context: Context) -> Owner: ...
-    def desired(self, dry_run: bool = False) -> State: ...
-    def core(self, context: Context) -> Core: ...
-    def core_for(self, context: Context, spec: ResourceSpec) -> Core: ...
-    def reference_to(self, holder: FieldSpec, task: Any) -> str | None: ...
+    def owned(self) -> bool | None:
+        """As :attr:`.task.Task.owned`."""
+
+    def owner(self, context: Context) -> Owner:
+        """As :meth:`.task.Task.owner`."""
+
+    def desired(self, dry_run: bool = False) -> State:
+        """As :meth:`.task.Task.desired`."""
+
+    def core(self, context: Context) -> Core:
+        """As :meth:`.task.Task.core`."""
+
+    def core_for(self, context: Context, spec: ResourceSpec) -> Core:
+        """As :meth:`.task.Task.core_for`."""
+
+    def reference_to(self, holder: FieldSpec, task: Any) -> str | None:
+        """As :meth:`.task.Task.reference_to`."""
 
 
 T = TypeVar("T", bound=TaskLike)
@@ -80,6 +97,7 @@ def declared_values(task: TaskLike) -> dict[str, Any]:
 
 
 def owner_of(task: TaskLike, context: Context) -> Owner:
+    """The owner of what ``task`` creates; a context without a cluster is refused."""
     if not context.cluster:
         raise TaskError(
             f"{task.key}: Context.cluster is not set; tasks tag what they create as the cluster's"
@@ -119,6 +137,7 @@ def subject_of(task: TaskLike, context: Context, core: Core | None = None) -> Su
 
 
 def parent_attr(spec: ResourceSpec) -> str:
+    """The task attribute holding the parent a tag-less kind is owned through ("" if none)."""
     parent = spec.owner_parent
     return next((f.attr for f in spec.fields if parent and f.name == parent.field), "")
 
