@@ -118,9 +118,10 @@ def render_package(
             not_rendered[f"{selection.service.provider}/{selection.service.name}"] = dropped
         if kept := len([n for n in selection.resources if n not in dropped]):
             s = selection.service
-            services.append(
-                reference.ServiceEntry(s.provider, s.name, s.api_version, selection.pinned_from, kept)
+            entry = reference.ServiceEntry(
+                s.provider, s.name, s.api_version, selection.pinned_from, kept
             )
+            services.append(entry)
     files.update(reference.index_page(env, services))
     return files
 
