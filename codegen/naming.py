@@ -265,10 +265,40 @@ def safe_markdown(text: str) -> Markdown:
     """``text`` as one line of literal Markdown prose: whitespace (newlines included) collapsed,
     so it can sit in a table cell or a list item; markup characters backslash-escaped and HTML's
     ``& < >`` written as entities, so schema text can neither format, link, nor break a table."""
+    return str.__new__(Markdown, _escape_markdown(" ".join(text.split())))
+
+
+def _escape_markdown(text: str) -> str:
+    text = "".join(_HTML_ENTITIES.get(ch, ch) for ch in text)
+    return _MARKDOWN_SPECIAL.sub(lambda m: "\\" + m.group(), text)
+
+
+# the inline markup botocore's doc tools write: ``literal``, `text <https://...>`__, *emphasis*
+_RST_INLINE = re.compile(
+    r"``(?P<code>[^`]+?)``"
+    r"|`(?P<text>[^`<]+?)\s*<(?P<url>https?://[^\s<>`|\\]+)>`__?"
+    r"|(?<![\w*])\*(?P<em>[^*\s][^*]*?)(?<!\s)\*(?![\w*])"
+)
+
+
+def markdown_from_rst(text: str) -> Markdown:
+    """API documentation (botocore writes RST inline markup) as one line of Markdown: a
+    ``literal`` becomes a code span, `text <https://...>`__ a link, *emphasis* emphasis; all
+    else is escaped as :func:`safe_markdown` escapes it. A link's address is an http(s) URL
+    without spaces, angle brackets, backticks, pipes or backslashes, written between ``<>``."""
     line = " ".join(text.split())
-    line = "".join(_HTML_ENTITIES.get(ch, ch) for ch in line)
-    line = _MARKDOWN_SPECIAL.sub(lambda m: "\\" + m.group(), line)
-    return str.__new__(Markdown, line)
+    out, at = [], 0
+    for m in _RST_INLINE.finditer(line):
+        out.append(_escape_markdown(line[at : m.start()]))
+        if m["code"] is not None:
+            out.append(markdown_code(m["code"]))
+        elif m["url"] is not None:
+            out.append(f"[{_escape_markdown(m['text'])}](<{m['url']}>)")
+        else:
+            out.append(f"*{_escape_markdown(m['em'])}*")
+        at = m.end()
+    out.append(_escape_markdown(line[at:]))
+    return str.__new__(Markdown, "".join(out))
 
 
 def markdown_code(text: str) -> Markdown:

@@ -29,6 +29,7 @@ from codegen.naming import (
     UnrepresentableValue,
     class_name,
     markdown_code,
+    markdown_from_rst,
     module_name,
     python_literal,
     safe_docstring,
@@ -43,7 +44,8 @@ _NONDETERMINISTIC_GLOBALS = ("lipsum",)
 def make_environment(templates_dir: Path) -> jinja2.Environment:
     """The strict environment over ``templates_dir``, with the filters that put schema values
     into code safely: ``repr``, ``docstring``, ``snake`` and ``classname``; and into the
-    reference pages' Markdown: ``md`` (prose) and ``code`` (a name as a code span)."""
+    reference pages' Markdown: ``md`` (prose), ``rst`` (API documentation, its inline markup
+    kept) and ``code`` (a name as a code span)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir)),
         undefined=jinja2.StrictUndefined,
@@ -66,6 +68,7 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
         classname=_raw(class_name),
         md=_raw(safe_markdown),
         code=_raw(markdown_code),
+        rst=_raw(markdown_from_rst),
     )
     return env
 
