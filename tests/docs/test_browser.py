@@ -1,8 +1,9 @@
 """The built site in a real browser (issue 22 item 5): headless Chromium (Debian's ``chromium``
 and ``chromium-driver``, which ``.ci/run`` installs), driven by selenium, over HTTP as a reader
 would open it (search runs in a web worker, which a ``file://`` page may not start). The search
-box finds a generated resource's page by name, and the diagrams render to non-empty SVG from
-the vendored mermaid, with nothing fetched from outside the site.
+box finds a generated resource's page by name, and the diagrams render to non-empty SVG: the
+state machine from the vendored mermaid, with nothing fetched from outside the site; the layer
+graph Graphviz drew at build time.
 
 Without Chromium the tests fail, never skip: CI must not pass a browser check it did not run.
 """
@@ -117,3 +118,13 @@ def test_the_create_once_state_machine_renders(browser: webdriver.Chrome, url: s
     assert any(name.endswith("/assets/mermaid/mermaid.min.js") for name in fetched), fetched
     assert all(name.startswith(url) for name in fetched), [n for n in fetched if not n.startswith(url)]
     print(f"diagram drawn ({svg['width']:.0f}x{svg['height']:.0f}) in {time.monotonic() - start:.1f}s")
+
+
+def test_the_layer_graph_drawn_at_build_time_shows(browser: webdriver.Chrome, url: str) -> None:
+    browser.get(url + "/architecture/")
+    box = browser.execute_script("""
+        const svg = document.querySelector("div.diagram-runtime-layers svg");
+        if (!svg) return null;
+        const box = svg.getBoundingClientRect();
+        return {width: box.width, height: box.height, nodes: svg.querySelectorAll("g.node").length};""")
+    assert box is not None and box["width"] > 100 and box["height"] > 100 and box["nodes"] >= 7, box

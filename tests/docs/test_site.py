@@ -51,3 +51,16 @@ def test_a_reference_page_says_why_a_field_is_create_only(site: Site) -> None:
     row = next(line for line in page.splitlines() if line.startswith("| `CidrBlock` |"))
     assert "create-only" in row and "`rule:aws.create-input-without-update`" in row and "`cidrBlock`" in row
     assert "| `ModifyVpcAttribute` | `EnableDnsHostnames`" in page  # its update routing
+
+
+def test_the_layer_diagram_is_drawn_from_the_runtime_imports(site: Site) -> None:
+    from docs_hooks.diagrams import RUNTIME, layer_imports
+
+    edges = layer_imports(RUNTIME)
+    assert ("engine", "contract") in edges and ("kops", "engine") in edges and ("wiring", "aws") in edges
+    below = {"contract": set(), "engine": {"contract"}, "aws": {"contract"}, "gcp": {"contract"},
+             "kops": {"engine", "contract"}, "capi": {"engine", "contract"}}
+    assert all(b in below[a] for a, b in edges if a != "wiring"), edges  # imports only point down
+    page = (site.folder / "architecture" / "index.html").read_text()
+    drawn = re.search(r'<div class="diagram diagram-runtime-layers">\s*<svg.*?</svg>', page, re.S)
+    assert drawn is not None and all(f"{layer}/" in drawn.group() for layer in below)
