@@ -1,7 +1,8 @@
 """MkDocs hook (mkdocs.yml ``hooks:``): diagrams drawn when the site is built, not by hand.
 
-- a ```` ```dot ```` block is Graphviz DOT, rendered by ``dot -Tsvg`` into the page as inline SVG
-  (a task graph an executor wrote, say); no JavaScript, nothing fetched;
+- a ```` ```graphviz ```` block (DOT source) is rendered by ``dot -Tsvg`` into the page as
+  inline SVG (a task graph an executor wrote, say); no JavaScript, nothing fetched (a
+  ```` ```dot ```` block stays a code listing of DOT);
 - a ```` ```runtime-layers ```` block becomes the graph of which layer folder of the runtime
   (``templates/runtime/<layer>/``) imports which, read from the sources' imports at build time:
   the picture cannot drift from the code.
@@ -22,7 +23,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNTIME = ROOT / "templates" / "runtime"
-FENCE = re.compile(r"^```(?P<kind>dot|runtime-layers)[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
+FENCE = re.compile(
+    r"^```(?P<kind>graphviz|runtime-layers)[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S
+)
 # what the reader is told each layer is for (docs/architecture.md, "Layers")
 ROLES = {
     "contract": "what all layers share",

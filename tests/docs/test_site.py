@@ -64,3 +64,15 @@ def test_the_layer_diagram_is_drawn_from_the_runtime_imports(site: Site) -> None
     page = (site.folder / "architecture" / "index.html").read_text()
     drawn = re.search(r'<div class="diagram diagram-runtime-layers">\s*<svg.*?</svg>', page, re.S)
     assert drawn is not None and all(f"{layer}/" in drawn.group() for layer in below)
+
+
+def test_a_graphviz_block_becomes_inline_svg_and_a_dot_block_stays_code() -> None:
+    from types import SimpleNamespace
+
+    from docs_hooks.diagrams import on_page_markdown
+
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="guide/x.md"))
+    text = "a\n\n```graphviz\ndigraph { vpc -> subnet }\n```\n\n```dot\ndigraph { b }\n```\n"
+    out = on_page_markdown(text, page=page)
+    assert '<div class="diagram diagram-graphviz">\n<svg' in out and ">subnet<" in out
+    assert "```dot\ndigraph { b }\n```" in out
