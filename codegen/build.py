@@ -22,6 +22,7 @@ from codegen.writer import WriteResult, write_tree
 
 PACKAGE = "tasklayer_tasks"  # as codegen.render.package names it (not imported: it pulls in Jinja2)
 CRDS = "crds"  # the CRDs' folder inside the package, as codegen.render.package names it
+REFERENCE = "docs/reference"  # the reference pages' folder, as codegen.render.reference names it
 METADATA_FILE = "tasklayer-generate-metadata.json"
 
 
@@ -136,6 +137,8 @@ def _service_of(path: str) -> tuple[str, str] | None:
     if len(parts) > 3 and parts[0] == PACKAGE and parts[1] in NAMES:
         return parts[1], parts[2]
     if len(parts) > 4 and parts[0] == PACKAGE and parts[1] == CRDS:
+        return parts[2], parts[3]
+    if len(parts) > 4 and path.startswith(REFERENCE + "/"):  # docs/reference/<provider>/<service>/
         return parts[2], parts[3]
     return None
 

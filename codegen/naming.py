@@ -2,13 +2,15 @@
 
 Schemas are input: a member called ``type``, ``class`` or ``3DSettings``, or documentation
 containing ``\"\"\"``, must never become broken or executable code. Everything a template prints
-is one of four types, each safe by construction (the render environment refuses anything else,
+is one of five types, each safe by construction (the render environment refuses anything else,
 plain ``str`` included):
 
 - :class:`PythonIdentifier`: a name checked to be a safe identifier;
 - :class:`PythonLiteral`: the ``repr()`` of plain data (made by :func:`python_literal`);
 - :class:`Docstring`: prose escaped to sit between triple quotes (:func:`safe_docstring`);
-- :class:`Code`: source the generator composes from a constant template and safe parts.
+- :class:`Code`: source the generator composes from a constant template and safe parts;
+- :class:`Markdown`: text escaped for the reference pages (:func:`safe_markdown`,
+  :func:`markdown_code`).
 """
 
 from __future__ import annotations
@@ -245,10 +247,73 @@ class Code(str):
         return cls(separator.join("{}" for _ in items), *items)
 
 
+class Markdown(str):
+    """Markdown for the reference pages: only :func:`safe_markdown` (prose) and
+    :func:`markdown_code` (a name as a code span) make one."""
+
+    def __new__(cls, value: object) -> Markdown:
+        raise TypeError("Markdown is made by safe_markdown(text) or markdown_code(text)")
+
+
+# What Markdown (and the site's extensions: tables, attr_list) reads as markup inside a line:
+# emphasis, code, links and images, HTML, a table's cell separator, an attribute list.
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*_\[\]{}|!#~]")
+_HTML_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+
+
+def safe_markdown(text: str) -> Markdown:
+    """``text`` as one line of literal Markdown prose: whitespace (newlines included) collapsed,
+    so it can sit in a table cell or a list item; markup characters backslash-escaped and HTML's
+    ``& < >`` written as entities, so schema text can neither format, link, nor break a table."""
+    return str.__new__(Markdown, _escape_markdown(" ".join(text.split())))
+
+
+def _escape_markdown(text: str) -> str:
+    text = "".join(_HTML_ENTITIES.get(ch, ch) for ch in text)
+    return _MARKDOWN_SPECIAL.sub(lambda m: "\\" + m.group(), text)
+
+
+# the inline markup botocore's doc tools write: ``literal``, `text <https://...>`__, *emphasis*
+_RST_INLINE = re.compile(
+    r"``(?P<code>[^`]+?)``"
+    r"|`(?P<text>[^`<]+?)\s*<(?P<url>https?://[^\s<>`|\\]+)>`__?"
+    r"|(?<![\w*])\*(?P<em>[^*\s][^*]*?)(?<!\s)\*(?![\w*])"
+)
+
+
+def markdown_from_rst(text: str) -> Markdown:
+    """API documentation (botocore writes RST inline markup) as one line of Markdown: a
+    ``literal`` becomes a code span, `text <https://...>`__ a link, *emphasis* emphasis; all
+    else is escaped as :func:`safe_markdown` escapes it. A link's address is an http(s) URL
+    without spaces, angle brackets, backticks, pipes or backslashes, written between ``<>``."""
+    line = " ".join(text.split())
+    out, at = [], 0
+    for m in _RST_INLINE.finditer(line):
+        out.append(_escape_markdown(line[at : m.start()]))
+        if m["code"] is not None:
+            out.append(markdown_code(m["code"]))
+        elif m["url"] is not None:
+            out.append(f"[{_escape_markdown(m['text'])}](<{m['url']}>)")
+        else:
+            out.append(f"*{_escape_markdown(m['em'])}*")
+        at = m.end()
+    out.append(_escape_markdown(line[at:]))
+    return str.__new__(Markdown, "".join(out))
+
+
+def markdown_code(text: str) -> Markdown:
+    """``text`` as an inline code span (a member name, an operation, a rule id). A value that a
+    code span cannot hold as is (a backtick, a table's ``|``, a line break) is written as
+    escaped prose instead: the page stays correct, only plainer."""
+    if not text or any(ch in text for ch in "`|\n\r") or text != text.strip():
+        return safe_markdown(text)
+    return str.__new__(Markdown, f"`{text}`")
+
+
 CodePart = PythonIdentifier | PythonLiteral | Code
 CODE_PARTS = (PythonIdentifier, PythonLiteral, Code)
-Safe = PythonIdentifier | PythonLiteral | Docstring | Code
-SAFE_TYPES = (PythonIdentifier, PythonLiteral, Docstring, Code)
+Safe = PythonIdentifier | PythonLiteral | Docstring | Code | Markdown
+SAFE_TYPES = (PythonIdentifier, PythonLiteral, Docstring, Code, Markdown)
 
 
 def _literal(text: str) -> PythonLiteral:

@@ -8,7 +8,7 @@ Every ``{{ ... }}`` must print one of the safe types of :mod:`codegen.naming` (a
 a literal, an escaped docstring, composed code): the environment's ``finalize`` refuses a
 plain ``str`` or any other value, so schema text cannot reach the output unescaped by a
 template forgetting a filter. Raw values go through ``repr``, ``docstring``, ``snake`` or
-``classname``.
+``classname`` (or, in the reference pages' Markdown, ``md`` and ``code``).
 """
 
 from __future__ import annotations
@@ -24,12 +24,16 @@ from codegen.naming import (
     SAFE_TYPES,
     Code,
     Docstring,
+    Markdown,
     PythonLiteral,
     UnrepresentableValue,
     class_name,
+    markdown_code,
+    markdown_from_rst,
     module_name,
     python_literal,
     safe_docstring,
+    safe_markdown,
 )
 
 # Jinja2 defaults that draw on ``random``: gone, so a template cannot make output vary.
@@ -39,11 +43,13 @@ _NONDETERMINISTIC_GLOBALS = ("lipsum",)
 
 def make_environment(templates_dir: Path) -> jinja2.Environment:
     """The strict environment over ``templates_dir``, with the filters that put schema values
-    into code safely: ``repr``, ``docstring``, ``snake`` and ``classname``."""
+    into code safely: ``repr``, ``docstring``, ``snake`` and ``classname``; and into the
+    reference pages' Markdown: ``md`` (prose), ``rst`` (API documentation, its inline markup
+    kept) and ``code`` (a name as a code span)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir)),
         undefined=jinja2.StrictUndefined,
-        autoescape=False,  # the output is Python, not HTML
+        autoescape=False,  # Python, and Markdown escaped by its own filters: not HTML
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -60,6 +66,9 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
         docstring=_raw(safe_docstring),
         snake=_raw(module_name),
         classname=_raw(class_name),
+        md=_raw(safe_markdown),
+        code=_raw(markdown_code),
+        rst=_raw(markdown_from_rst),
     )
     return env
 
@@ -102,7 +111,7 @@ def _raw(convert: Any) -> Any:
     escaped twice, the repr of code) would print something other than the schema said."""
 
     def filter_(value: Any) -> Any:
-        if isinstance(value, (Docstring, PythonLiteral, Code)):
+        if isinstance(value, (Docstring, PythonLiteral, Code, Markdown)):
             raise UnsafeOutput(f"{convert.__name__} of an already converted {type(value).__name__}")
         return convert(value)
 

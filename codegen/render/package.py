@@ -19,7 +19,7 @@ from codegen.naming import (
     safe_docstring,
 )
 from codegen.providers.base import Provider
-from codegen.render import crd, imports
+from codegen.render import crd, imports, reference
 from codegen.render.capability import runtime_service
 from codegen.render.contract import FIELD_SPEC, SpecType, runtime_type
 from codegen.render.env import make_environment, render_template
@@ -110,11 +110,19 @@ def render_package(
         files[f"{PACKAGE}/{provider}/__init__.py"] = (
             f'"""Generated {provider} services; do not edit."""\n'
         )
+    services = []
     for selection in selections:
         rendered, dropped = _service_dropping_failures(env, selection, field_spec)
         files.update(rendered)
         if dropped and not_rendered is not None:
             not_rendered[f"{selection.service.provider}/{selection.service.name}"] = dropped
+        if kept := len([n for n in selection.resources if n not in dropped]):
+            s = selection.service
+            entry = reference.ServiceEntry(
+                s.provider, s.name, s.api_version, selection.pinned_from, kept
+            )
+            services.append(entry)
+    files.update(reference.index_page(env, services))
     return files
 
 
@@ -136,7 +144,10 @@ def _service_dropping_failures(
         if not kept:
             return {}, dropped
         try:
-            return _service(env, replace(selection, resources=kept), field_spec), dropped
+            # what is left out, now with why, is listed on the service's reference index
+            left_out = {**selection.not_generated, **dropped}
+            chosen = replace(selection, resources=kept, not_generated=left_out)
+            return _service(env, chosen, field_spec), dropped
         except _ResourceFailed as failed:
             if not selection.not_generated and not selection.whole_service:
                 raise failed.error from None
@@ -223,7 +234,8 @@ def _service(env: jinja2.Environment, selection: Selection, field_spec: SpecType
             version=crd.VERSION,
             plurals=[(crd.plural(str(v.class_name)), v) for v in views],
         )
-    return {**check_modules(service_files), **files}
+    pages = reference.service_pages(env, views, selection.pinned_from, selection.not_generated)
+    return {**check_modules(service_files), **files, **pages}
 
 
 def _resource_files(

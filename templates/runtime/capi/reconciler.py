@@ -76,9 +76,11 @@ class Reconciler:
 
     @staticmethod
     def owner_for(cluster: str) -> Owner:
+        """The owner convention of the cloud's cluster-api provider (wiring sets it: CAPA, CAPG)."""
         raise NotImplementedError
 
     def core(self) -> Core:
+        """The adapter over the cloud's client for this kind (the generated reconciler names it)."""
         raise NotImplementedError(f"{type(self).__name__} names no core")
 
     def core_for(self, spec: Mapping[str, Any]) -> Core:
@@ -158,6 +160,9 @@ class Reconciler:
         requeue: bool = False,
         severity: str = "",
     ) -> Result:
+        """A ``Result`` whose ``Ready`` condition says ``ready`` with ``reason`` and ``message``
+        (severity ``Info`` when not ready, unless given), requeued after ``requeue_after`` when
+        ``requeue``."""
         state = "True" if ready else "False"
         condition = Condition(
             "Ready",

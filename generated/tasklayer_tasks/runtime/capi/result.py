@@ -19,6 +19,7 @@ class Condition:
     last_transition_time: str = ""
 
     def as_dict(self) -> dict[str, str]:
+        """The condition as a status stores it: camelCase keys, empty ones left out."""
         out = {"type": self.type, "status": self.status}
         for key, value in (
             ("severity", self.severity),

@@ -70,6 +70,7 @@ class Context:
                     self.snapshots = None
 
     def scope(self) -> dict[str, str]:
+        """The GCP scope this context names: project, region and zone."""
         return {"project": self.project, "region": self.region, "zone": self.zone}
 
     def gcp_client(self, document_path: str) -> Any:

@@ -20,6 +20,8 @@ class TryAgainLater(TaskError):
 
 
 class CannotChangeFieldError(TaskError):
+    """A change to a field only a create can set: refused before any call, naming the fields."""
+
     def __init__(self, task: str, fields: Sequence[str]) -> None:
         self.task, self.fields = task, tuple(fields)
         names = ", ".join(self.fields)
@@ -39,6 +41,9 @@ class MissingFieldsError(TaskError):
 
 
 class MultipleMatchesError(TaskError):
+    """More than one live resource has the task's identity: which one is meant cannot be told,
+    so none is changed."""
+
     def __init__(self, task: str, how: str, ids: Iterable[str]) -> None:
         super().__init__(f"{task}: found more than one resource {how}: {', '.join(sorted(ids))}")
 
@@ -56,12 +61,16 @@ class NotOwnedError(TaskError):
 
 
 class NotConvergedError(TaskError):
+    """After an apply, the read-back still differs from the desired state in these fields."""
+
     def __init__(self, task: str, fields: Sequence[str]) -> None:
         self.task, self.fields = task, tuple(fields)
         super().__init__(f"{task}: still differs after apply: {', '.join(self.fields)}")
 
 
 class DependencyCycleError(TaskError):
+    """Tasks that depend on each other in a cycle: no order runs them."""
+
     def __init__(self, cycle: Sequence[str]) -> None:
         self.cycle = tuple(cycle)
         super().__init__("tasks depend on each other in a cycle: " + " -> ".join(self.cycle))

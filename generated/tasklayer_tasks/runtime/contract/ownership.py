@@ -35,6 +35,7 @@ class Owner:
     marks: Mapping[str, str] = field(default_factory=dict)
 
     def owns(self, tags: Any) -> bool:
+        """Whether ``tags`` (a resource's tags or labels) carry this owner's mark."""
         return isinstance(tags, Mapping) and tags.get(self.key) == self.value
 
     def token(self, attempt: str) -> str:
@@ -54,16 +55,22 @@ class Owner:
 
     @classmethod
     def kops_aws(cls, cluster: str) -> Owner:
+        """kOps' AWS convention: ``KubernetesCluster=<cluster>`` and
+        ``kubernetes.io/cluster/<cluster>=owned``."""
         key = f"kubernetes.io/cluster/{cluster}"
         return cls(f"cluster {cluster}", key, OWNED, {"KubernetesCluster": cluster, key: OWNED})
 
     @classmethod
     def capa(cls, cluster: str) -> Owner:
+        """cluster-api-provider-aws' convention:
+        ``sigs.k8s.io/cluster-api-provider-aws/cluster/<cluster>=owned``."""
         key = f"sigs.k8s.io/cluster-api-provider-aws/cluster/{cluster}"
         return cls(f"cluster {cluster}", key, OWNED, {key: OWNED})
 
     @classmethod
     def kops_gce(cls, cluster: str) -> Owner:
+        """kOps' GCE convention: the label ``k8s-io-cluster-name`` set to the cluster's name as a
+        label value."""
         value = gce_label_value(cluster)
         return cls(
             f"cluster {cluster}", "k8s-io-cluster-name", value, {"k8s-io-cluster-name": value}
@@ -71,6 +78,7 @@ class Owner:
 
     @classmethod
     def capg(cls, cluster: str) -> Owner:
+        """cluster-api-provider-gcp's convention: the label ``capg-cluster-<cluster>=owned``."""
         key = f"capg-cluster-{gce_label_value(cluster)}"[:63]
         return cls(f"cluster {cluster}", key, OWNED, {key: OWNED})
 

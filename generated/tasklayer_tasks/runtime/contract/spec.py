@@ -50,6 +50,15 @@ class Mutability(str, Enum):
 
 @dataclass(frozen=True)
 class FieldSpec:
+    """One field of a kind, every fact about it in one place (written by the generator into each
+    kind's ``core/<kind>.py``): its API ``name`` and task ``attr``, its CRD ``key``, its
+    ``mutability`` (create-only, mutable, read-only or unknown, which is treated as create-only),
+    the update call that carries it (``update_operation``, under ``update_member``, as a new value
+    or, with ``update_kind`` ``"add_remove"``, as items added and removed), how it is read
+    (``read_member``; ``read_operation`` and ``read_attribute`` for a separate read), whether it is
+    ``write_only``, ``sensitive`` (or holds ``sensitive_paths``), filled in by the server, compared
+    as an unordered list, and which kind it ``references``."""
+
     name: str  # API member name ("CidrBlock"); the key in a state dict
     attr: str  # attribute on the task ("cidr_block")
     mutability: Mutability
@@ -223,6 +232,12 @@ class ParentSpec:
 
 @dataclass(frozen=True)
 class ResourceSpec:
+    """One kind as data (``SPEC`` in each generated ``core/<kind>.py``): its fields, its identity
+    (``primary`` id members, ``natural`` key, ``parent`` scope, ``arn``), its create, read, update
+    and delete calls, its tags, and what differs by kind (readiness, versioning, change batches,
+    long-running operations, an owning parent). The engine and the adapters read only this; what
+    a kind can do is summed up by ``capabilities()``."""
+
     service: str  # botocore service name ("ec2")
     name: str  # resource name ("Vpc")
     fields: tuple[FieldSpec, ...]
@@ -324,12 +339,14 @@ class ResourceSpec:
         return value
 
     def field(self, name: str) -> FieldSpec:
+        """The field whose API name is ``name``; ``KeyError`` when the kind has none."""
         for f in self.fields:
             if f.name == name:
                 return f
         raise KeyError(f"{self.name} has no field {name}")
 
     def update_call(self, operation: str) -> CallSpec:
+        """The update call named ``operation``; ``KeyError`` when the kind has none."""
         for call in self.updates:
             if call.operation == operation:
                 return call

@@ -1,0 +1,78 @@
+"""The docs site builds strictly from the checkout (issue 22 item 1): a broken link, a missing
+page, an unresolved API reference or any other warning fails; the generated reference pages
+(item 3) and the API reference are in it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from codegen.naming import class_name
+from tests.docs.site import ROOT, Site, site  # noqa: F401  (the session's fixture)
+
+
+def test_the_site_builds_without_a_warning(site: Site) -> None:
+    warnings = [line for line in site.output.splitlines() if re.search(r"\b(WARNING|ERROR)\b", line)]
+    assert not warnings, "\n".join(warnings)
+    assert (site.folder / "index.html").is_file()
+    print(f"mkdocs build --strict: {site.seconds:.1f}s, {len(list(site.folder.rglob('*.html')))} pages")
+
+
+def test_docs_reference_is_the_generated_pages() -> None:
+    link = ROOT / "docs" / "reference"
+    assert link.is_symlink() and link.resolve() == (ROOT / "generated" / "docs" / "reference").resolve()
+
+
+def test_every_generated_resource_has_its_page_in_the_site(site: Site) -> None:
+    metadata = json.loads((ROOT / "generated" / "tasklayer-generate-metadata.json").read_text())
+    # a page is named by the resource's class (the task's): VPCAssociationAuthorization's is VpcAssociationAuthorization
+    wanted = {f"{s['provider']}/{s['service']}/{class_name(name)}" for s in metadata["services"] for name in s["rendered"]}
+    pages = {p.parent.relative_to(site.folder / "reference").as_posix()
+             for p in (site.folder / "reference").glob("*/*/*/index.html")}
+    assert pages == wanted
+    for service in {w.rsplit("/", 1)[0] for w in wanted}:
+        assert (site.folder / "reference" / service / "index.html").is_file()
+
+
+def test_the_api_reference_renders_the_public_runtime(site: Site) -> None:
+    pages = {name: (site.folder / "api" / name / "index.html").read_text() for name in ("kops", "capi", "contract", "errors")}
+    for page, names in {
+        "kops": ["Task", "Executor", "DryRunTarget", "Report"],
+        "capi": ["Reconciler", "Result", "Condition"],
+        "contract": ["Adapter", "ResourceSpec", "FieldSpec", "Context"],
+        "errors": ["CloudError", "OutcomeUnknownError", "NotOwnedError"],
+    }.items():
+        for name in names:
+            assert 'id="tasklayer_tasks.runtime.' in pages[page] and re.search(rf'id="[\w.]*\.{name}"', pages[page]), (page, name)
+
+
+def test_a_reference_page_says_why_a_field_is_create_only(site: Site) -> None:
+    page = (ROOT / "generated" / "docs" / "reference" / "aws" / "ec2" / "Vpc.md").read_text()
+    row = next(line for line in page.splitlines() if line.startswith("| `CidrBlock` |"))
+    assert "create-only" in row and "`rule:aws.create-input-without-update`" in row and "`cidrBlock`" in row
+    assert "| `ModifyVpcAttribute` | `EnableDnsHostnames`" in page  # its update routing
+
+
+def test_the_layer_diagram_is_drawn_from_the_runtime_imports(site: Site) -> None:
+    from docs_hooks.diagrams import RUNTIME, layer_imports
+
+    edges = layer_imports(RUNTIME)
+    assert ("engine", "contract") in edges and ("kops", "engine") in edges and ("wiring", "aws") in edges
+    below = {"contract": set(), "engine": {"contract"}, "aws": {"contract"}, "gcp": {"contract"},
+             "kops": {"engine", "contract"}, "capi": {"engine", "contract"}}
+    assert all(b in below[a] for a, b in edges if a != "wiring"), edges  # imports only point down
+    page = (site.folder / "architecture" / "index.html").read_text()
+    drawn = re.search(r'<div class="diagram diagram-runtime-layers">\s*<svg.*?</svg>', page, re.S)
+    assert drawn is not None and all(f"{layer}/" in drawn.group() for layer in below)
+
+
+def test_a_graphviz_block_becomes_inline_svg_and_a_dot_block_stays_code() -> None:
+    from types import SimpleNamespace
+
+    from docs_hooks.diagrams import on_page_markdown
+
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="guide/x.md"))
+    text = "a\n\n```graphviz\ndigraph { vpc -> subnet }\n```\n\n```dot\ndigraph { b }\n```\n"
+    out = on_page_markdown(text, page=page)
+    assert '<div class="diagram diagram-graphviz">\n<svg' in out and ">subnet<" in out
+    assert "```dot\ndigraph { b }\n```" in out
