@@ -22,6 +22,11 @@ from typing import Any
 from ..contract.spec import ResourceSpec
 
 _GOOGLE_URL = re.compile(r"^https://[a-z0-9.-]+\.googleapis\.com/(?P<path>.+)$")
+# a relative name of a project's resource in a scope: a reference whatever field holds it (a
+# Network's networkProfile, "a full or partial URL", is read back as a full URL)
+_RELATIVE_NAME = re.compile(
+    r"^projects/[^/\s]+/(global|regions/[^/\s]+|zones/[^/\s]+)/[A-Za-z]+/[^/\s]+$"
+)
 _SCOPED = ("global/", "regions/", "zones/")
 
 
@@ -78,7 +83,7 @@ def canonical_state(
             reference = spec.field(name).references is not None
         except KeyError:
             reference = False
-        if reference and isinstance(value, str):
+        if isinstance(value, str) and (reference or _RELATIVE_NAME.match(value)):
             value = canonical_url(value, base, project)
         elif reference and isinstance(value, list):
             value = [canonical_url(v, base, project) if isinstance(v, str) else v for v in value]
@@ -120,9 +125,12 @@ def as_wanted(
     spec: ResourceSpec, state: Mapping[str, Any], desired: Mapping[str, Any]
 ) -> dict[str, Any]:
     """A read state seen through the desired one: nested members it does not set are not
-    compared (tags are compared on the managed keys by the diff itself)."""
+    compared, a boolean left out is false (tags are compared on the managed keys by the diff
+    itself)."""
     out = dict(state)
     for name, want in desired.items():
+        if want is False and name not in out:
+            out[name] = False  # proto3 JSON leaves out a false boolean: an absent one is false
         if name in out and isinstance(want, (dict, list, str)):
             try:
                 if spec.field(name).is_tags:
