@@ -156,10 +156,14 @@ class Replay:
 
 
 def _canonical(value: Any, project: str) -> Any:
-    """References in Google's full-URL form, as it answers them whatever form was sent."""
+    """References in Google's full-URL form on v1, as it answers them whatever form was sent."""
     if isinstance(value, str):
-        if value.startswith("https://compute.googleapis.com/compute/v1/"):
-            return LINK + value[len("https://compute.googleapis.com/compute/v1/") :]
+        # on either host, in any version (a compute/beta client's links name the same resource)
+        found = re.match(
+            r"^https://(?:compute|www)\.googleapis\.com/compute/[a-z0-9]+/(.*)$", value
+        )
+        if found:
+            return LINK + found.group(1)
         if re.match(r"^projects/[^/]+/(global|regions|zones)/", value):
             return LINK + value
         if re.match(r"^(global|regions/[^/]+|zones/[^/]+)/[A-Za-z]+/", value):

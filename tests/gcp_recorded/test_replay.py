@@ -40,13 +40,6 @@ PERMA_DIFFS = {
         "upstream: no recorded disk read carries sizeGb (Config Connector's log leaves it out, "
         "also after the recorded resize), so the read cannot show the size that was sent",
     ),
-    "globalcomputebackendservice": (
-        {"healthChecks", "iap"},
-        "healthChecks: upstream, the recording's client called compute/beta and Google answered "
-        "beta links (…/compute/beta/…/httpHealthChecks/x) for the v1 link sent; iap: OURS, open: "
-        "iap.oauth2ClientSecret is write-only (read back as oauth2ClientSecretSha256) and the "
-        "diff compares it inside iap",
-    ),
 }
 
 

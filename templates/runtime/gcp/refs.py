@@ -13,6 +13,7 @@ Google also fills in members of nested values it was not sent (a Router NAT's
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping
@@ -51,6 +52,11 @@ def canonical_url(value: str, base: str, project: str = "") -> str:
             and path[len(service_path) :].startswith("projects/")
         ):
             return base + path[len(service_path) :]
+        # Google answers links on the version a client called (a compute/beta client reads
+        # .../compute/beta/projects/...): one resource in any version of the same API
+        other = re.match(r"^([a-z]+)/(?:v1|beta|alpha|v1beta\d*)/(projects/.*)$", path)
+        if other and service_path.startswith(other.group(1) + "/"):
+            return base + other.group(2)
         return value
     if value.startswith("projects/"):
         return base + value
@@ -91,12 +97,23 @@ def canonical_state(
     return out
 
 
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def seen_as_wanted(have: Any, want: Any) -> Any:
     """``have`` with the nested members ``want`` does not set left out: dicts by their keys,
     lists of dicts item by item (matched by ``name`` when they carry one, else by position);
     a value Google canonicalised (a one-port range) as the form that was sent."""
     if isinstance(want, dict) and isinstance(have, dict):
-        return {k: seen_as_wanted(have[k], want[k]) for k in want if k in have}
+        seen = {k: seen_as_wanted(have[k], want[k]) for k in want if k in have}
+        for k in want:
+            digest = have.get(f"{k}Sha256")
+            if k not in have and isinstance(want[k], str) and isinstance(digest, str):
+                # a secret Google answers only as its hash (a BackendService's
+                # iap.oauth2ClientSecret as oauth2ClientSecretSha256): the same hash is the same
+                seen[k] = want[k] if _sha256(want[k]) == digest else None
+        return seen
     if (
         isinstance(want, list)
         and isinstance(have, list)
