@@ -34,7 +34,7 @@ def compute(fake: FakeGcp) -> Any:
 def test_insert_returns_a_pending_operation_then_done(fake: FakeGcp) -> None:
     api = compute(fake)
     op = api.networks().insert(project=P, body={"name": "net", "autoCreateSubnetworks": False}).execute()
-    assert op["status"] == "PENDING" and op["targetLink"].endswith("/projects/proj/global/networks/net")
+    assert op["status"] == "RUNNING" and op["targetLink"].endswith("/projects/proj/global/networks/net")
     assert api.globalOperations().get(project=P, operation=op["name"]).execute()["status"] == "DONE"
     net = api.networks().get(project=P, network="net").execute()
     assert net["autoCreateSubnetworks"] is False and net["selfLink"] == op["targetLink"] and net["id"]

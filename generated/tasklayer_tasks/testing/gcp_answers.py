@@ -13,6 +13,10 @@ documents, not written per resource.
 - **IP addresses**: an Address without ``address`` gets one; a resource whose ``IPAddress``
   names an Address is answered with that Address's IP ("When reading an IPAddress, the API
   always returns the IP address number"), an omitted one with an ephemeral IP;
+- **what the documents do not say**: members Google answers that no document states (a
+  Subnetwork's ``stackType``), documented defaults it does not answer (a Network's ``mtu``), and
+  values it canonicalises (a ForwardingRule's ``portRange`` ``"90"`` is ``"90-90"``), as
+  Config Connector's recordings of real traffic show them (``tests/recordings/kcc/``);
 - **pages**: lists answer at most the method's documented default page size
   (``maxResults``/``pageSize``), with a ``nextPageToken``.
 """
@@ -136,12 +140,70 @@ def output_only(resource: dict[str, Any], schema: dict[str, Any], scope_link: st
     if scope_link is not None:
         kind = scope_link.rstrip("/").split("/")[-2]  # regions | zones
         member = kind[:-1]
-        if member in props and member not in resource:
+        if member in props:  # whatever form was sent (a name, a partial URL), Google's URL
             resource[member] = scope_link
     status = props.get("status") or {}
     ready = next((s for s in READY_STATUSES if s in (status.get("enum") or [])), None)
     if ready is not None:
         resource["status"] = ready
+
+
+# by schema id: members Google answers for a resource created without them ("a.b": inside an
+# ``a`` that was sent; "a[].b": in each item of a list ``a``), from the recorded answers
+ANSWERED: dict[str, dict[str, Any]] = {
+    "Network": {"routingConfig.bgpBestPathSelectionMode": "LEGACY"},
+    "Subnetwork": {
+        "stackType": "IPV4_ONLY",
+        "privateIpv6GoogleAccess": "DISABLE_GOOGLE_ACCESS",
+        "purpose": "PRIVATE",
+        "state": "READY",
+        "privateIpGoogleAccess": False,
+    },
+    "Router": {
+        "encryptedInterconnectRouter": False,
+        "nats[].autoNetworkTier": "PREMIUM",
+        "nats[].effectiveTcpTimeWaitTimeoutSec": 120,
+    },
+    "ForwardingRule": {"networkTier": "PREMIUM"},
+    "Disk": {"physicalBlockSizeBytes": "4096"},
+}
+# by schema id: documented defaults Google does not answer when they were not sent
+NOT_ANSWERED: dict[str, tuple[str, ...]] = {
+    "Network": ("mtu",),
+    "Router": (
+        "nats[].udpIdleTimeoutSec",
+        "nats[].tcpTransitoryIdleTimeoutSec",
+        "nats[].tcpTimeWaitTimeoutSec",
+    ),
+}
+
+
+def _places(resource: dict[str, Any], path: str) -> list[tuple[dict[str, Any], str]]:
+    """The dicts a member path names its last key in, with that key."""
+    head, _, last = path.rpartition(".")
+    if not head:
+        return [(resource, last)]
+    if head.endswith("[]"):
+        items = resource.get(head[:-2])
+        return [(i, last) for i in items or [] if isinstance(i, dict)]
+    inner = resource.get(head)
+    return [(inner, last)] if isinstance(inner, dict) else []
+
+
+def server_answers(resource: dict[str, Any], sent: dict[str, Any], schema_id: str) -> None:
+    """What Google answers beyond (or short of) the documents, for a resource created from
+    ``sent``; also its canonical forms of values sent."""
+    for path, value in ANSWERED.get(schema_id, {}).items():
+        for place, key in _places(resource, path):
+            place.setdefault(key, value)
+    for path in NOT_ANSWERED.get(schema_id, ()):
+        given = _places(sent, path)
+        for i, (place, key) in enumerate(_places(resource, path)):
+            if i >= len(given) or key not in given[i][0]:
+                place.pop(key, None)
+    port_range = resource.get("portRange")
+    if schema_id == "ForwardingRule" and isinstance(port_range, str) and "-" not in port_range:
+        resource["portRange"] = f"{port_range}-{port_range}"
 
 
 def page_size(method: dict[str, Any]) -> tuple[str, int] | None:

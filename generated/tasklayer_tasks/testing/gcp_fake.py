@@ -39,7 +39,15 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from .gcp_answers import TIMESTAMP, fill_defaults, link_base, links, output_only, page_size
+from .gcp_answers import (
+    TIMESTAMP,
+    fill_defaults,
+    link_base,
+    links,
+    output_only,
+    page_size,
+    server_answers,
+)
 from .gcp_names import MadeName, aliases, made_name
 from .gcp_routes import Route, routes
 
@@ -48,6 +56,16 @@ SCOPE_PARAMS = ("project", "region", "zone")
 COMPANIONS = {"instanceGroupManagers": "instanceGroups"}
 _IP = re.compile(r"^[0-9.]+$|:")
 # google.rpc.Code of a failed longrunning operation, for the failures fail_next names
+# compute's operationType where it is not the method's own name (Config Connector's recorded
+# answers, tests/recordings/kcc/): by method id
+OPERATION_TYPES = {
+    "compute.networks.patch": "updateNetwork",
+    "compute.firewalls.patch": "compute.firewalls.patch",
+    "compute.instanceTemplates.insert": "compute.instanceTemplates.insert",
+    "compute.forwardingRules.setTarget": "SetTarget",
+}
+# who an operation says called (Google answers the caller's account)
+OPERATION_USER = "user@example.com"
 RPC_CODES = {
     "NOT_FOUND": 5,
     "ALREADY_EXISTS": 6,
@@ -129,12 +147,14 @@ class FakeGcp:
                     "error": {
                         "code": err.status,
                         "message": err.message,
-                        "errors": [{"reason": err.reason, "message": err.message}],
+                        "errors": [
+                            {"domain": "global", "reason": err.reason, "message": err.message}
+                        ],
                     }
                 }
                 return _Response(err.status), json.dumps(error).encode()
             logged.status = status
-        return _Response(status), json.dumps(result).encode()
+        return _Response(status), b"" if status == 204 else json.dumps(result).encode()
 
     def _resolve(self, url: str) -> str:
         """The URL of the resource (or of something inside it) a request names by another of
@@ -216,7 +236,9 @@ class FakeGcp:
         for parent in route.parent_urls(url):
             collection = parent.rsplit("/", 1)[0]
             if parent not in self.store and self._creatable(collection):
-                raise FakeError(404, "notFound", f"The resource '{parent}' was not found")
+                raise FakeError(
+                    404, "notFound", f"The resource '{_relative(parent)}' was not found"
+                )
 
     def _creatable(self, collection: str) -> bool:
         return any(
@@ -237,7 +259,7 @@ class FakeGcp:
 
     def _get(self, url: str) -> dict[str, Any]:
         if url not in self.store:
-            raise FakeError(404, "notFound", f"The resource '{url}' was not found")
+            raise FakeError(404, "notFound", f"The resource '{_relative(url)}' was not found")
         return self.store[url]
 
     def _list(self, route: Route, collection: str, query: dict[str, str]) -> dict[str, Any]:
@@ -259,6 +281,8 @@ class FakeGcp:
     def _insert(
         self, route: Route, collection: str, query: dict[str, str], body: dict[str, Any]
     ) -> tuple[int, Any]:
+        # a member sent as null is left out, as Google's JSON reading leaves it
+        body = {k: v for k, v in body.items() if v is not None}
         resource, name = self._new_resource(route, collection, query, body)
         schema = route.resource_schema()
         props = schema.get("properties") or {}
@@ -268,14 +292,18 @@ class FakeGcp:
         )
         url = self._item_url(collection, resource, made.segment if made else name)
         if url in self.store:
-            raise FakeError(409, "alreadyExists", f"The resource '{url}' already exists")
+            raise FakeError(409, "alreadyExists", f"The resource '{_relative(url)}' already exists")
         if made is not None:
             self._name_made(collection, url, resource, made)
         resource = links(resource, route.document, project)
+        made_id = str(next(self._ids))
         stamps = {
-            "id": str(next(self._ids)),
+            "id": made_id,
             "selfLink": self._link(route, url),
+            # compute's link by the resource's number in place of its name
+            "selfLinkWithId": self._link(route, f"{url.rsplit('/', 1)[0]}/{made_id}"),
             "creationTimestamp": TIMESTAMP,
+            "etag": hashlib.sha256(f"etag:{url}:{made_id}".encode()).hexdigest()[:12],
         }
         resource.update({k: v for k, v in stamps.items() if k in props or not props})
         if route.name_prefix is not None and "name" not in resource:
@@ -285,6 +313,7 @@ class FakeGcp:
         if "kind" in props:
             resource.setdefault("kind", props["kind"].get("default", ""))
         fill_defaults(resource, schema, route.document)
+        server_answers(resource, body, str(schema.get("id")))
         output_only(resource, schema, self._scope_link(route, url))
         self._addresses(route, resource, props, url)
         self._renew_fingerprints(resource, schema)
@@ -472,7 +501,10 @@ class FakeGcp:
             if replace
             else _merge(stored, body)
         )
-        fill_defaults(changed, route.resource_schema(), route.document)
+        sent = copy.deepcopy(changed)
+        schema = route.resource_schema()
+        fill_defaults(changed, schema, route.document)
+        server_answers(changed, sent, str(schema.get("id")))
         self._renew_fingerprints(changed)
         self.store[url] = changed
         return self._done(route, url)
@@ -507,6 +539,8 @@ class FakeGcp:
     # -- operations --------------------------------------------------------------------------------
 
     def _done(self, route: Route, target: str) -> tuple[int, Any]:
+        if route.response is None and route.http_method == "DELETE":
+            return 204, None  # storage's delete answers no content
         if route.response != "Operation":
             return 200, copy.deepcopy(self.store.get(target, {}))
         return 200, self._operation(route, target)
@@ -534,11 +568,20 @@ class FakeGcp:
             "name": name,
             "selfLink": self._link(route, url),
             "targetLink": self._link(route, target),
-            "operationType": route.verb,
-            "status": "PENDING" if polls else "DONE",
+            "targetId": str(self.store.get(target, {}).get("id") or next(self._ids)),
+            "operationType": OPERATION_TYPES.get(route.method_id, route.verb),
+            # Google answers a call it has accepted as RUNNING (every recorded answer does)
+            "status": "RUNNING" if polls else "DONE",
             "progress": 0 if polls else 100,
             "insertTime": TIMESTAMP,
+            "startTime": TIMESTAMP,
+            "user": OPERATION_USER,
         }
+        scoped = re.search(r"/(regions|zones)/[^/]+$", base)
+        if scoped:  # a regional or zonal operation names its scope, as its resource does
+            operation[scoped.group(1)[:-1]] = self._link(route, base)
+        if not polls:
+            operation["endTime"] = TIMESTAMP
         if error:
             operation["error"] = {"errors": [{"code": error[0], "message": error[1]}]}
         self._operations[url] = operation
@@ -575,12 +618,12 @@ class FakeGcp:
     def _poll(self, url: str) -> dict[str, Any]:
         url = url.removesuffix("/wait")
         if url not in self._operations:
-            raise FakeError(404, "notFound", f"The resource '{url}' was not found")
+            raise FakeError(404, "notFound", f"The resource '{_relative(url)}' was not found")
         self._polls[url] = max(0, self._polls[url] - 1)
         if url in self._targets:
             return self._longrunning_now(url)
         if self._polls[url] == 0:
-            self._operations[url].update(status="DONE", progress=100)
+            self._operations[url].update(status="DONE", progress=100, endTime=TIMESTAMP)
         return copy.deepcopy(self._operations[url])
 
     def calls(self, mutating_only: bool = False) -> list[str]:
@@ -610,6 +653,13 @@ def _check_request_id(value: str) -> None:
         raise FakeError(400, "invalid", f"Invalid value for field 'requestId': '{value}'") from None
     if parsed.int == 0:
         raise FakeError(400, "invalid", "The zero UUID is not a valid requestId")
+
+
+def _relative(url: str) -> str:
+    """A resource's name as Google's error messages give it: ``projects/p/global/networks/n``,
+    not the URL it was called by."""
+    found = re.search(r"/(projects/.*)$", url)
+    return found.group(1) if found else url
 
 
 def _project(url: str) -> str:

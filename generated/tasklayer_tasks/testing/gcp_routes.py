@@ -76,7 +76,9 @@ class Route:
             return body
         inner = dict(body[wrapper[0]])
         mask = body.get("updateMask") or body.get("fieldMask")
-        return {k: v for k, v in inner.items() if not mask or k in str(mask).split(",")}
+        # a mask may name fields as the proto does (``display_name``) or as JSON (``displayName``)
+        paths = {re.sub(r"_([a-z])", lambda m: m.group(1).upper(), p) for p in str(mask).split(",")}
+        return {k: v for k, v in inner.items() if not mask or k in paths}
 
 
 def routes(document: dict[str, Any]) -> list[Route]:

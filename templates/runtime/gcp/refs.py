@@ -13,6 +13,7 @@ Google also fills in members of nested values it was not sent (a Router NAT's
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping
@@ -22,6 +23,11 @@ from typing import Any
 from ..contract.spec import ResourceSpec
 
 _GOOGLE_URL = re.compile(r"^https://[a-z0-9.-]+\.googleapis\.com/(?P<path>.+)$")
+# a relative name of a project's resource in a scope: a reference whatever field holds it (a
+# Network's networkProfile, "a full or partial URL", is read back as a full URL)
+_RELATIVE_NAME = re.compile(
+    r"^projects/[^/\s]+/(global|regions/[^/\s]+|zones/[^/\s]+)/[A-Za-z]+/[^/\s]+$"
+)
 _SCOPED = ("global/", "regions/", "zones/")
 
 
@@ -46,6 +52,11 @@ def canonical_url(value: str, base: str, project: str = "") -> str:
             and path[len(service_path) :].startswith("projects/")
         ):
             return base + path[len(service_path) :]
+        # Google answers links on the version a client called (a compute/beta client reads
+        # .../compute/beta/projects/...): one resource in any version of the same API
+        other = re.match(r"^([a-z]+)/(?:v1|beta|alpha|v1beta\d*)/(projects/.*)$", path)
+        if other and service_path.startswith(other.group(1) + "/"):
+            return base + other.group(2)
         return value
     if value.startswith("projects/"):
         return base + value
@@ -78,7 +89,7 @@ def canonical_state(
             reference = spec.field(name).references is not None
         except KeyError:
             reference = False
-        if reference and isinstance(value, str):
+        if isinstance(value, str) and (reference or _RELATIVE_NAME.match(value)):
             value = canonical_url(value, base, project)
         elif reference and isinstance(value, list):
             value = [canonical_url(v, base, project) if isinstance(v, str) else v for v in value]
@@ -86,11 +97,23 @@ def canonical_state(
     return out
 
 
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def seen_as_wanted(have: Any, want: Any) -> Any:
     """``have`` with the nested members ``want`` does not set left out: dicts by their keys,
-    lists of dicts item by item (matched by ``name`` when they carry one, else by position)."""
+    lists of dicts item by item (matched by ``name`` when they carry one, else by position);
+    a value Google canonicalised (a one-port range) as the form that was sent."""
     if isinstance(want, dict) and isinstance(have, dict):
-        return {k: seen_as_wanted(have[k], want[k]) for k in want if k in have}
+        seen = {k: seen_as_wanted(have[k], want[k]) for k in want if k in have}
+        for k in want:
+            digest = have.get(f"{k}Sha256")
+            if k not in have and isinstance(want[k], str) and isinstance(digest, str):
+                # a secret Google answers only as its hash (a BackendService's
+                # iap.oauth2ClientSecret as oauth2ClientSecretSha256): the same hash is the same
+                seen[k] = want[k] if _sha256(want[k]) == digest else None
+        return seen
     if (
         isinstance(want, list)
         and isinstance(have, list)
@@ -108,6 +131,10 @@ def seen_as_wanted(have: Any, want: Any) -> Any:
                 match = want[i] if i < len(want) else {k: v for w in want for k, v in w.items()}
             out.append(seen_as_wanted(item, match))
         return out
+    if isinstance(want, str) and have == f"{want}-{want}" and want.isdigit():
+        # a one-port range is answered as "N-N" (a ForwardingRule's portRange sent as "443"
+        # reads "443-443": Config Connector's recording, tests/recordings/kcc/)
+        return want
     return have
 
 
@@ -115,10 +142,13 @@ def as_wanted(
     spec: ResourceSpec, state: Mapping[str, Any], desired: Mapping[str, Any]
 ) -> dict[str, Any]:
     """A read state seen through the desired one: nested members it does not set are not
-    compared (tags are compared on the managed keys by the diff itself)."""
+    compared, a boolean left out is false (tags are compared on the managed keys by the diff
+    itself)."""
     out = dict(state)
     for name, want in desired.items():
-        if name in out and isinstance(want, (dict, list)):
+        if want is False and name not in out:
+            out[name] = False  # proto3 JSON leaves out a false boolean: an absent one is false
+        if name in out and isinstance(want, (dict, list, str)):
             try:
                 if spec.field(name).is_tags:
                     continue
