@@ -47,8 +47,15 @@ at once on their own threads) are still interleaved: within a run of consecutive
 write does not separate, reads are compared in sorted order (``sorted_reads``), i.e. as a
 multiset; writes keep their exact order. Polls are timed, not counted: a task polling until
 ready or until its deadline (the sweep's is 2 s of wall time) reads as often as the clock lets
-it, so three or more identical reads in a row are one entry marked ``"repeats": "3+"``. Recording twice gives identical files (checked:
-``--check`` right after ``--write``).
+it, so three or more identical reads in a row are one entry marked ``"repeats": "3+"``. Such a
+poll stands for at least three calls, and is compared soundly (:func:`shorter`,
+:func:`fewer_reads`): a fresh poll matches only a golden poll of the same read at the same place
+(after the same writes; both counts are the clock's, so a poll against a poll is taken as
+equal), never a golden single or double read there (at least three calls against one or two is
+more, not identical or shorter: DIFFERENT, even though the golden run's poll may just have been
+ready sooner) and never a golden poll elsewhere; a golden poll read once or twice is fewer
+calls. Calls are counted with each poll at its least. Recording twice gives identical files
+(checked: ``--check`` right after ``--write``).
 """
 
 from __future__ import annotations
@@ -362,9 +369,56 @@ def load(suite: str) -> Scenarios:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
-def is_subsequence(short: list[str], long: list[str]) -> bool:
+# a poll: three or more identical reads in a row, one entry (see :func:`collapsed`); it stands
+# for at least POLL_CALLS calls, how many more is the clock's
+POLL_CALLS = 3
+
+
+def is_poll(call: dict[str, Any]) -> bool:
+    return call.get("repeats") == "3+"
+
+
+def calls_made(calls: list[dict[str, Any]]) -> int:
+    """The calls a scenario made, a poll counted at its least (``POLL_CALLS``)."""
+    return sum(POLL_CALLS if is_poll(c) else 1 for c in calls)
+
+
+def _read_line(call: dict[str, Any]) -> str:
+    return line({k: v for k, v in call.items() if k != "repeats"})
+
+
+def _tokens(calls: list[dict[str, Any]], golden: bool) -> list[tuple[str, str]]:
+    """("write" | "read" | "poll", line without the mark). A golden poll is a poll followed by
+    ``POLL_CALLS`` single reads: a fresh run may read it as a poll (a poll against a poll: both
+    counts are the clock's, taken as equal) or once or twice (fewer calls than the golden's at
+    least three), never both."""
+    out: list[tuple[str, str]] = []
+    for call in calls:
+        if not is_read(call):
+            out.append(("write", line(call)))
+        elif is_poll(call):
+            out.append(("poll", _read_line(call)))
+            if golden:
+                out += [("read", _read_line(call))] * POLL_CALLS
+        else:
+            out.append(("read", line(call)))
+    return out
+
+
+def is_subsequence(short: list[Any], long: list[Any]) -> bool:
     it = iter(long)
     return all(any(item == other for other in it) for item in short)
+
+
+def shorter(golden: list[dict[str, Any]], fresh: list[dict[str, Any]]) -> bool:
+    """``shorter``: the fresh run's calls are a subsequence of the golden's and fewer. Polls are
+    compared soundly: a fresh poll (at least three reads) matches only a golden poll of the same
+    read at the same place (a poll against a poll: both timed), never a golden single or double
+    read there (that would be more calls, not fewer); a golden poll may be matched by the same
+    read made once or twice (fewer calls). Fewer: counted with each poll at its least."""
+    if not is_subsequence(_tokens(fresh, golden=False), _tokens(golden, golden=True)):
+        return False
+    return calls_made(fresh) < calls_made(golden)
 
 
 _PLACEHOLDER = re.compile(r"<([a-z0-9-]+?)-(\d+)>")
@@ -387,18 +441,40 @@ def renamed(calls: list[dict[str, Any]]) -> list[tuple[bool, str]]:
     return [(write, _PLACEHOLDER.sub(lambda m: names[m.group(0)], text)) for write, text in lines]
 
 
+def _places(calls: list[dict[str, Any]]) -> tuple[list[str], Counter[str], Counter[tuple[int, str]]]:
+    """The writes in order, the single reads (a multiset), and the polls by place (the number of
+    writes before them), all renamed (:func:`renamed`), a poll's line without its mark."""
+    writes: list[str] = []
+    reads: Counter[str] = Counter()
+    polls: Counter[tuple[int, str]] = Counter()
+    for call, (write, text) in zip(calls, renamed(calls), strict=True):
+        if write:
+            writes.append(text)
+        elif is_poll(call):
+            polls[(len(writes), text.replace(', "repeats": "3+"', ""))] += 1
+        else:
+            reads[text] += 1
+    return writes, reads, polls
+
+
 def fewer_reads(golden: list[dict[str, Any]], fresh: list[dict[str, Any]]) -> bool:
     """``fewer-reads``: the fresh run makes fewer calls, the same writes (every mutating call, its
     fault and status included) in the same order, and reads that are a sub-multiset of the
     golden's (each read as often or less often), all up to one consistent renumbering of the
-    placeholders (:func:`renamed`); reads may fall elsewhere between the writes. No write is
-    added, dropped, repeated or reordered and no read the golden run never made is made."""
-    if len(fresh) >= len(golden):
+    placeholders (:func:`renamed`); single reads may fall elsewhere between the writes. A poll
+    does not move: each poll of the fresh run is a poll of the golden's at the same place (after
+    the same writes); a golden poll no fresh poll matches counts as ``POLL_CALLS`` single reads.
+    Calls are counted with each poll at its least. No write is added, dropped, repeated or
+    reordered and no read the golden run never made is made."""
+    if calls_made(fresh) >= calls_made(golden):
         return False
-    old, new = renamed(golden), renamed(fresh)
-    if [t for w, t in old if w] != [t for w, t in new if w]:
+    old_writes, old_reads, old_polls = _places(golden)
+    new_writes, new_reads, new_polls = _places(fresh)
+    if old_writes != new_writes or new_polls - old_polls:
         return False
-    return not Counter(t for w, t in new if not w) - Counter(t for w, t in old if not w)
+    for (_, text), n in (old_polls - new_polls).items():
+        old_reads[text] += n * POLL_CALLS
+    return not new_reads - old_reads
 
 
 def verdict(golden: list[dict[str, Any]] | None, fresh: list[dict[str, Any]] | None) -> tuple[str, list[str]]:
@@ -411,10 +487,10 @@ def verdict(golden: list[dict[str, Any]] | None, fresh: list[dict[str, Any]] | N
     old = [line(c) for c in golden]
     if new == old:
         return "identical", []
-    if len(new) < len(old) and is_subsequence(new, old):
-        return "shorter", [f"{len(old) - len(new)} fewer calls"]
+    if shorter(golden, fresh):
+        return "shorter", [f"{calls_made(golden) - calls_made(fresh)} fewer calls"]
     if fewer_reads(golden, fresh):
-        fewer = len(old) - len(new)
+        fewer = calls_made(golden) - calls_made(fresh)
         return "fewer-reads", [f"{fewer} fewer calls: the same writes in order, fewer reads"]
     diff = list(difflib.unified_diff(old, new, "golden", "fresh", n=1, lineterm=""))[2:]
     return "DIFFERENT", diff[:24] + ([f"... {len(diff) - 24} more diff lines"] if len(diff) > 24 else [])

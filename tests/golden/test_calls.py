@@ -88,3 +88,37 @@ def test_fault_matrix_cells_make_their_golden_calls() -> None:
         found = [k for k in fresh if fragment in k]
         assert len(found) == n, f"{fragment}: {n} cells expected, found {found}"
     assert failures("fault-matrix", fresh) == []
+
+
+def test_a_poll_is_compared_with_a_poll_at_its_place_never_with_singles() -> None:
+    """A ``"repeats": "3+"`` entry is at least three reads, as many as the clock allowed. A fresh
+    poll matches only a golden poll of the same read at the same place (between the same
+    writes); against a golden single or double read there it is more calls, DIFFERENT. A golden
+    poll read once or twice instead is fewer calls. The old comparison counted a poll as one
+    entry anywhere in the scenario: a poll moved before a write, where the golden read twice,
+    passed as fewer-reads because the golden polled after that write."""
+    read = {"op": "DescribeNatGateways", "params": {"NatGatewayId.1": "<nat-1>"}}
+    poll = {**read, "repeats": "3+"}
+    write = {"op": "CreateRoute", "params": {"NatGatewayId": "<nat-1>"}}
+    create = {"op": "CreateNatGateway", "params": {"SubnetId": "<subnet-1>"}}
+
+    def judged(golden: list[dict[str, Any]], fresh: list[dict[str, Any]]) -> str:
+        return record.verdict(golden, fresh)[0]
+
+    # the unsound pass of the old comparison: the poll moved before the write
+    assert judged([create, read, read, write, poll], [create, poll, write]) == "DIFFERENT"
+    # a poll where the golden read once or twice: more calls
+    assert judged([create, read, write], [create, poll, write]) == "DIFFERENT"
+    assert judged([create, read, read, write], [create, poll, write]) == "DIFFERENT"
+    # a poll against a poll at the same place: both timed, taken as equal
+    assert judged([create, poll, write], [create, poll, write]) == "identical"
+    assert judged([create, read, poll, write], [create, poll, write]) == "shorter"
+    # a golden poll read once or twice: fewer calls (a poll counts as at least three)
+    assert judged([create, poll, write], [create, read, write]) == "shorter"
+    assert judged([create, poll, write], [create, read, read, write]) == "shorter"
+    assert record.calls_made([create, poll, write]) == 5
+    # fewer-reads keeps a poll at its place; single reads may move
+    look = {"op": "DescribeSubnets", "params": {"SubnetId.1": "<subnet-1>"}}
+    assert judged([create, look, write, poll], [look, create, write, poll]) == "DIFFERENT"  # as many
+    assert judged([create, look, look, write, poll], [look, create, write, poll]) == "fewer-reads"
+    assert judged([create, look, look, write, poll], [look, create, poll, write]) == "DIFFERENT"
