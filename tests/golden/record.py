@@ -39,7 +39,15 @@ Determinism. The executor runs independent tasks on up to 10 threads, so the wir
 their calls is the threads' interleaving, not the runtime's decision. The recording therefore
 runs every executor with ``max_concurrency=1`` (the conformance sweep already does): the
 order is then the scheduler's (dependencies, longest chain first, early listings in free slots —
-with one worker there are fewer free slots, so fewer early listings than at 10 workers). The
+with one worker there are fewer free slots, so fewer early listings than at 10 workers). Every
+executor runs with ``retry_interval=PAUSE``. Its default, 2 s of wall time, made the order
+depend on the clock: a task that asked to try again waited while the other tasks ran, unless
+one of them took longer than 2 s, so a stack's deletes came in another order when moto was
+slow. ``PAUSE`` is longer than any cell (the executor's sleep is a no-op in the recorder, so it
+costs nothing): a waiting task is tried again once nothing else is left to run, every time. A
+short pause does not do it (at 0.01 s the order changed between two runs of one cell; at 0 the
+waiting task is tried after the call in flight, which is deterministic but another schedule
+than the golden one). The
 fault matrix's cells are enumerated from one-worker clean runs too (the same cells as the
 suite's: the mutating calls per phase do not depend on the workers; which of two subnets is
 ``CreateSubnet#2`` may). A task's own parallel reads (a VPC's separately read attributes, read
@@ -78,6 +86,11 @@ HERE = Path(__file__).resolve().parent
 CALLS = HERE / "calls"
 SUITES = ("conformance", "fault-matrix", "kops")
 READ_PREFIXES = ("Describe", "Get", "List", "Head")
+# the executor's retry_interval in every recording (its default is 2 s of wall time, whose end
+# depends on how fast the other tasks' calls are answered): longer than any cell, so a task that
+# asked to try again is tried when nothing else is left to run, never because a timer ran out
+# (the executor's sleep is a no-op here, so the pause costs no time)
+PAUSE = 3600.0
 Scenarios = dict[str, list[dict[str, Any]]]
 Raw = dict[str, list[Callable[[], Any]]]
 
@@ -147,7 +160,8 @@ def wire_call(normaliser: Normaliser, segment: str, request: Any) -> dict[str, A
 def one_worker_workloads() -> dict[str, Any]:
     from testbed.campaign import WORKLOADS
 
-    return {name: type(f"{w.__name__}OneWorker", (w,), {"workers": 1}) for name, w in WORKLOADS.items()}
+    return {name: type(f"{w.__name__}OneWorker", (w,), {"workers": 1, "retry_interval": PAUSE})
+            for name, w in WORKLOADS.items()}
 
 
 def record_fault_matrix(match: str | tuple[str, ...] = "", say: Callable[[str], None] = print,
@@ -208,7 +222,8 @@ def record_kops(match: str = "", say: Callable[[str], None] = print) -> Scenario
             calls: list[dict[str, Any]] = []
             for segment, verb in steps:
                 lab.proxy.clear()
-                executor = Executor(CloudTarget(context), sleep=lambda _: None, max_concurrency=1)
+                executor = Executor(CloudTarget(context), sleep=lambda _: None, max_concurrency=1,
+                                    retry_interval=PAUSE)
                 getattr(executor, verb)(kops_cluster(cluster))
                 calls += sorted_reads([wire_call(normaliser, segment, r) for r in list(lab.proxy.requests)])
             for segment, _ in steps:
