@@ -35,6 +35,17 @@ short diff (a new scenario is DIFFERENT too, and so is any run that adds, drops,
 reorders a write, or makes a read the golden run never made or more often), and exits 1 on any
 DIFFERENT.
 
+One equivalence between reads, and only one direction of it: a look by the create-once marker
+(a read whose params are a golden read's plus a trailing filter on ``tasklayer.dev/create-
+attempt``, see :func:`unmarked`) may stand where the golden made that read without the filter.
+After a create whose answer was lost the engine looks for what that attempt made by the owner's
+tags and the attempt's marker, in the same pass (the kOps task did so before the redesign; the
+old reconciler instead looked by the owner's tags alone in its next pass): the same call, its
+answer narrowed to what this attempt made, so it can adopt nothing the golden look could not.
+A look without the marker where the golden had one is wider and stays DIFFERENT, and a marker
+look still needs a golden look to stand for (it is not a new read). Verdicts that used it say
+how many such looks they took.
+
 Determinism. The executor runs independent tasks on up to 10 threads, so the wire order of
 their calls is the threads' interleaving, not the runtime's decision. The recording therefore
 runs every executor with ``max_concurrency=1`` (the conformance sweep already does): the
@@ -402,27 +413,53 @@ def _read_line(call: dict[str, Any]) -> str:
     return line({k: v for k, v in call.items() if k != "repeats"})
 
 
-def _tokens(calls: list[dict[str, Any]], golden: bool) -> list[tuple[str, str]]:
-    """("write" | "read" | "poll", line without the mark). A golden poll is a poll followed by
-    ``POLL_CALLS`` single reads: a fresh run may read it as a poll (a poll against a poll: both
-    counts are the clock's, taken as equal) or once or twice (fewer calls than the golden's at
-    least three), never both."""
-    out: list[tuple[str, str]] = []
+# the create-once marker as a trailing filter of a look: the engine looks for what a create whose
+# answer was lost made by the attempt's marker too (the old reconciler looked by name and owner
+# in its next pass); see :func:`unmarked`
+_MARKER = re.compile(
+    r', "Filter\.(\d+)\.Name": "tag:tasklayer\.dev/create-attempt", '
+    r'"Filter\.\1\.Value\.1": "<uuid-\d+>"(?=\}\}$)'
+)
+
+
+def unmarked(text: str) -> str | None:
+    """A look's line without its trailing attempt-marker filter, or None when it has none. A
+    look by the marker is the same call as the look without it, narrowed to what this attempt
+    made (a subset of what the golden look returned): it may stand where the golden made the
+    unmarked look, never the other way round."""
+    plain = _MARKER.sub("", text)
+    return plain if plain != text else None
+
+
+Token = tuple[str, str, str | None]
+
+
+def _tokens(calls: list[dict[str, Any]], golden: bool) -> list[Token]:
+    """("write" | "read" | "poll", line without the mark, the read's unmarked line or None). A
+    golden poll is a poll followed by ``POLL_CALLS`` single reads: a fresh run may read it as a
+    poll (a poll against a poll: both counts are the clock's, taken as equal) or once or twice
+    (fewer calls than the golden's at least three), never both."""
+    out: list[Token] = []
     for call in calls:
         if not is_read(call):
-            out.append(("write", line(call)))
+            out.append(("write", line(call), None))
         elif is_poll(call):
-            out.append(("poll", _read_line(call)))
+            out.append(("poll", _read_line(call), None))
             if golden:
-                out += [("read", _read_line(call))] * POLL_CALLS
+                out += [("read", _read_line(call), None)] * POLL_CALLS
         else:
-            out.append(("read", line(call)))
+            out.append(("read", line(call), None if golden else unmarked(line(call))))
     return out
 
 
-def is_subsequence(short: list[Any], long: list[Any]) -> bool:
+def _matches(fresh: Token, golden: Token) -> bool:
+    return fresh[0] == golden[0] and golden[1] in (fresh[1], fresh[2])
+
+
+def is_subsequence(short: list[Token], long: list[Token]) -> bool:
+    """Each of ``short`` matched in order (earliest first, which is optimal) in ``long``."""
     it = iter(long)
-    return all(any(item == other for other in it) for item in short)
+    return all(any(_matches(item, other) for other in it) for item in short)
 
 
 def shorter(golden: list[dict[str, Any]], fresh: list[dict[str, Any]]) -> bool:
@@ -489,7 +526,14 @@ def fewer_reads(golden: list[dict[str, Any]], fresh: list[dict[str, Any]]) -> bo
         return False
     for (_, text), n in (old_polls - new_polls).items():
         old_reads[text] += n * POLL_CALLS
-    return not new_reads - old_reads
+    left = new_reads - old_reads  # reads the golden made less often, or never
+    spare = old_reads - new_reads
+    for text, n in left.items():  # a look by the marker where the golden looked without it
+        plain = unmarked(text)
+        if plain is None or spare[plain] < n:
+            return False
+        spare[plain] -= n
+    return True
 
 
 def verdict(golden: list[dict[str, Any]] | None, fresh: list[dict[str, Any]] | None) -> tuple[str, list[str]]:
@@ -502,11 +546,13 @@ def verdict(golden: list[dict[str, Any]] | None, fresh: list[dict[str, Any]] | N
     old = [line(c) for c in golden]
     if new == old:
         return "identical", []
+    marked = sum(unmarked(t) is not None and t not in old for t in new)
+    note = [f"{marked} looks by the attempt's marker where the golden looked without it"] if marked else []
     if shorter(golden, fresh):
-        return "shorter", [f"{calls_made(golden) - calls_made(fresh)} fewer calls"]
+        return "shorter", [f"{calls_made(golden) - calls_made(fresh)} fewer calls", *note]
     if fewer_reads(golden, fresh):
         fewer = calls_made(golden) - calls_made(fresh)
-        return "fewer-reads", [f"{fewer} fewer calls: the same writes in order, fewer reads"]
+        return "fewer-reads", [f"{fewer} fewer calls: the same writes in order, fewer reads", *note]
     diff = list(difflib.unified_diff(old, new, "golden", "fresh", n=1, lineterm=""))[2:]
     return "DIFFERENT", diff[:24] + ([f"... {len(diff) - 24} more diff lines"] if len(diff) > 24 else [])
 

@@ -122,3 +122,28 @@ def test_a_poll_is_compared_with_a_poll_at_its_place_never_with_singles() -> Non
     assert judged([create, look, write, poll], [look, create, write, poll]) == "DIFFERENT"  # as many
     assert judged([create, look, look, write, poll], [look, create, write, poll]) == "fewer-reads"
     assert judged([create, look, look, write, poll], [look, create, poll, write]) == "DIFFERENT"
+
+
+def test_a_look_by_the_attempt_marker_may_stand_for_the_golden_look_never_the_reverse() -> None:
+    """After a create whose answer was lost the engine looks by the owner's tags and the
+    attempt's marker (the old reconciler looked by the owner's tags in its next pass): the same
+    call, narrowed to what this attempt made. It may stand where the golden looked without the
+    marker; a look without the marker where the golden had one is wider, DIFFERENT."""
+    owner = {"Filter.1.Name": "tag:Name", "Filter.1.Value.1": "demo"}
+    look = {"op": "DescribeVpcs", "params": owner}
+    by_marker = {"op": "DescribeVpcs", "params": {
+        **owner, "Filter.2.Name": "tag:tasklayer.dev/create-attempt", "Filter.2.Value.1": "<uuid-1>"}}
+    create = {"op": "CreateVpc", "params": {"Tag.1.Value": "<uuid-1>"}, "fault": "lost"}
+    read = {"op": "DescribeVpcs", "params": {"VpcId.1": "<vpc-1>"}}
+    modify = {"op": "ModifyVpcAttribute", "params": {"VpcId": "<vpc-1>"}}
+    assert record.unmarked(record.line(by_marker)) == record.line(look)
+    assert record.unmarked(record.line(look)) is None
+    golden = [look, create, look, read, modify]
+    result, notes = record.verdict(golden, [look, create, by_marker, modify])
+    assert result == "shorter" and any("marker" in n for n in notes)
+    assert record.verdict(golden, [create, by_marker, look, modify])[0] == "fewer-reads"
+    # the reverse: the golden looked by the marker, the fresh run without it
+    assert record.verdict([look, create, by_marker, read, modify], [look, create, look, modify])[0] == "DIFFERENT"
+    # a marker look is not a new read either where the golden made no such look
+    other = {"op": "DescribeVpcs", "params": {"VpcId.1": "<vpc-2>"}}
+    assert record.verdict([look, create, read, other, modify], [look, create, by_marker, modify])[0] == "DIFFERENT"
