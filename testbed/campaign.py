@@ -178,6 +178,10 @@ class Workload:
     # the executor's workers (None: its default); tests/golden records with 1, so that the
     # order of independent tasks' calls is the scheduler's, not the threads'
     workers: ClassVar[int | None] = None
+    # the executor's pause before a task that asked to try again is tried again (None: its
+    # default, 2 s of wall time: whether another task's calls finish within it decides the
+    # order); tests/golden records with its short PAUSE, so that the order is not the clock's
+    retry_interval: ClassVar[float | None] = None
 
     def __init__(self, lab: Lab, cluster: str, names: str | None = None) -> None:
         self.lab, self.cluster, self.names = lab, cluster, names or cluster
@@ -211,9 +215,12 @@ class StackWorkload(Workload):
         return self.tasks().tasks()
 
     def _executor(self) -> Executor:
-        if self.workers is None:
-            return Executor(CloudTarget(self.context), sleep=_no_sleep)
-        return Executor(CloudTarget(self.context), sleep=_no_sleep, max_concurrency=self.workers)
+        options: dict[str, Any] = {}
+        if self.workers is not None:
+            options["max_concurrency"] = self.workers
+        if self.retry_interval is not None:
+            options["retry_interval"] = self.retry_interval
+        return Executor(CloudTarget(self.context), sleep=_no_sleep, **options)
 
     def apply(self) -> Pass:
         try:

@@ -35,11 +35,30 @@ short diff (a new scenario is DIFFERENT too, and so is any run that adds, drops,
 reorders a write, or makes a read the golden run never made or more often), and exits 1 on any
 DIFFERENT.
 
+One equivalence between reads, and only one direction of it: a look by the create-once marker
+(a read whose params are a golden read's plus a trailing filter on ``tasklayer.dev/create-
+attempt``, see :func:`unmarked`) may stand where the golden made that read without the filter.
+After a create whose answer was lost the engine looks for what that attempt made by the owner's
+tags and the attempt's marker, in the same pass (the kOps task did so before the redesign; the
+old reconciler instead looked by the owner's tags alone in its next pass): the same call, its
+answer narrowed to what this attempt made, so it can adopt nothing the golden look could not.
+A look without the marker where the golden had one is wider and stays DIFFERENT, and a marker
+look still needs a golden look to stand for (it is not a new read). Verdicts that used it say
+how many such looks they took.
+
 Determinism. The executor runs independent tasks on up to 10 threads, so the wire order of
 their calls is the threads' interleaving, not the runtime's decision. The recording therefore
 runs every executor with ``max_concurrency=1`` (the conformance sweep already does): the
 order is then the scheduler's (dependencies, longest chain first, early listings in free slots —
-with one worker there are fewer free slots, so fewer early listings than at 10 workers). The
+with one worker there are fewer free slots, so fewer early listings than at 10 workers). Every
+executor runs with ``retry_interval=PAUSE``. Its default, 2 s of wall time, made the order
+depend on the clock: a task that asked to try again waited while the other tasks ran, unless
+one of them took longer than 2 s, so a stack's deletes came in another order when moto was
+slow. ``PAUSE`` is longer than any cell (the executor's sleep is a no-op in the recorder, so it
+costs nothing): a waiting task is tried again once nothing else is left to run, every time. A
+short pause does not do it (at 0.01 s the order changed between two runs of one cell; at 0 the
+waiting task is tried after the call in flight, which is deterministic but another schedule
+than the golden one). The
 fault matrix's cells are enumerated from one-worker clean runs too (the same cells as the
 suite's: the mutating calls per phase do not depend on the workers; which of two subnets is
 ``CreateSubnet#2`` may). A task's own parallel reads (a VPC's separately read attributes, read
@@ -47,8 +66,15 @@ at once on their own threads) are still interleaved: within a run of consecutive
 write does not separate, reads are compared in sorted order (``sorted_reads``), i.e. as a
 multiset; writes keep their exact order. Polls are timed, not counted: a task polling until
 ready or until its deadline (the sweep's is 2 s of wall time) reads as often as the clock lets
-it, so three or more identical reads in a row are one entry marked ``"repeats": "3+"``. Recording twice gives identical files (checked:
-``--check`` right after ``--write``).
+it, so three or more identical reads in a row are one entry marked ``"repeats": "3+"``. Such a
+poll stands for at least three calls, and is compared soundly (:func:`shorter`,
+:func:`fewer_reads`): a fresh poll matches only a golden poll of the same read at the same place
+(after the same writes; both counts are the clock's, so a poll against a poll is taken as
+equal), never a golden single or double read there (at least three calls against one or two is
+more, not identical or shorter: DIFFERENT, even though the golden run's poll may just have been
+ready sooner) and never a golden poll elsewhere; a golden poll read once or twice is fewer
+calls. Calls are counted with each poll at its least. Recording twice gives identical files
+(checked: ``--check`` right after ``--write``).
 """
 
 from __future__ import annotations
@@ -71,6 +97,11 @@ HERE = Path(__file__).resolve().parent
 CALLS = HERE / "calls"
 SUITES = ("conformance", "fault-matrix", "kops")
 READ_PREFIXES = ("Describe", "Get", "List", "Head")
+# the executor's retry_interval in every recording (its default is 2 s of wall time, whose end
+# depends on how fast the other tasks' calls are answered): longer than any cell, so a task that
+# asked to try again is tried when nothing else is left to run, never because a timer ran out
+# (the executor's sleep is a no-op here, so the pause costs no time)
+PAUSE = 3600.0
 Scenarios = dict[str, list[dict[str, Any]]]
 Raw = dict[str, list[Callable[[], Any]]]
 
@@ -140,7 +171,8 @@ def wire_call(normaliser: Normaliser, segment: str, request: Any) -> dict[str, A
 def one_worker_workloads() -> dict[str, Any]:
     from testbed.campaign import WORKLOADS
 
-    return {name: type(f"{w.__name__}OneWorker", (w,), {"workers": 1}) for name, w in WORKLOADS.items()}
+    return {name: type(f"{w.__name__}OneWorker", (w,), {"workers": 1, "retry_interval": PAUSE})
+            for name, w in WORKLOADS.items()}
 
 
 def record_fault_matrix(match: str | tuple[str, ...] = "", say: Callable[[str], None] = print,
@@ -201,7 +233,8 @@ def record_kops(match: str = "", say: Callable[[str], None] = print) -> Scenario
             calls: list[dict[str, Any]] = []
             for segment, verb in steps:
                 lab.proxy.clear()
-                executor = Executor(CloudTarget(context), sleep=lambda _: None, max_concurrency=1)
+                executor = Executor(CloudTarget(context), sleep=lambda _: None, max_concurrency=1,
+                                    retry_interval=PAUSE)
                 getattr(executor, verb)(kops_cluster(cluster))
                 calls += sorted_reads([wire_call(normaliser, segment, r) for r in list(lab.proxy.requests)])
             for segment, _ in steps:
@@ -362,9 +395,82 @@ def load(suite: str) -> Scenarios:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
-def is_subsequence(short: list[str], long: list[str]) -> bool:
+# a poll: three or more identical reads in a row, one entry (see :func:`collapsed`); it stands
+# for at least POLL_CALLS calls, how many more is the clock's
+POLL_CALLS = 3
+
+
+def is_poll(call: dict[str, Any]) -> bool:
+    return call.get("repeats") == "3+"
+
+
+def calls_made(calls: list[dict[str, Any]]) -> int:
+    """The calls a scenario made, a poll counted at its least (``POLL_CALLS``)."""
+    return sum(POLL_CALLS if is_poll(c) else 1 for c in calls)
+
+
+def _read_line(call: dict[str, Any]) -> str:
+    return line({k: v for k, v in call.items() if k != "repeats"})
+
+
+# the create-once marker as a trailing filter of a look: the engine looks for what a create whose
+# answer was lost made by the attempt's marker too (the old reconciler looked by name and owner
+# in its next pass); see :func:`unmarked`
+_MARKER = re.compile(
+    r', "Filter\.(\d+)\.Name": "tag:tasklayer\.dev/create-attempt", '
+    r'"Filter\.\1\.Value\.1": "<uuid-\d+>"(?=\}\}$)'
+)
+
+
+def unmarked(text: str) -> str | None:
+    """A look's line without its trailing attempt-marker filter, or None when it has none. A
+    look by the marker is the same call as the look without it, narrowed to what this attempt
+    made (a subset of what the golden look returned): it may stand where the golden made the
+    unmarked look, never the other way round."""
+    plain = _MARKER.sub("", text)
+    return plain if plain != text else None
+
+
+Token = tuple[str, str, str | None]
+
+
+def _tokens(calls: list[dict[str, Any]], golden: bool) -> list[Token]:
+    """("write" | "read" | "poll", line without the mark, the read's unmarked line or None). A
+    golden poll is a poll followed by ``POLL_CALLS`` single reads: a fresh run may read it as a
+    poll (a poll against a poll: both counts are the clock's, taken as equal) or once or twice
+    (fewer calls than the golden's at least three), never both."""
+    out: list[Token] = []
+    for call in calls:
+        if not is_read(call):
+            out.append(("write", line(call), None))
+        elif is_poll(call):
+            out.append(("poll", _read_line(call), None))
+            if golden:
+                out += [("read", _read_line(call), None)] * POLL_CALLS
+        else:
+            out.append(("read", line(call), None if golden else unmarked(line(call))))
+    return out
+
+
+def _matches(fresh: Token, golden: Token) -> bool:
+    return fresh[0] == golden[0] and golden[1] in (fresh[1], fresh[2])
+
+
+def is_subsequence(short: list[Token], long: list[Token]) -> bool:
+    """Each of ``short`` matched in order (earliest first, which is optimal) in ``long``."""
     it = iter(long)
-    return all(any(item == other for other in it) for item in short)
+    return all(any(_matches(item, other) for other in it) for item in short)
+
+
+def shorter(golden: list[dict[str, Any]], fresh: list[dict[str, Any]]) -> bool:
+    """``shorter``: the fresh run's calls are a subsequence of the golden's and fewer. Polls are
+    compared soundly: a fresh poll (at least three reads) matches only a golden poll of the same
+    read at the same place (a poll against a poll: both timed), never a golden single or double
+    read there (that would be more calls, not fewer); a golden poll may be matched by the same
+    read made once or twice (fewer calls). Fewer: counted with each poll at its least."""
+    if not is_subsequence(_tokens(fresh, golden=False), _tokens(golden, golden=True)):
+        return False
+    return calls_made(fresh) < calls_made(golden)
 
 
 _PLACEHOLDER = re.compile(r"<([a-z0-9-]+?)-(\d+)>")
@@ -387,18 +493,47 @@ def renamed(calls: list[dict[str, Any]]) -> list[tuple[bool, str]]:
     return [(write, _PLACEHOLDER.sub(lambda m: names[m.group(0)], text)) for write, text in lines]
 
 
+def _places(calls: list[dict[str, Any]]) -> tuple[list[str], Counter[str], Counter[tuple[int, str]]]:
+    """The writes in order, the single reads (a multiset), and the polls by place (the number of
+    writes before them), all renamed (:func:`renamed`), a poll's line without its mark."""
+    writes: list[str] = []
+    reads: Counter[str] = Counter()
+    polls: Counter[tuple[int, str]] = Counter()
+    for call, (write, text) in zip(calls, renamed(calls), strict=True):
+        if write:
+            writes.append(text)
+        elif is_poll(call):
+            polls[(len(writes), text.replace(', "repeats": "3+"', ""))] += 1
+        else:
+            reads[text] += 1
+    return writes, reads, polls
+
+
 def fewer_reads(golden: list[dict[str, Any]], fresh: list[dict[str, Any]]) -> bool:
     """``fewer-reads``: the fresh run makes fewer calls, the same writes (every mutating call, its
     fault and status included) in the same order, and reads that are a sub-multiset of the
     golden's (each read as often or less often), all up to one consistent renumbering of the
-    placeholders (:func:`renamed`); reads may fall elsewhere between the writes. No write is
-    added, dropped, repeated or reordered and no read the golden run never made is made."""
-    if len(fresh) >= len(golden):
+    placeholders (:func:`renamed`); single reads may fall elsewhere between the writes. A poll
+    does not move: each poll of the fresh run is a poll of the golden's at the same place (after
+    the same writes); a golden poll no fresh poll matches counts as ``POLL_CALLS`` single reads.
+    Calls are counted with each poll at its least. No write is added, dropped, repeated or
+    reordered and no read the golden run never made is made."""
+    if calls_made(fresh) >= calls_made(golden):
         return False
-    old, new = renamed(golden), renamed(fresh)
-    if [t for w, t in old if w] != [t for w, t in new if w]:
+    old_writes, old_reads, old_polls = _places(golden)
+    new_writes, new_reads, new_polls = _places(fresh)
+    if old_writes != new_writes or new_polls - old_polls:
         return False
-    return not Counter(t for w, t in new if not w) - Counter(t for w, t in old if not w)
+    for (_, text), n in (old_polls - new_polls).items():
+        old_reads[text] += n * POLL_CALLS
+    left = new_reads - old_reads  # reads the golden made less often, or never
+    spare = old_reads - new_reads
+    for text, n in left.items():  # a look by the marker where the golden looked without it
+        plain = unmarked(text)
+        if plain is None or spare[plain] < n:
+            return False
+        spare[plain] -= n
+    return True
 
 
 def verdict(golden: list[dict[str, Any]] | None, fresh: list[dict[str, Any]] | None) -> tuple[str, list[str]]:
@@ -411,11 +546,13 @@ def verdict(golden: list[dict[str, Any]] | None, fresh: list[dict[str, Any]] | N
     old = [line(c) for c in golden]
     if new == old:
         return "identical", []
-    if len(new) < len(old) and is_subsequence(new, old):
-        return "shorter", [f"{len(old) - len(new)} fewer calls"]
+    marked = sum(unmarked(t) is not None and t not in old for t in new)
+    note = [f"{marked} looks by the attempt's marker where the golden looked without it"] if marked else []
+    if shorter(golden, fresh):
+        return "shorter", [f"{calls_made(golden) - calls_made(fresh)} fewer calls", *note]
     if fewer_reads(golden, fresh):
-        fewer = len(old) - len(new)
-        return "fewer-reads", [f"{fewer} fewer calls: the same writes in order, fewer reads"]
+        fewer = calls_made(golden) - calls_made(fresh)
+        return "fewer-reads", [f"{fewer} fewer calls: the same writes in order, fewer reads", *note]
     diff = list(difflib.unified_diff(old, new, "golden", "fresh", n=1, lineterm=""))[2:]
     return "DIFFERENT", diff[:24] + ([f"... {len(diff) - 24} more diff lines"] if len(diff) > 24 else [])
 

@@ -88,3 +88,62 @@ def test_fault_matrix_cells_make_their_golden_calls() -> None:
         found = [k for k in fresh if fragment in k]
         assert len(found) == n, f"{fragment}: {n} cells expected, found {found}"
     assert failures("fault-matrix", fresh) == []
+
+
+def test_a_poll_is_compared_with_a_poll_at_its_place_never_with_singles() -> None:
+    """A ``"repeats": "3+"`` entry is at least three reads, as many as the clock allowed. A fresh
+    poll matches only a golden poll of the same read at the same place (between the same
+    writes); against a golden single or double read there it is more calls, DIFFERENT. A golden
+    poll read once or twice instead is fewer calls. The old comparison counted a poll as one
+    entry anywhere in the scenario: a poll moved before a write, where the golden read twice,
+    passed as fewer-reads because the golden polled after that write."""
+    read = {"op": "DescribeNatGateways", "params": {"NatGatewayId.1": "<nat-1>"}}
+    poll = {**read, "repeats": "3+"}
+    write = {"op": "CreateRoute", "params": {"NatGatewayId": "<nat-1>"}}
+    create = {"op": "CreateNatGateway", "params": {"SubnetId": "<subnet-1>"}}
+
+    def judged(golden: list[dict[str, Any]], fresh: list[dict[str, Any]]) -> str:
+        return record.verdict(golden, fresh)[0]
+
+    # the unsound pass of the old comparison: the poll moved before the write
+    assert judged([create, read, read, write, poll], [create, poll, write]) == "DIFFERENT"
+    # a poll where the golden read once or twice: more calls
+    assert judged([create, read, write], [create, poll, write]) == "DIFFERENT"
+    assert judged([create, read, read, write], [create, poll, write]) == "DIFFERENT"
+    # a poll against a poll at the same place: both timed, taken as equal
+    assert judged([create, poll, write], [create, poll, write]) == "identical"
+    assert judged([create, read, poll, write], [create, poll, write]) == "shorter"
+    # a golden poll read once or twice: fewer calls (a poll counts as at least three)
+    assert judged([create, poll, write], [create, read, write]) == "shorter"
+    assert judged([create, poll, write], [create, read, read, write]) == "shorter"
+    assert record.calls_made([create, poll, write]) == 5
+    # fewer-reads keeps a poll at its place; single reads may move
+    look = {"op": "DescribeSubnets", "params": {"SubnetId.1": "<subnet-1>"}}
+    assert judged([create, look, write, poll], [look, create, write, poll]) == "DIFFERENT"  # as many
+    assert judged([create, look, look, write, poll], [look, create, write, poll]) == "fewer-reads"
+    assert judged([create, look, look, write, poll], [look, create, poll, write]) == "DIFFERENT"
+
+
+def test_a_look_by_the_attempt_marker_may_stand_for_the_golden_look_never_the_reverse() -> None:
+    """After a create whose answer was lost the engine looks by the owner's tags and the
+    attempt's marker (the old reconciler looked by the owner's tags in its next pass): the same
+    call, narrowed to what this attempt made. It may stand where the golden looked without the
+    marker; a look without the marker where the golden had one is wider, DIFFERENT."""
+    owner = {"Filter.1.Name": "tag:Name", "Filter.1.Value.1": "demo"}
+    look = {"op": "DescribeVpcs", "params": owner}
+    by_marker = {"op": "DescribeVpcs", "params": {
+        **owner, "Filter.2.Name": "tag:tasklayer.dev/create-attempt", "Filter.2.Value.1": "<uuid-1>"}}
+    create = {"op": "CreateVpc", "params": {"Tag.1.Value": "<uuid-1>"}, "fault": "lost"}
+    read = {"op": "DescribeVpcs", "params": {"VpcId.1": "<vpc-1>"}}
+    modify = {"op": "ModifyVpcAttribute", "params": {"VpcId": "<vpc-1>"}}
+    assert record.unmarked(record.line(by_marker)) == record.line(look)
+    assert record.unmarked(record.line(look)) is None
+    golden = [look, create, look, read, modify]
+    result, notes = record.verdict(golden, [look, create, by_marker, modify])
+    assert result == "shorter" and any("marker" in n for n in notes)
+    assert record.verdict(golden, [create, by_marker, look, modify])[0] == "fewer-reads"
+    # the reverse: the golden looked by the marker, the fresh run without it
+    assert record.verdict([look, create, by_marker, read, modify], [look, create, look, modify])[0] == "DIFFERENT"
+    # a marker look is not a new read either where the golden made no such look
+    other = {"op": "DescribeVpcs", "params": {"VpcId.1": "<vpc-2>"}}
+    assert record.verdict([look, create, read, other, modify], [look, create, by_marker, modify])[0] == "DIFFERENT"

@@ -50,6 +50,7 @@ def create(
         wanted[tags.field] = {**wanted[tags.field], ATTEMPT_TAG: token}
     if before is not None:
         before(record.token())  # the attempt outlives this pass: a retry resends the same
+    found: State | None = None  # what find_attempt read of it, after a lost answer
     try:
         identity = adapter.create(wanted, token=token)
     except ConflictError as err:
@@ -67,8 +68,14 @@ def create(
         # a create that takes no tags: the owner's marks go on at once; if this answer is lost,
         # the next pass knows it by its token and writes them then
         adapter.update(identity, {tags.field: wanted[tags.field]})
+        found = None  # read before its tags went on: not the resource as it is now
     if adapter.pending is not None:
         return identity
+    if found is not None:
+        # find_attempt read the whole resource after the lost answer (the same describe the
+        # read-back makes, by the attempt's tags or its identity): reading it again is a call
+        # that can only say the same
+        return _seen(subject, face, found, face.desired_now())
     answer = adapter.answer
     if answer is not None and answer_is_whole(subject, face.desired_now(), answer, identity):
         adapter.read_separately(answer, face.desired_now())
@@ -152,12 +159,18 @@ def read_back(subject: Subject, face: Face) -> State:
         every = subject.adapter.find(desired, subject.name, retry_not_found=True)
         found = [s for s in every if not subject.spec.terminal(s)]
         if found:
-            subject.adapter.read_separately(found[0], desired)
-            subject.record.seen(found[0])
-            face.seen(found[0])
-            return found[0]
+            return _seen(subject, face, found[0], desired)
         retry.sleep(retry.delay(attempt))
     raise TryAgainLater(f"{subject.key}: created, but not visible yet (it is not created again)")
+
+
+def _seen(subject: Subject, face: Face, state: State, desired: State) -> State:
+    """``state``, read after the create, is the resource: its separately read fields read, the
+    record and the face told it was seen."""
+    subject.adapter.read_separately(state, desired)
+    subject.record.seen(state)
+    face.seen(state)
+    return state
 
 
 __all__ = ["candidates", "create", "find_attempt", "read_back"]
