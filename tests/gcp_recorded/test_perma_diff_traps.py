@@ -36,6 +36,10 @@ EXPECTED_TRAPS = {
     ("compute.BackendService", "healthChecks"),  # v1 links sent, read on compute/beta
     ("compute.BackendService", "iap"),  # its oauth2ClientSecret read as oauth2ClientSecretSha256
     ("compute.Disk", "sizeGb"),  # not in the recorded reads (test_replay.PERMA_DIFFS says why)
+    # members Google adds inside what was sent (bucketPolicyOnly, publicAccessPrevention;
+    # softDeletePolicy's effectiveTime): the diff compares only the members the task sets
+    ("storage.Bucket", "iamConfiguration"),
+    ("storage.Bucket", "softDeletePolicy"),
 }
 
 
