@@ -32,6 +32,7 @@ KINDS = {
     "zonalcomputedisk": ("compute.Disk", "disks"),
     "globalcomputebackendservice": ("compute.BackendService", "backendServices"),
     "storagebucketbasic": ("storage.Bucket", "b"),
+    "iamserviceaccount": ("iam.ServiceAccount", "serviceAccounts"),
 }
 
 # fixture -> (the fields a re-apply over the recording changes, why)
