@@ -44,6 +44,10 @@ _TRANSPORT = ("alt", "prettyPrint", "requestId")
 LIMIT = 100  # requests one run may send: a task that polls or retries for ever is a finding
 
 
+# a list answer's member holding the resources, where it is not compute's and storage's items
+LIST_KEYS = {"serviceAccounts": "accounts"}  # iam's ListServiceAccountsResponse
+
+
 class ReplayExhausted(Exception):
     pass
 
@@ -122,7 +126,8 @@ class ReplayHttp:
                 self.sent[-1].answered_by = recorded.index
                 self.cursor = i  # a view of that read: the get that may confirm it reads it too
                 found = recorded.status == 200 and isinstance(recorded.response_body, dict)
-                return {"items": [recorded.response_body]} if found else {}
+                key = LIST_KEYS.get(collection.rsplit("/", 1)[-1], "items")
+                return {key: [recorded.response_body]} if found else {}
         return None
 
     @property
@@ -227,20 +232,47 @@ def _create_of(exchanges: list[Exchange], collection: str) -> int:
     raise LookupError(f"no create of {collection} recorded")
 
 
+def _resource_of(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The resource a create's body carries: the body, or (iam's ``{accountId,
+    serviceAccount: {...}}``) its member named after the kind, with the body's other members."""
+    name = kind.split(".")[1]
+    member = name[0].lower() + name[1:]
+    if isinstance(body.get(member), dict):
+        return {**{k: v for k, v in body.items() if k != member}, **body[member]}
+    return body
+
+
+def create_and_read(
+    exchanges: list[Exchange], kind: str, collection: str
+) -> tuple[Exchange, dict[str, Any], Exchange]:
+    """A recording's first create of a kind, the resource its body carries, and the recorded
+    read after it."""
+    create = exchanges[_create_of(exchanges, collection)]
+    body = _resource_of(kind, dict(create.request_body))
+    # the resource's own path: its name under the collection, or (a name Google makes, as a
+    # service account's email) the first item the recording reads after the create
+    own = f"{create.path}/{body['name']}" if "name" in body else None
+    read = next(
+        e
+        for e in exchanges[create.index :]
+        if e.method == "GET"
+        and e.status == 200
+        and (e.path == own if own else e.path.startswith(create.path + "/"))
+    )
+    return create, body, read
+
+
 def replay(fixture: str, kind: str, collection: str, project: str = "projectid") -> Replay:
     exchanges = [
         concrete_exchange(e) for e in parse((RECORDINGS / f"{fixture}.http.log").read_text())
     ]
-    at = _create_of(exchanges, collection)
-    create = exchanges[at]
-    body = dict(create.request_body)
-    item = f"{create.path}/{body['name']}"
+    create, body, read = create_and_read(exchanges, kind, collection)
+    item = read.path
     first = next(i for i, e in enumerate(exchanges) if e.path == item)
-    read = next(
-        e for e in exchanges[at:] if e.method == "GET" and e.path == item and e.status == 200
-    )
     cls = task_class(kind)
     kwargs, unmodelled = desired_state(cls, body)
+    if "name" not in kwargs:  # a task is named by the id its create gives (iam's accountId)
+        kwargs["name"] = next(v for k, v in body.items() if k.endswith("Id"))
     scope = _scope(create.path)
     # the task labels what it creates as its cluster's (k8s-io-cluster-name), which Config
     # Connector never sent: the recorded reads are served as they would be had it sent that

@@ -14,7 +14,7 @@ from tasklayer_tasks.runtime.contract.diff import compute_changes
 from tasklayer_tasks.runtime.gcp.refs import as_wanted, canonical_state, document_base
 from testbed.kcc_log import concrete_exchange, parse
 from testbed.kcc_pin import OUT
-from testbed.kcc_replay import task_class
+from testbed.kcc_replay import create_and_read, task_class
 from tests.gcp_recorded.test_replay import KINDS, PERMA_DIFFS
 
 # the traps the recordings hold, by (kind, field): what was sent, what Google answered
@@ -36,6 +36,13 @@ EXPECTED_TRAPS = {
     ("compute.BackendService", "healthChecks"),  # v1 links sent, read on compute/beta
     ("compute.BackendService", "iap"),  # its oauth2ClientSecret read as oauth2ClientSecretSha256
     ("compute.Disk", "sizeGb"),  # not in the recorded reads (test_replay.PERMA_DIFFS says why)
+    # members Google adds inside what was sent (bucketPolicyOnly, publicAccessPrevention;
+    # softDeletePolicy's effectiveTime): the diff compares only the members the task sets
+    ("storage.Bucket", "iamConfiguration"),
+    ("storage.Bucket", "softDeletePolicy"),
+    # the id a create names it by, not a member of the answer (which carries the email made
+    # from it): create-only and input-only, never compared with a read
+    ("iam.ServiceAccount", "accountId"),
 }
 
 
@@ -44,16 +51,8 @@ def _pairs() -> list[tuple[str, str, dict[str, Any], dict[str, Any]]]:
     out = []
     for fixture, (kind, collection) in sorted(KINDS.items()):
         exchanges = [concrete_exchange(e) for e in parse((OUT / f"{fixture}.http.log").read_text())]
-        create = next(
-            e for e in exchanges if e.method == "POST" and e.path.endswith("/" + collection)
-        )
-        item = f"{create.path}/{create.request_body['name']}"
-        read = next(
-            e
-            for e in exchanges
-            if e.index > create.index and e.method == "GET" and e.path == item and e.status == 200
-        )
-        out.append((fixture, kind, create.request_body, read.response_body))
+        _, body, read = create_and_read(exchanges, kind, collection)
+        out.append((fixture, kind, body, read.response_body))
     return out
 
 

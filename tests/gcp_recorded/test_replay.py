@@ -31,6 +31,8 @@ KINDS = {
     "regionalcomputedisk": ("compute.RegionDisk", "disks"),
     "zonalcomputedisk": ("compute.Disk", "disks"),
     "globalcomputebackendservice": ("compute.BackendService", "backendServices"),
+    "storagebucketbasic": ("storage.Bucket", "b"),
+    "iamserviceaccount": ("iam.ServiceAccount", "serviceAccounts"),
 }
 
 # fixture -> (the fields a re-apply over the recording changes, why)

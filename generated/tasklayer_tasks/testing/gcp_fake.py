@@ -115,6 +115,7 @@ class FakeGcp:
         self._collections: dict[str, str] = {}  # a resource's URL -> the collection it is in
         self._failures: dict[str, tuple[str, str]] = {}
         self._ids: itertools.count[int] = itertools.count(1000)
+        self._numbers: dict[str, str] = {}  # a resource's URL -> its id, kept after a delete
         self._ips: itertools.count[int] = itertools.count(1)
         self._routes: list[Route] = [r for d in documents for r in routes(d)]
         self._lock = threading.RLock()
@@ -318,6 +319,7 @@ class FakeGcp:
         self._addresses(route, resource, props, url)
         self._renew_fingerprints(resource, schema)
         self.store[url] = resource
+        self._numbers[url] = str(resource.get("id", ""))
         self._collections[url] = collection
         self._companion_made(route, url, resource)
         return self._done(route, url)
@@ -568,7 +570,7 @@ class FakeGcp:
             "name": name,
             "selfLink": self._link(route, url),
             "targetLink": self._link(route, target),
-            "targetId": str(self.store.get(target, {}).get("id") or next(self._ids)),
+            "targetId": self._numbers.get(target, ""),
             "operationType": OPERATION_TYPES.get(route.method_id, route.verb),
             # Google answers a call it has accepted as RUNNING (every recorded answer does)
             "status": "RUNNING" if polls else "DONE",
