@@ -294,3 +294,46 @@ def test_secrets_never_reach_errors_from_the_sdk(cloud: tuple[Context, Calls]) -
     with pytest.raises(TaskError) as err:
         apply(context, [rule])
     assert "hunter2" not in str(err.value) and "<redacted>" in str(err.value)
+
+
+def test_create_of_a_kind_its_request_names_is_looked_for_once_after_a_5xx(cloud: tuple[Context, Calls]) -> None:
+    """A route is its table and destination: after a 5xx (nothing done) one look, not a patient
+    poll; the next attempt's locate looks again before the create is sent again, and that
+    create cannot make a second route."""
+    from botocore.exceptions import ClientError
+
+    from tasklayer_tasks.aws.ec2.core.route import SPEC as ROUTE
+    from tasklayer_tasks.aws.ec2.core.vpc import SPEC as VPC
+    from tasklayer_tasks.runtime.engine.create import named_by_request
+
+    assert named_by_request(ROUTE) and not named_by_request(VPC)  # a VPC's id is the cloud's
+    context, calls = cloud
+    seen: list[str] = []
+    refused = [0]
+
+    def record(model: Any, **_: Any) -> None:
+        seen.append(model.name)
+
+    def refuse(**_: Any) -> None:
+        if refused[0] == 0:
+            refused[0] += 1
+            seen.append("CreateRoute")  # the general hook runs after this one: it never sees it
+            raise ClientError({"Error": {"Code": "InternalError", "Message": "oops"},
+                               "ResponseMetadata": {"HTTPStatusCode": 500}}, "CreateRoute")
+
+    hooks = emitter(context)
+    hooks.register("before-call.ec2", record)
+    hooks.register("before-call.ec2.CreateRoute", refuse)
+    stack = network_stack()
+    apply(context, stack.tasks())
+    assert refused[0] == 1 and seen.count("CreateRoute") == 2
+    first, second = [i for i, op in enumerate(seen) if op == "CreateRoute"]
+    # one look and the later locate (the association's reads come between): a patient poll
+    # made RetryPolicy.attempts (8) looks here
+    assert seen[first + 1:second].count("DescribeRouteTables") <= 4, seen[first:second + 1]
+    tables = ec2().describe_route_tables(Filters=[{"Name": "tag:kubernetes.io/cluster/demo", "Values": ["owned"]}])
+    routes = [r for t in tables["RouteTables"] for r in t["Routes"] if r.get("DestinationCidrBlock") == "0.0.0.0/0"]
+    assert len(routes) == 1
+    calls.clear()
+    apply(context, network_stack().tasks())
+    assert calls.writes() == {}

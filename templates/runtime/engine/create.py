@@ -5,7 +5,10 @@ on every retry of that attempt; a create without an idempotency token carries th
 marker tag instead. A create that returned is never sent again (``record.unseen``: later
 attempts only look). A lost answer is resolved by finding what the attempt made (the owner's
 tag and the marker; or the identity inside an owned parent), or, where the reads return the
-token, by the resource carrying it; never by sending the create again blindly. A create that
+token, by the resource carrying it; never by sending the create again blindly. A kind named by
+its create's request alone (a route; :func:`named_by_request`) is looked for once, not
+patiently: a second create of it cannot make a second one, and the next attempt's locate reads
+it by that identity before anything is sent again. A create that
 takes no tags (CreateHostedZone) is marked at once. A create's answer that holds the whole
 resource is not read back.
 """
@@ -21,6 +24,7 @@ from ..contract.errors import (
     TryAgainLater,
 )
 from ..contract.ownership import ATTEMPT_TAG, create_token, needs_marker
+from ..contract.spec import ResourceSpec
 from ..contract.state import State
 from .locate import candidates, describe, how_found
 from .outcome import Face
@@ -43,6 +47,7 @@ def create(
         # our create returned and was not read back: sending it again would make a second one
         return read_back(subject, face)
     wanted = dict(wanted)
+    resumed = record.attempt is not None  # an earlier try of this attempt had its answer lost
     token = create_token(spec, subject.owner, record.token())
     tags = spec.tags
     marked = needs_marker(spec)
@@ -54,9 +59,10 @@ def create(
     try:
         identity = adapter.create(wanted, token=token)
     except ConflictError as err:
-        identity = _conflict(subject, wanted, token, err)
+        identity = _conflict(subject, wanted, token, err, resumed and named_by_request(spec))
     except OutcomeUnknownError as err:
-        found = find_attempt(subject, wanted, token if marked else None)
+        patient = not named_by_request(spec)
+        found = find_attempt(subject, wanted, token if marked else None, patient)
         if found is None:
             raise TryAgainLater(f"{subject.key}: {err}; nothing it made is visible yet") from None
         identity = identity_of(subject, found)
@@ -85,10 +91,19 @@ def create(
     return read_back(subject, face)
 
 
-def _conflict(subject: Subject, wanted: State, token: str, err: ConflictError) -> State:
+def _conflict(
+    subject: Subject, wanted: State, token: str, err: ConflictError, lost_before: bool = False
+) -> State:
     if token_taken(subject.spec, err):
         # our earlier try (its reply lost) made it: the one that carries our token
         return _made_with(subject, wanted, token, err)
+    if lost_before:
+        # a kind named by its request, whose earlier try's answer was lost and which the one
+        # look (find_attempt) did not see: it may be what that try made, not visible yet; the
+        # next attempt's locate reads it by its identity (and asks whose it is), nothing is sent
+        raise TryAgainLater(
+            f"{subject.key}: {err}; it may be what the earlier try made: reading it again"
+        ) from None
     if not subject.record.unread:
         raise err
     # the find said "none" without reading (a parent this pass made); the cloud has one (a new
@@ -130,13 +145,32 @@ def _made_with(subject: Subject, wanted: State, token: str, err: ConflictError) 
     raise err
 
 
-def find_attempt(subject: Subject, wanted: State, marker: str | None) -> State | None:
+def named_by_request(spec: ResourceSpec) -> bool:
+    """The create's own inputs are the whole identity of what it makes and the kind takes no
+    tags (an internet gateway's attachment is its gateway and VPC; a route, its table and
+    destination): the cloud holds at most one per identity, so a second create can never make a
+    second resource (it is refused as a conflict, or is the same one again), and a locate by
+    that identity is the very look :func:`find_attempt` makes after a lost answer."""
+    create = spec.create
+    if create is None or create.id_member is not None or spec.tags is not None:
+        return False
+    inputs = {f.name for f in spec.fields if f.in_create}
+    return bool(spec.primary) and all(p in inputs for p in spec.primary)
+
+
+def find_attempt(
+    subject: Subject, wanted: State, marker: str | None, patient: bool = True
+) -> State | None:
     """After a lost answer: what this attempt made, looked for patiently (it may not be visible
     at once). By the owner's tag and the attempt's marker; untagged kinds by their identity
-    inside their owned parent."""
+    inside their owned parent. Not ``patient`` (a kind :func:`named_by_request`): one look, so
+    that a create that did commit is taken in this attempt; what it misses, the next attempt's
+    locate looks for again by the same identity before the create is sent again, and that create
+    cannot make a second one. Patience there would only wait out an answer that was true (a 5xx
+    before anything was done): a look and a backoff per attempt for nothing."""
     owner, retry = subject.owner, subject.retry
     match = {owner.key: owner.value, ATTEMPT_TAG: marker} if marker else None
-    for attempt in range(retry.attempts):
+    for attempt in range(retry.attempts if patient else 1):
         subject.invalidate()
         every = subject.adapter.find(wanted, subject.name, match_tags=match)
         found = [s for s in every if not subject.spec.terminal(s)]
@@ -147,7 +181,8 @@ def find_attempt(subject: Subject, wanted: State, marker: str | None) -> State |
             raise MultipleMatchesError(subject.key, how_found(subject, wanted), ids)
         if found:
             return found[0]
-        retry.sleep(retry.delay(attempt))
+        if patient:
+            retry.sleep(retry.delay(attempt))
     return None
 
 
@@ -173,4 +208,4 @@ def _seen(subject: Subject, face: Face, state: State, desired: State) -> State:
     return state
 
 
-__all__ = ["candidates", "create", "find_attempt", "read_back"]
+__all__ = ["candidates", "create", "find_attempt", "named_by_request", "read_back"]
