@@ -16,12 +16,7 @@ from tasklayer_tasks.runtime import Context
 @kopf.on.startup()
 def startup(settings: kopf.OperatorSettings, **_: Any) -> None:
     settings.posting.enabled = False
-    settings.scanning.disabled = (
-        True  # the namespace is named: nothing to discover (nor a watch to serve)
-    )
+    # the namespace is named (--namespace default): nothing to discover, nor a watch to serve
+    settings.scanning.disabled = True
     settings.watching.server_timeout = 60
-
-
-# at import, not in the startup handler: kopf scans for the resources it has handlers for
-# before a startup handler could add them, and then watches nothing
-register(Context(region="us-east-1", endpoint_url=os.environ["TASKLAYER_AWS_ENDPOINT"]))
+    register(Context(region="us-east-1", endpoint_url=os.environ["TASKLAYER_AWS_ENDPOINT"]))
