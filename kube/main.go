@@ -4,27 +4,36 @@
 // serving HTTPS on loopback with one static bearer token, and writing a kubeconfig for it.
 //
 // It is a build recipe, not a fork: everything below is configuration of the upstream
-// packages. It serves no core API (no namespaces, events or RBAC): custom resources may be
-// created in any namespace name, and every request with the token is allowed.
+// packages. It serves no core API (no events or RBAC; namespaces only as a fixed list of
+// "default"): custom resources may be created in any namespace name, and every request with
+// the token is allowed.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
 
+	apihelpers "k8s.io/apiextensions-apiserver/pkg/apihelpers"
+	v1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver"
+	clientset "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	"k8s.io/apiextensions-apiserver/pkg/cmd/server/options"
 	generatedopenapi "k8s.io/apiextensions-apiserver/pkg/generated/openapi"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apiserver/pkg/authentication/request/bearertoken"
 	"k8s.io/apiserver/pkg/authentication/token/tokenfile"
 	"k8s.io/apiserver/pkg/authentication/user"
@@ -34,6 +43,7 @@ import (
 	"k8s.io/apiserver/pkg/util/openapi"
 	"k8s.io/apiserver/pkg/util/webhook"
 	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 	netutils "k8s.io/utils/net"
 
@@ -79,6 +89,7 @@ func run(ctx context.Context, port int, dataDir, kubeconfig, token string) error
 	if err != nil {
 		return err
 	}
+	serveCoreStub(server.GenericAPIServer)
 	if err := writeKubeconfig(kubeconfig, port, filepath.Join(dataDir, "certs", "apiserver.crt"), token); err != nil {
 		return err
 	}
@@ -125,6 +136,9 @@ func serverConfig(etcdAddr string, port int, certDir, token string) (*apiserver.
 	generic.Authentication.Authenticator = bearertoken.New(tokenfile.New(map[string]*user.DefaultInfo{token: admin}))
 	generic.Authorization.Authorizer = authorizerfactory.NewAlwaysAllowAuthorizer()
 	genericapiserver.AuthorizeClientBearerToken(generic.LoopbackClientConfig, &generic.Authentication, &generic.Authorization)
+	generic.BuildHandlerChainFunc = func(h http.Handler, c *genericapiserver.Config) http.Handler {
+		return genericapiserver.DefaultBuildHandlerChain(withGroupList(h, c.LoopbackClientConfig), c)
+	}
 	generic.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(
 		openapi.GetOpenAPIDefinitionsWithoutDisabledFeatures(generatedopenapi.GetOpenAPIDefinitions),
 		openapinamer.NewDefinitionNamer(apiserver.Scheme, scheme.Scheme))
@@ -137,6 +151,85 @@ func serverConfig(etcdAddr string, port int, certDir, token string) (*apiserver.
 			AuthResolverWrapper:  webhook.NewDefaultAuthenticationInfoResolverWrapper(nil, nil, generic.LoopbackClientConfig, noopoteltrace.NewTracerProvider()),
 		},
 	}, nil
+}
+
+// serveCoreStub answers the core API's discovery (/api, /api/v1) with one resource, namespaces,
+// listed as the one namespace "default": clients that scan every API and wait for namespaces
+// before watching anything (kopf) stop at a 404 there. No other core resource is served.
+func serveCoreStub(s *genericapiserver.GenericAPIServer) {
+	reply := func(body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(body))
+		}
+	}
+	s.Handler.NonGoRestfulMux.Handle("/api", reply(`{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":null}`))
+	s.Handler.NonGoRestfulMux.Handle("/api/v1", reply(`{"kind":"APIResourceList","groupVersion":"v1","resources":[`+
+		`{"name":"namespaces","singularName":"namespace","namespaced":false,"kind":"Namespace","verbs":["list"]}]}`))
+	s.Handler.NonGoRestfulMux.Handle("/api/v1/namespaces", reply(`{"kind":"NamespaceList","apiVersion":"v1",`+
+		`"metadata":{"resourceVersion":"1"},"items":[{"metadata":{"name":"default"},"status":{"phase":"Active"}}]}`))
+}
+
+// withGroupList answers /apis, the list of API groups, which the apiextensions-apiserver leaves
+// to the aggregator of a full control plane: its own group and every Established CRD's.
+func withGroupList(next http.Handler, loopback *rest.Config) http.Handler {
+	var once sync.Once
+	var client clientset.Interface
+	var clientErr error
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/apis" && r.URL.Path != "/apis/" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		once.Do(func() { client, clientErr = clientset.NewForConfig(loopback) })
+		list, err := groupList(r.Context(), client, clientErr)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(list)
+	})
+}
+
+func groupList(ctx context.Context, client clientset.Interface, clientErr error) (*metav1.APIGroupList, error) {
+	if clientErr != nil {
+		return nil, clientErr
+	}
+	crds, err := client.ApiextensionsV1().CustomResourceDefinitions().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	own := metav1.GroupVersionForDiscovery{GroupVersion: "apiextensions.k8s.io/v1", Version: "v1"}
+	groups := map[string]*metav1.APIGroup{"apiextensions.k8s.io": {Name: "apiextensions.k8s.io",
+		Versions: []metav1.GroupVersionForDiscovery{own}, PreferredVersion: own}}
+	names := []string{"apiextensions.k8s.io"}
+	for _, crd := range crds.Items {
+		if !apihelpers.IsCRDConditionTrue(&crd, v1.Established) {
+			continue
+		}
+		group := groups[crd.Spec.Group]
+		if group == nil {
+			group = &metav1.APIGroup{Name: crd.Spec.Group}
+			groups[crd.Spec.Group] = group
+			names = append(names, crd.Spec.Group)
+		}
+		for _, version := range crd.Spec.Versions {
+			if version.Served {
+				gv := metav1.GroupVersionForDiscovery{GroupVersion: crd.Spec.Group + "/" + version.Name, Version: version.Name}
+				group.Versions = append(group.Versions, gv)
+				if version.Storage {
+					group.PreferredVersion = gv
+				}
+			}
+		}
+	}
+	list := &metav1.APIGroupList{TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}}
+	sort.Strings(names[1:])
+	for _, name := range names {
+		list.Groups = append(list.Groups, *groups[name])
+	}
+	return list, nil
 }
 
 // noServices resolves no conversion webhook: the generated CRDs serve one version each.

@@ -6,6 +6,12 @@ changed, added or removed (or has a member or item changed, added or removed) is
 message naming it; a mutable field changed, added or removed passes. Which fields are fixed is
 not read from the rules under test but from what the generated reconciler itself refuses
 (``mutability`` in its ``ResourceSpec``), plus the GCP scope and a GCP resource's own name.
+
+The real API server now judges the top-level cases (every spec field changed, added and
+removed, on every CRD: tests/kube/test_crds_on_apiserver.py). This in-process stand-in stays
+for what it adds: edits one level inside a field (a member, item or entry changed, added or
+removed), that the presence rule is what catches an add or remove, CEL's escaped names, and
+where the rules sit and what they cost; it also runs where no Go toolchain is.
 """
 
 from __future__ import annotations

@@ -34,8 +34,17 @@ class Kind:
         self.group, self.plural = crd["spec"]["group"], crd["spec"]["names"]["plural"]
         self.api = Api(client)
         schema = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]
-        self.spec_schema: dict[str, Any] = schema["spec"]["properties"]
+        self.spec_schema = self.spec_of(crd)
         self.status_schema: dict[str, Any] = schema["status"]["properties"]
+
+    @staticmethod
+    def spec_of(crd: dict[str, Any]) -> dict[str, Any]:
+        """The spec's properties, by key."""
+        return dict(
+            crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"][
+                "properties"
+            ]
+        )
 
     def body(self, name: str, spec: dict[str, Any], version: str | None = None) -> dict[str, Any]:
         metadata = {"name": name, **({"resourceVersion": version} if version else {})}
@@ -107,7 +116,7 @@ def _get(
 NOT_CHECKED = "some validation rules were not checked because the object was invalid"
 
 
-def _refusal(call: Any, *args: Any, **kwargs: Any) -> list[dict[str, Any]] | None:
+def refusal(call: Any, *args: Any, **kwargs: Any) -> list[dict[str, Any]] | None:
     """The causes the server gave for refusing the call as invalid, or None if it accepted."""
     try:
         call(*args, **kwargs)
@@ -177,7 +186,7 @@ def test_served_round_trips_and_cel_refuses_create_only_changes(
     wrong = []
 
     def expect(what: str, refused: str | None, call: Any, *args: Any, **kwargs: Any) -> None:
-        causes = _refusal(call, *args, **kwargs)
+        causes = refusal(call, *args, **kwargs)
         if refused is None and causes is not None:
             wrong.append(f"{what}: refused with {causes}")
         elif refused is not None and causes is None:

@@ -1,0 +1,22 @@
+"""A kopf operator for the generated aws/ec2 handlers, as ``kopf run`` starts it in the tests:
+the cloud is the ``moto_server`` at ``TASKLAYER_AWS_ENDPOINT``, the cluster the test API server
+(``KUBECONFIG``), which serves no core API, so kopf posts no Events."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import kopf
+
+from tasklayer_tasks.aws.ec2.operator import register
+from tasklayer_tasks.runtime import Context
+
+
+@kopf.on.startup()
+def startup(settings: kopf.OperatorSettings, **_: Any) -> None:
+    settings.posting.enabled = False
+    # the namespace is named (--namespace default): nothing to discover, nor a watch to serve
+    settings.scanning.disabled = True
+    settings.watching.server_timeout = 60
+    register(Context(region="us-east-1", endpoint_url=os.environ["TASKLAYER_AWS_ENDPOINT"]))
