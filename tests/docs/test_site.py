@@ -5,7 +5,9 @@ page, an unresolved API reference or any other warning fails; the generated refe
 from __future__ import annotations
 
 import json
+import os
 import re
+from pathlib import Path
 
 from codegen.naming import class_name
 from tests.docs.site import ROOT, Site, site  # noqa: F401  (the session's fixture)
@@ -76,3 +78,19 @@ def test_a_graphviz_block_becomes_inline_svg_and_a_dot_block_stays_code() -> Non
     out = on_page_markdown(text, page=page)
     assert '<div class="diagram diagram-graphviz">\n<svg' in out and ">subnet<" in out
     assert "```dot\ndigraph { b }\n```" in out
+
+
+def test_the_sidebar_spells_each_section_as_people_do(site: Site) -> None:
+    # MkDocs would title a folder's section after the folder, capitalised ("Aws", "Ec2", "Api");
+    # docs_hooks/nav_titles.py gives every folder under docs/ its title, and a folder it does not
+    # name warns, which fails the strict build
+    from docs_hooks.nav_titles import TITLES
+
+    docs = ROOT / "docs"  # docs/reference is a link into generated/, so walked with followlinks
+    folders = {Path(d).relative_to(docs).as_posix() for d, _, _ in os.walk(docs, followlinks=True) if Path(d) != docs}
+    folders -= {f for f in folders if f.split("/")[0] == "assets"}
+    assert folders <= set(TITLES), sorted(folders - set(TITLES))
+    html = (site.folder / "index.html").read_text()
+    titles = set(re.findall(r'<span class="md-ellipsis">\s*([^<]+?)\s*<', html))
+    assert {"AWS", "EC2", "GCP", "API reference", "Resource reference", "Reuse guide"} <= titles
+    assert not titles & {"Aws", "Ec2", "Gcp", "Api", "Guide", "Reference"}, titles
