@@ -9,6 +9,8 @@ import os
 import re
 from pathlib import Path
 
+import pytest
+
 from codegen.naming import class_name
 from tests.docs.site import ROOT, Site, site  # noqa: F401  (the session's fixture)
 
@@ -96,15 +98,19 @@ def test_the_sidebar_spells_each_section_as_people_do(site: Site) -> None:
     assert not titles & {"Aws", "Ec2", "Gcp", "Api", "Guide", "Reference"}, titles
 
 
-def test_every_public_member_on_the_kops_page_has_a_docstring() -> None:
+DOCUMENTED = ("kops", "capi", "errors")  # the API pages whose every public member is documented
+
+
+@pytest.mark.parametrize("page", DOCUMENTED)
+def test_every_public_member_on_an_api_page_has_a_docstring(page: str) -> None:
     # mkdocstrings hides what has no docstring (show_if_no_docstring: false): a dataclass field
-    # without one would be missing from docs/api/kops.md, so each has an attribute docstring
+    # without one would be missing from docs/api/<page>.md, so each has an attribute docstring
     import griffe
 
     loader = griffe.GriffeLoader(search_paths=[str(ROOT / "generated")])
     package = loader.load("tasklayer_tasks")
     missing = []
-    for ident in re.findall(r"^::: (\S+)", (ROOT / "docs" / "api" / "kops.md").read_text(), re.M):
+    for ident in re.findall(r"^::: (\S+)", (ROOT / "docs" / "api" / f"{page}.md").read_text(), re.M):
         obj = package[ident.removeprefix("tasklayer_tasks.")]
         if not obj.docstring:
             missing.append(ident)

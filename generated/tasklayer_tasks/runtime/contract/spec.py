@@ -42,10 +42,14 @@ class Mutability(str, Enum):
     """How a field may change: the one place this fact is spelled (generated specs name the
     members; the generator's model holds the same values, a test checks)."""
 
-    CREATE_ONLY = "create_only"  # set when the resource is created, never after
-    MUTABLE = "mutable"  # changed through its update call
-    READ_ONLY = "read_only"  # the cloud's to say
-    UNKNOWN = "unknown"  # treated as create-only: never changed blindly
+    CREATE_ONLY = "create_only"
+    """Set when the resource is created, never after."""
+    MUTABLE = "mutable"
+    """Changed through its update call."""
+    READ_ONLY = "read_only"
+    """The cloud's to say: read, never written."""
+    UNKNOWN = "unknown"
+    """Treated as create-only: never changed blindly."""
 
 
 @dataclass(frozen=True)
