@@ -52,17 +52,25 @@ class Reconciler:
     subclasses set ``spec`` and the core."""
 
     context: Context
+    """The cloud's clients, its region or project."""
     cluster: str
+    """The cluster whose resources these are: the owner of what the reconciler creates."""
     persist: Callable[[dict[str, Any]], None] | None = None
-    owner: Owner | None = None  # who owns what it creates: the provider's convention when None
+    """Called with the object's status whenever it must be stored at once: the create's token
+    before the create call, the new id the moment the call returns (write it to the object)."""
+    owner: Owner | None = None
+    """Who owns what it creates (ownership tags or labels): the provider's convention when None."""
     requeue_after: float = DEFAULT_REQUEUE
+    """Seconds a pass that is not done (still creating, waiting) asks to be requeued after."""
     clock: Callable[[], str] = field(default=_now)
-    on_created: Callable[[dict[str, Any]], None] | None = (
-        None  # sees what a create hands out only once
-    )
+    """The time conditions' transitions are stamped with (a test's fake, else now, in UTC)."""
+    on_created: Callable[[dict[str, Any]], None] | None = None
+    """Sees what a create hands out only once (a secret, a key), and nothing else does."""
 
     spec: ClassVar[ResourceSpec]
-    scope_keys: ClassVar[tuple[str, ...]] = ()  # spec keys placing it (GCP's region, zone)
+    """The kind as data (set by each generated reconciler): its fields, identity and calls."""
+    scope_keys: ClassVar[tuple[str, ...]] = ()
+    """The spec keys that place an object (GCP's region, zone)."""
 
     def __post_init__(self) -> None:
         self._previous: list[Mapping[str, Any]] = []  # the conditions the status carried in
@@ -71,6 +79,7 @@ class Reconciler:
 
     @property
     def ownership(self) -> Owner:
+        """The owner of what it creates: ``owner``, which is set by then."""
         assert self.owner is not None
         return self.owner
 

@@ -29,10 +29,14 @@ ATTEMPT_TAG = "tasklayer.dev/create-attempt"
 class Owner:
     """An owner's marks. ``key=value`` is what proves ownership; ``marks`` are all written."""
 
-    description: str  # "cluster demo": how errors name the owner
+    description: str
+    """How errors name the owner (``cluster demo``)."""
     key: str
+    """The tag or label key whose value proves ownership."""
     value: str
+    """The value ``key`` must have on what this owner owns."""
     marks: Mapping[str, str] = field(default_factory=dict)
+    """Every tag or label written on what this owner creates (``key=value`` among them)."""
 
     def owns(self, tags: Any) -> bool:
         """Whether ``tags`` (a resource's tags or labels) carry this owner's mark."""

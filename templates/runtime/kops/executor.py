@@ -146,19 +146,29 @@ class Executor:
     ``clock`` / ``sleep`` are there for tests."""
 
     target: Target
-    # tasks at once (one that reads several attributes reads them at once: a VPC's two DNS
-    # attributes); Terraform's default parallelism, well under EC2's request rates
+    """Where changes go: a :class:`~.targets.CloudTarget`, or a :class:`~.targets.DryRunTarget`."""
+    # one that reads several attributes reads them at once: a VPC's two DNS attributes
     max_concurrency: int = 10
-    task_deadline: float = 600.0  # seconds a task may keep asking to try again later
+    """Tasks at once: Terraform's default parallelism, well under EC2's request rates."""
+    task_deadline: float = 600.0
+    """Seconds a task may keep asking to try again later before the run fails it."""
     retry_interval: float = 2.0
-    in_use_grace: float = 300.0  # seconds a delete waits for what it just removed to go away
+    """Seconds a task that asked to try again later waits while the others go on."""
+    in_use_grace: float = 300.0
+    """Seconds a delete waits for what it just removed to go away (a dependency still in use)."""
     clock: Callable[[], float] = time.monotonic
+    """The clock deadlines are measured on (a test's fake, else ``time.monotonic``)."""
     sleep: Callable[[float], None] = time.sleep
+    """How the executor pauses (a test's fake, else ``time.sleep``)."""
     attempts: dict[str, int] = field(default_factory=dict)
-    batched_reads: bool = True  # one listing per resource type a run (see .snapshot)
-    # ... each begun as soon as a worker is free, not when the kind's first task gets to it
+    """Per task key, how many times its step was tried (filled in by the runs)."""
+    batched_reads: bool = True
+    """One listing per resource type a run (``runtime.contract.snapshot``), not a read per task."""
     early_listings: bool = True
-    pruned: list[str] = field(default_factory=list)  # what the last run found to prune
+    """With ``batched_reads``, each kind's listing begun as soon as a worker is free, not when
+    the kind's first task gets to it."""
+    pruned: list[str] = field(default_factory=list)
+    """The keys of what the last ``run(prune=True)`` (or dry run) found to prune."""
 
     def run(self, tasks: Sequence[Task], prune: bool = False) -> Report:
         """Apply every task, each after the tasks it depends on; then what the cluster owns that

@@ -30,10 +30,15 @@ class Action(str, Enum):
     """What a run did to one task's resource (on a dry run: what it would do)."""
 
     CREATED = "created"
+    """Not found, so created."""
     UPDATED = "updated"
+    """Found and changed to match the task."""
     DELETED = "deleted"
-    UNCHANGED = "unchanged"  # found as declared (a delete: found and kept, not ours to remove)
-    ABSENT = "absent"  # not there, and nothing made (a delete of what is gone; an ignored task)
+    """Found and deleted (a delete, or a prune)."""
+    UNCHANGED = "unchanged"
+    """Found as declared (a delete: found and kept, not ours to remove)."""
+    ABSENT = "absent"
+    """Not there, and nothing made (a delete of what is gone; an ignored task)."""
 
 
 _CHANGES = (Action.CREATED, Action.UPDATED, Action.DELETED)
@@ -45,9 +50,13 @@ class TaskReport:
     there before the run, and the attributes an update changed."""
 
     key: str
+    """The task's key as kOps writes it, ``<Kind>/<name>``."""
     action: Action
-    found: bool  # the task's resource existed before the run changed anything
-    fields: tuple[str, ...] = ()  # the task attributes an update changed
+    """What the run did to the task's resource."""
+    found: bool
+    """The task's resource existed before the run changed anything."""
+    fields: tuple[str, ...] = ()
+    """The task attributes an update changed (empty for any other action)."""
 
 
 @dataclass(frozen=True)
@@ -55,10 +64,16 @@ class Report:
     """One run's account. On a dry run the actions are what it would do, and no write is made."""
 
     tasks: tuple[TaskReport, ...]
+    """One line per task: the caller's, in its order, then the dependencies it did not list,
+    then what was pruned."""
     reads: int
+    """The read calls the run sent (finds, listings)."""
     writes: int
+    """The mutating calls the run sent (none on a dry run)."""
     seconds: float
+    """How long the run took."""
     dry_run: bool = False
+    """The actions are what the run would do; no write was made."""
 
     def of(self, action: Action) -> list[TaskReport]:
         """The tasks whose action was ``action``, in the report's order."""

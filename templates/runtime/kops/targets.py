@@ -23,9 +23,13 @@ class CloudTarget:
     call returns, before anything else can fail."""
 
     context: Context
+    """The cloud's clients, region or project, and the owner of what is created."""
     on_created: Callable[[Task, State], None] | None = None
+    """Called with each task and its new identity the moment its create call returns."""
     warnings: list[str] = field(default_factory=list)
+    """The warnings of the runs so far (each also logged)."""
     dry_run: bool = False
+    """Always False: a cloud target makes the changes."""
 
     def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
         """Create (``actual`` None) or update the task's resource: the engine's apply."""
@@ -51,8 +55,11 @@ class Plan:
     """What a dry run found would change, like ``kops update cluster`` without ``--yes``."""
 
     create: list[tuple[str, list[str]]] = field(default_factory=list)
+    """Per task to create: its key and its values, one ``attr: value`` line each."""
     modify: list[tuple[str, list[str]]] = field(default_factory=list)
+    """Per task to update: its key and one ``attr: old -> new`` line per change."""
     delete: list[str] = field(default_factory=list)
+    """The keys of the tasks whose resources would be deleted."""
 
     def __bool__(self) -> bool:
         return bool(self.create or self.modify or self.delete)
@@ -83,9 +90,13 @@ class DryRunTarget:
     """Records a plan; makes no mutating call (finds still read the cloud)."""
 
     context: Context
+    """The cloud's clients: the finds read the cloud as a real run would."""
     plan: Plan = field(default_factory=Plan)
+    """What the runs so far found would change."""
     warnings: list[str] = field(default_factory=list)
+    """The warnings of the runs so far (each also logged)."""
     dry_run: bool = True
+    """Always True: nothing is changed, the changes go into ``plan``."""
 
     def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
         """Add the task to the plan: to create with its values, or to modify with its changes."""

@@ -63,7 +63,9 @@ class Changes:
     """The fields that differ, by API name: (actual, desired)."""
 
     task: Task
+    """The task whose resource differs."""
     fields: dict[str, tuple[Any, Any]]
+    """API name -> (actual, desired), for each field that differs."""
 
     def __bool__(self) -> bool:
         return bool(self.fields)
@@ -84,7 +86,9 @@ class Target(Protocol):
     """Where a task's changes go: the cloud, or a dry-run plan (:mod:`.targets`)."""
 
     dry_run: bool
+    """True when nothing is to be changed: the changes are recorded, not made."""
     context: Context
+    """The cloud's clients, its region or project, and the owner of what tasks create."""
 
     def render(self, task: Task, actual: Task | None, changes: Changes) -> None:
         """Apply ``changes``: a create when ``actual`` is None (nothing found), else an update."""
@@ -105,11 +109,15 @@ class Task(Node):
     spec, and the core that makes the calls."""
 
     name: str
+    """The task's own name, unique within its kind (``us-east-1a.demo``); the tag or label that
+    finds its resource again when no id is set."""
     lifecycle: Lifecycle = Lifecycle.SYNC
+    """What the task may do to its resource (:class:`~.lifecycle.Lifecycle`): by default, sync."""
     shared: bool = False
     """Use an existing resource (found by id or name) without changing or deleting it."""
 
     spec: ClassVar[ResourceSpec]
+    """The kind as data (set by each generated class): its fields, identity and calls."""
 
     @classmethod
     def fields(cls) -> tuple[FieldInfo, ...]:

@@ -12,11 +12,18 @@ class Condition:
     """A cluster-api condition (``type``, ``status``, ``severity``, ``reason``, ``message``)."""
 
     type: str
-    status: str  # "True" | "False" | "Unknown"
+    """What the condition is about: ``Ready`` for a generated reconciler."""
+    status: str
+    """``"True"``, ``"False"`` or ``"Unknown"``."""
     reason: str = ""
+    """Why, in one CamelCase word (``OperationRunning``, ``InvalidSpec``)."""
     message: str = ""
-    severity: str = ""  # "" when True; "Info" | "Warning" | "Error" when False
+    """Why, for people."""
+    severity: str = ""
+    """``""`` when True; ``"Info"``, ``"Warning"`` or ``"Error"`` when False."""
     last_transition_time: str = ""
+    """When the status last changed (RFC 3339, UTC): kept from the previous status while the
+    status stays the same."""
 
     def as_dict(self) -> dict[str, str]:
         """The condition as a status stores it: camelCase keys, empty ones left out."""
@@ -46,8 +53,11 @@ class Result:
     needed, None when nothing will change without a new spec."""
 
     status: dict[str, Any]
+    """The object's new status, keyed as the custom resource's (see above)."""
     conditions: tuple[Condition, ...]
+    """The cluster-api conditions: the ``Ready`` condition."""
     requeue_after: float | None = None
+    """Seconds until the next pass is needed; None when nothing will change without a new spec."""
 
     @property
     def ready(self) -> bool:

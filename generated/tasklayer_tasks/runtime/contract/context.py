@@ -36,19 +36,31 @@ class Context:
     made one at a time."""
 
     region: str = "us-east-1"
+    """The region calls go to (AWS; GCP's regional resources)."""
     cluster: str = ""
+    """The owner of what tasks create: their ownership tags or labels name it."""
     endpoint_url: str | None = None
+    """An AWS endpoint other than the region's (moto_server, a proxy); None for the real one."""
     session: Any = None
-    config: Any = None  # a botocore.config.Config, merged into every client the runtime makes
+    """The botocore session AWS clients are made from; None for a new default one."""
+    config: Any = None
+    """A ``botocore.config.Config``, merged into every AWS client the runtime makes."""
     project: str = ""
+    """The GCP project resources are in."""
     zone: str = ""
+    """The GCP zone of zonal resources."""
     http: Any = None
+    """An authorized http (or the testing fake) every GCP client shares, one request at a time."""
     new_http: Callable[[], Any] | None = None
-    operation_timeout: float = 300.0  # seconds one call waits on a long-running operation
+    """Makes an authorized http per thread for GCP clients; preferred to ``http`` when set."""
+    operation_timeout: float = 300.0
+    """Seconds one call waits on a long-running operation (GCP)."""
     retry: RetryPolicy = field(default_factory=RetryPolicy)
+    """How throttled, unavailable and idempotent calls of unknown outcome are tried again."""
     snapshots: Snapshots | None = field(default=None, repr=False, compare=False)
-    # every call sent on the context's clients (an executor's report takes its share)
+    """The read snapshots of the ``batched_reads`` blocks open on this context; None when none."""
     calls: CallCount = field(default_factory=CallCount, repr=False, compare=False)
+    """Every call sent on the context's clients (an executor's report takes its share)."""
     _clients: dict[Any, Any] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
+from .call_specs import CallSpec, CreateSpec, ReadSpec, TagsSpec
 from .capabilities import (
     Capabilities,
     ChangeBatchSpec,
@@ -42,10 +43,14 @@ class Mutability(str, Enum):
     """How a field may change: the one place this fact is spelled (generated specs name the
     members; the generator's model holds the same values, a test checks)."""
 
-    CREATE_ONLY = "create_only"  # set when the resource is created, never after
-    MUTABLE = "mutable"  # changed through its update call
-    READ_ONLY = "read_only"  # the cloud's to say
-    UNKNOWN = "unknown"  # treated as create-only: never changed blindly
+    CREATE_ONLY = "create_only"
+    """Set when the resource is created, never after."""
+    MUTABLE = "mutable"
+    """Changed through its update call."""
+    READ_ONLY = "read_only"
+    """The cloud's to say: read, never written."""
+    UNKNOWN = "unknown"
+    """Treated as create-only: never changed blindly."""
 
 
 @dataclass(frozen=True)
@@ -59,157 +64,74 @@ class FieldSpec:
     ``write_only``, ``sensitive`` (or holds ``sensitive_paths``), filled in by the server, compared
     as an unordered list, and which kind it ``references``."""
 
-    name: str  # API member name ("CidrBlock"); the key in a state dict
-    attr: str  # attribute on the task ("cidr_block")
+    name: str
+    """The API member name (``CidrBlock``): the field's key in a state dict."""
+    attr: str
+    """The task's attribute (``cidr_block``)."""
     mutability: Mutability
-    in_create: bool = False  # sent in the create call
-    required: bool = False  # the create cannot be sent without it (checked before any call)
-    from_task_name: bool = False  # the resource's own name: the task's name when not given
+    """How the field may change (:class:`Mutability`)."""
+    in_create: bool = False
+    """Sent in the create call."""
+    required: bool = False
+    """The create cannot be sent without it (checked before any call)."""
+    from_task_name: bool = False
+    """The resource's own name: the task's name when not given."""
     update_operation: str | None = None
-    update_member: str | None = None  # member in the update input, when renamed
-    update_param: bool = False  # sent as a query parameter of the update call (GCP resize)
-    read_member: str | None = None  # member in reads, when renamed
-    read_operation: str | None = None  # separate read (DescribeVpcAttribute)
-    read_attribute: str | None = None  # attribute asked of that read ("enableDnsHostnames")
-    value_wrapper: str | None = None  # sent as {"Value": v}
+    """The call that changes it; None when no call does."""
+    update_member: str | None = None
+    """Its member in the update call's input, when renamed there."""
+    update_param: bool = False
+    """Sent as a query parameter of the update call (GCP's resize)."""
+    read_member: str | None = None
+    """Its member in reads, when renamed there."""
+    read_operation: str | None = None
+    """A separate read that returns it (``DescribeVpcAttribute``)."""
+    read_attribute: str | None = None
+    """The attribute asked of that read (``enableDnsHostnames``)."""
+    value_wrapper: str | None = None
+    """Sent wrapped, as ``{wrapper: value}`` (``{"Value": v}``)."""
     write_only: bool = False
+    """Sent, never read back: it cannot be compared."""
     sensitive: bool = False
-    # sensitive parts inside it ("LaunchTemplateData.UserData")
+    """Its value is never printed (plans, reports, logs, errors)."""
     sensitive_paths: tuple[str, ...] = ()
+    """The sensitive parts inside it (``LaunchTemplateData.UserData``)."""
     server_default: bool = False
+    """The cloud fills it in when it is not given: unset, it is not a difference."""
     unordered: bool = False
-    references: str | None = None  # the resource this field holds the id of
-    # ... or, in reads, this member of it (an Address's "address")
+    """A list compared as a set: the order the cloud returns is not a difference."""
+    references: str | None = None
+    """The kind whose id (or ARN) it holds: a dependency of the task."""
     reference_member: str | None = None
-    holds_arn: bool = False  # AWS: it holds that resource's ARN, not its id (destinationArn)
+    """In reads, the member of the referenced resource it holds (an Address's ``address``)."""
+    holds_arn: bool = False
+    """AWS: it holds the referenced resource's ARN, not its id (``destinationArn``)."""
     is_tags: bool = False
-    filter_name: str | None = None  # name of the {Name, Values} filter that selects by it
-    after: tuple[str, ...] = ()  # fields whose updates must be applied before this one's
-    key: str = ""  # the custom resource's key ("cidrBlock"); generated specs always give it
-    # "add_remove": a membership list (an instance profile's Roles, an Auto Scaling group's
-    # TargetGroupARNs) whose missing items go to update_operation and extra ones to
-    # remove_operation, under update_member (items read as structures are compared by that
-    # member: a Role by its RoleName); None: the update call takes the new value
+    """The kind's tags or labels."""
+    filter_name: str | None = None
+    """The name of the ``{Name, Values}`` filter that selects by it."""
+    after: tuple[str, ...] = ()
+    """The fields whose updates must be applied before this one's."""
+    key: str = ""
+    """The custom resource's key (``cidrBlock``); generated specs always give it."""
     update_kind: str | None = None
+    """``"add_remove"``: a membership list (an instance profile's Roles, an Auto Scaling group's
+    TargetGroupARNs) whose missing items go to ``update_operation`` and extra ones to
+    ``remove_operation``, under ``update_member`` (items read as structures are compared by
+    that member: a Role by its RoleName); None: the update call takes the new value."""
     remove_operation: str | None = None
-    # the fields it repeats in another form (IpPermissions: FromPort, ToPort, IpProtocol):
-    # never set together, since only those are read back and compared
+    """With ``update_kind`` ``"add_remove"``: the call that removes an item."""
     other_form_of: tuple[str, ...] = ()
-    # its items must be removed before the kind's delete, which is refused while it holds any
-    # (an instance profile's Roles)
+    """The fields it repeats in another form (IpPermissions: FromPort, ToPort, IpProtocol):
+    never set together, since only those are read back and compared."""
     emptied_before_delete: bool = False
+    """Its items must be removed before the kind's delete, which is refused while it holds any
+    (an instance profile's Roles)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mutability", Mutability(self.mutability))
         if not self.key:  # a hand-written spec: the generator's rule, lowerCamel of the name
             object.__setattr__(self, "key", lower_camel(self.name))
-
-
-@dataclass(frozen=True)
-class ReadSpec:
-    operation: str
-    output_member: str | None  # None: the output is the resource itself
-    output_is_list: bool
-    id_filter: str | None  # input member selecting by id ("VpcIds", "RoleName")
-    id_filter_is_list: bool
-    filters_member: str | None  # EC2-style [{Name, Values}]
-    natural_filter: str | None  # input member selecting by natural key ("Names")
-    nested_member: str | None  # sub-resources listed inside their parent ("Routes")
-    required: tuple[str, ...] = ()  # required input members (Get-style reads), filled from state
-    identity: tuple[tuple[str, str], ...] = ()  # GCP: (parameter, "@scope" or state field)
-    natural_filter_is_list: bool = True  # "Names" takes a list; DNSName one value
-    wrapped_member: str | None = None  # AWS: each listed item wraps the resources ("Instances")
-
-
-@dataclass(frozen=True)
-class CreateSpec:
-    operation: str
-    output_member: str | None
-    output_is_list: bool
-    id_member: str | None  # where the new id is in the output item
-    idempotency_token: str | None
-    identity: tuple[tuple[str, str], ...] = ()  # GCP: the scope parameters of the create
-    body_member: str | None = None  # GCP resource-name APIs: the body wraps the resource
-    id_param: str | None = None  # ... and names it with this member or parameter ("accountId")
-    id_in_query: bool = False
-    returned_once: tuple[
-        str, ...
-    ] = ()  # answer members the cloud hands out only here (a private key)
-    # another create operation, used when an input only it takes is set: (member, operation)
-    alternatives: tuple[tuple[str, str], ...] = ()
-    # the token as the reads return it (HostedZone.CallerReference), and the create's error
-    # codes that say a request with the token already committed (HostedZoneAlreadyExists)
-    token_read: str | None = None
-    token_taken: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class CallSpec:
-    """An update or delete call: the operation and how it names the resource, as
-    (input member, state field) pairs."""
-
-    operation: str
-    identity: tuple[tuple[str, str], ...]
-    one_field_per_call: bool = False
-    list_members: tuple[str, ...] = ()  # identity members the call takes as a list
-    fingerprints: tuple[str, ...] = ()  # GCP: optimistic-lock fields the call must send back
-    body_member: str | None = None  # GCP: the body wraps the resource in this member
-    mask_param: str | None = None  # GCP: the changed fields are listed in this ("updateMask")
-    mask_in_body: bool = False
-    idempotency_token: str | None = None  # the parameter that makes a retry of this call safe
-    required: tuple[str, ...] = ()  # body members the call requires, sent from the state as read
-    item_keys: tuple[tuple[str, str], ...] = ()  # list members whose items are sent as {key: value}
-    fixed: tuple[tuple[str, object], ...] = ()  # AWS: sent as they are (a Put's Overwrite=True)
-
-    def identity_params(self, state: dict[str, object] | object) -> dict[str, object]:
-        assert isinstance(state, dict)
-        params: dict[str, object] = {}
-        for member, field in self.identity:
-            if state.get(field) is not None:
-                value = state[field]
-                params[member] = [value] if member in self.list_members else value
-        return params
-
-
-@dataclass(frozen=True)
-class TagsSpec:
-    field: str
-    create_member: str | None
-    resource_type: str | None
-    tag_operation: str | None
-    selector_member: str | None
-    selector_is_list: bool
-    selector_is_arn: bool
-    # how the tag call carries tags: its member, a {key: value} map (SQS TagQueue, logs) or a
-    # list of {key_member, value_member} (KMS TagKey / TagValue), inside a wrapper that replaces
-    # the whole set (S3 Tagging.TagSet); fixed members beside the selector (route53's
-    # ResourceType); the create's member as a map (CreateQueue's ``tags``)
-    payload_member: str = "Tags"
-    payload_is_map: bool = False
-    payload_wrapper: str | None = None
-    key_member: str = "Key"
-    value_member: str = "Value"
-    selector_extra: tuple[tuple[str, str], ...] = ()
-    create_is_map: bool = False
-    # the read returns no tags: they are read by this (ELBv2 DescribeTags, many at once), naming
-    # the resources by ``read_selector`` when not by ``selector_member`` (Route 53 ResourceIds)
-    read_operation: str | None = None
-    read_selector: str | None = None
-
-    @property
-    def in_create(self) -> bool:
-        """The create carries the tags: not when it takes TagSpecifications but no ResourceType
-        names the kind (botocore refuses a None type); those are tagged right after the create."""
-        if self.create_member == "TagSpecifications":
-            return self.resource_type is not None
-        return self.create_member is not None
-
-    def payload(self, tags: dict[str, str]) -> object:
-        """The tags as the tag call takes them."""
-        if self.payload_is_map:
-            return dict(tags)
-        items = [{self.key_member: k, self.value_member: v} for k, v in tags.items()]
-        return {self.payload_wrapper: items} if self.payload_wrapper else items
 
 
 _KNOWN: list[ResourceSpec] = []
@@ -238,30 +160,48 @@ class ResourceSpec:
     long-running operations, an owning parent). The engine and the adapters read only this; what
     a kind can do is summed up by ``capabilities()``."""
 
-    service: str  # botocore service name ("ec2")
-    name: str  # resource name ("Vpc")
+    service: str
+    """The service's name (botocore's ``ec2``, GCP's ``compute``)."""
+    name: str
+    """The kind's name (``Vpc``)."""
     fields: tuple[FieldSpec, ...]
+    """Every field of the kind (:class:`FieldSpec`)."""
     primary: tuple[str, ...]
-    natural: tuple[str, ...]  # "tag:Name" or field names
+    """The fields that hold its id (the cloud assigns it, or the task names it)."""
+    natural: tuple[str, ...]
+    """How it is found without an id: ``tag:Name`` or field names."""
     parent: tuple[str, ...]
+    """The fields that place it inside another resource (a route's table)."""
     arn: str | None
+    """AWS: the field that holds its ARN; None when it has none."""
     create: CreateSpec | None
+    """Its create call; None when it cannot be created."""
     read: ReadSpec | None
+    """How one resource is read (by id, else by its natural key)."""
     updates: tuple[CallSpec, ...]
+    """The calls that change its mutable fields."""
     delete: CallSpec | None
+    """Its delete call; None when it cannot be deleted."""
     tags: TagsSpec | None
+    """How its tags or labels are written and read; None when it has none."""
     readiness: ReadinessSpec | None = None
+    """Which state field says it is ready (or failed, or gone); None when it is at once."""
     not_found_codes: tuple[str, ...] = ()
-    api_version: str = ""  # GCP: the discovery document's version ("v1")
-    operation_waiter: str | None = None  # GCP: the method that waits on its operations
-    listing: ReadSpec | None = None  # GCP: the collection's list in the resource's scope
-    owner_parent: ParentSpec | None = None  # kinds without tags: owned through this parent
-    versioning: VersionSpec | None = None  # changed by a new default version (a launch template)
-    change_batch: ChangeBatchSpec | None = (
-        None  # written in its parent's change batch (a record set)
-    )
-    # children its own representation holds, which a write of it must send back (Azure)
+    """AWS: error codes that also mean it is not there, beyond ``*NotFound``, ``NoSuch*``, 404."""
+    api_version: str = ""
+    """GCP: the discovery document's version (``v1``)."""
+    operation_waiter: str | None = None
+    """GCP: the method that waits on its long-running operations."""
+    listing: ReadSpec | None = None
+    """GCP: the collection's list in the resource's scope."""
+    owner_parent: ParentSpec | None = None
+    """Kinds without tags: owned through this parent."""
+    versioning: VersionSpec | None = None
+    """Changed by a new default version (a launch template)."""
+    change_batch: ChangeBatchSpec | None = None
+    """Written in its parent's change batch (a Route 53 record set)."""
     child_collections: tuple[ChildCollectionSpec, ...] = ()
+    """Children its own representation holds, which a write of it must send back (Azure)."""
 
     def __post_init__(self) -> None:
         _KNOWN.append(self)  # each generated core module's SPEC, as it is imported
