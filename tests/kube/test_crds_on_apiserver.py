@@ -29,8 +29,10 @@ Api = kubernetes.client.CustomObjectsApi
 class Kind:
     """One CRD's custom resources on the server."""
 
-    def __init__(self, client: kubernetes.client.ApiClient, crd: dict[str, Any]) -> None:
-        self.client, self.crd = client, crd
+    def __init__(
+        self, client: kubernetes.client.ApiClient, crd: dict[str, Any], namespace: str = NAMESPACE
+    ) -> None:
+        self.client, self.crd, self.namespace = client, crd, namespace
         self.group, self.plural = crd["spec"]["group"], crd["spec"]["names"]["plural"]
         self.api = Api(client)
         schema = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]
@@ -56,7 +58,7 @@ class Kind:
         }
 
     def _args(self) -> tuple[str, str, str, str]:
-        return self.group, VERSION, NAMESPACE, self.plural
+        return self.group, VERSION, self.namespace, self.plural
 
     def create(self, name: str, spec: dict[str, Any], dry_run: bool = False) -> dict[str, Any]:
         extra = {"dry_run": "All"} if dry_run else {}
@@ -95,7 +97,7 @@ class Kind:
         )
 
     def table(self, name: str) -> dict[str, Any]:
-        path = f"/apis/{self.group}/{VERSION}/namespaces/{NAMESPACE}/{self.plural}/{name}"
+        path = f"/apis/{self.group}/{VERSION}/namespaces/{self.namespace}/{self.plural}/{name}"
         return _get(self.client, path, accept="application/json;as=Table;v=v1;g=meta.k8s.io")
 
 

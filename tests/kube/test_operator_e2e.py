@@ -31,7 +31,7 @@ import pytest
 from testbed.apiserver import ApiServer, environ_kubeconfig
 from testbed.moto import MotoServer
 from testbed.proxy import FaultProxy
-from tests.kube.conftest import CRDS, NAMESPACE, load_crd
+from tests.kube.conftest import CRDS, load_crd
 from tests.kube.test_crds_on_apiserver import VERSION, Kind, refusal
 
 OPERATOR = Path(__file__).resolve().parents[2] / "testbed" / "kopf_ec2.py"
@@ -42,6 +42,9 @@ CREDENTIALS = {
 }
 FINALIZER = "kopf.zalando.org/KopfFinalizerMarker"
 LAST_HANDLED = "kopf.zalando.org/last-handled-configuration"
+# the operator watches every ec2 kind in its namespace: the CRD tests leave their custom resources
+# in the shared one, and an operator started there would (rightly) create every one of them
+NAMESPACE = "operator-e2e"
 
 
 @pytest.fixture
@@ -92,7 +95,8 @@ def operator(
 
 def _kind(client: kubernetes.client.ApiClient, plural: str) -> Kind:
     name = f"{plural}.ec2.aws.tasklayer.dev"
-    return Kind(client, next(c for c in map(load_crd, CRDS) if c["metadata"]["name"] == name))
+    crd = next(c for c in map(load_crd, CRDS) if c["metadata"]["name"] == name)
+    return Kind(client, crd, namespace=NAMESPACE)
 
 
 def _until(what: str, probe: Callable[[], Any], log: Path, timeout: float = 120) -> Any:
@@ -179,12 +183,14 @@ def test_network_crs_become_cloud_resources_and_finalizers_delete_them(
     gateway = _until("the InternetGateway is Ready", _ready(gateways, "net-igw"), operator)
     table = _until("the RouteTable is Ready", _ready(tables, "net-rt"), operator)
     assert ec2.describe_subnets(SubnetIds=[subnet["id"]])["Subnets"][0]["VpcId"] == vpc["id"]
-    assert ec2.describe_security_groups(GroupIds=[group["id"]])["SecurityGroups"][0][
-        "VpcId"
-    ] == vpc["id"]
-    assert ec2.describe_route_tables(RouteTableIds=[table["id"]])["RouteTables"][0][
-        "VpcId"
-    ] == vpc["id"]
+    assert (
+        ec2.describe_security_groups(GroupIds=[group["id"]])["SecurityGroups"][0]["VpcId"]
+        == vpc["id"]
+    )
+    assert (
+        ec2.describe_route_tables(RouteTableIds=[table["id"]])["RouteTables"][0]["VpcId"]
+        == vpc["id"]
+    )
     assert ec2.describe_internet_gateways(InternetGatewayIds=[gateway["id"]])["InternetGateways"]
     for kind, name in (
         (vpcs, "net"),
