@@ -80,7 +80,9 @@ def load_pinned(schemas_dir: Path, service: str) -> AzureSource:
     specs = Specs(documents)
     specs.check_refs()
     validate(specs)
-    return AzureSource(service, entry["api_version"], specs, tuple(d.file for d in documents.values()))
+    return AzureSource(
+        service, entry["api_version"], specs, tuple(d.file for d in documents.values())
+    )
 
 
 def _check_section(section: dict[str, Any], manifest: Path) -> None:

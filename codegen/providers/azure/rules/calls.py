@@ -28,25 +28,31 @@ def long_running(ctx: AzureContext) -> None:
     rid = source(long_running.id)
     for resource, facts in ctx.resources():
         ops = facts.item.operations
+        create, delete = _polled(resource.create, ops), _polled(resource.delete, ops)
+        update = [p for p in (_polled(u, ops) for u in resource.update) if p is not None]
+        if create is not resource.create:
+            resource.set("create", create, rid)
+        if delete is not resource.delete:
+            resource.set("delete", delete, rid)
+        if update != resource.update:
+            resource.set("update", update, rid)
 
-        def polled(op: Operation | None) -> Operation | None:
-            if op is None:
-                return None
-            shape = azure(op)
-            raw = ops.get(shape.method.lower(), {})
-            if raw.get(LRO) is not True:
-                return op
-            options = raw.get(LRO_OPTIONS)
-            via = options.get("final-state-via") if isinstance(options, dict) else None
-            return op.with_call(
-                AzureCallShape,
-                long_running=True,
-                final_state_via=via or DEFAULT_FINAL_STATE.get(shape.method),
-            )
 
-        resource.set("create", polled(resource.create), rid)
-        resource.set("delete", polled(resource.delete), rid)
-        resource.set("update", [p for p in map(polled, resource.update) if p is not None], rid)
+def _polled(op: Operation | None, ops: Mapping[str, Mapping[str, Any]]) -> Operation | None:
+    """``op`` with its long-running facts, when its operation object says it is one."""
+    if op is None:
+        return None
+    shape = azure(op)
+    raw = ops.get(shape.method.lower(), {})
+    if raw.get(LRO) is not True:
+        return op
+    options = raw.get(LRO_OPTIONS)
+    via = options.get("final-state-via") if isinstance(options, dict) else None
+    return op.with_call(
+        AzureCallShape,
+        long_running=True,
+        final_state_via=via or DEFAULT_FINAL_STATE.get(shape.method),
+    )
 
 
 @rule("azure.tags-map")

@@ -87,7 +87,9 @@ def put_mutable(ctx: AzureContext) -> None:
     for resource, _ in ctx.resources():
         for f in resource.fields.values():
             if f.get("mutability") is Mutability.UNKNOWN:
-                f.set("mutability", Mutability.MUTABLE if f.in_create else Mutability.READ_ONLY, rid)
+                f.set(
+                    "mutability", Mutability.MUTABLE if f.in_create else Mutability.READ_ONLY, rid
+                )
                 if f.in_create and resource.create is not None:
                     f.set("update_operation", resource.create.name, rid)
 

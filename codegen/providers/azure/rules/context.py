@@ -96,7 +96,9 @@ class AzureContext:
         seen: set[tuple[str, str]] = set()
         yield from self._properties(self.specs.deref(node), seen)
 
-    def _properties(self, node: Node, seen: set[tuple[str, str]]) -> Iterator[tuple[str, Node, bool]]:
+    def _properties(
+        self, node: Node, seen: set[tuple[str, str]]
+    ) -> Iterator[tuple[str, Node, bool]]:
         key = (node.document.repo_path, node.pointer)
         if key in seen or not isinstance(node.value, dict):
             return
@@ -124,14 +126,15 @@ class AzureContext:
             return FieldType(_SCALARS[kind], name=name, enum=tuple(value.get("enum", ())))
         if kind == "array":
             item = Node(target.document, target.pointer + "/items", value.get("items", {}))
-            return FieldType("list", name=name, item=self.field_type(item, depth + 1, (*stack, key)))
+            return FieldType(
+                "list", name=name, item=self.field_type(item, depth + 1, (*stack, key))
+            )
         extra = value.get("additionalProperties")
         if isinstance(extra, dict) and not value.get("properties"):
             item = Node(target.document, target.pointer + "/additionalProperties", extra)
             return FieldType("map", name=name, item=self.field_type(item, depth + 1, (*stack, key)))
         members = tuple(
-            (n, self.field_type(p, depth + 1, (*stack, key)))
-            for n, p, _ in self.properties(target)
+            (n, self.field_type(p, depth + 1, (*stack, key))) for n, p, _ in self.properties(target)
         )
         return FieldType("structure", name=name, members=members)
 

@@ -162,7 +162,9 @@ def collect_fields(ctx: AzureContext) -> None:
     ARM's SDKs do. A field is in the create when the PUT body has it; every field is in the
     read, since the GET is the read."""
     for resource, facts in ctx.resources():
-        body = {n for n, _, _, _ in _flattened(ctx, facts.body)} if facts.body is not None else set()
+        body = (
+            {n for n, _, _, _ in _flattened(ctx, facts.body)} if facts.body is not None else set()
+        )
         for name, node, json_path, required in _flattened(ctx, facts.schema):
             if name in resource.fields:
                 name = json_path  # a properties member named like an envelope member
@@ -244,9 +246,7 @@ def child_collections(ctx: AzureContext) -> None:
             items = node.value.get("items") if isinstance(node.value, dict) else None
             if node.value.get("type") != "array" or not isinstance(items, dict):
                 continue
-            target = ctx.specs.deref(
-                Node(node.document, node.pointer + "/items", items)
-            )
+            target = ctx.specs.deref(Node(node.document, node.pointer + "/items", items))
             if (target.document.repo_path, target.pointer) == child:
                 f = ctx.draft.resources[parent].fields[field_name]
                 f.set_call(AzureFieldShape, "child_resource", name, rid)
