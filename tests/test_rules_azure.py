@@ -257,3 +257,43 @@ def test_the_annotation_dump_shows_azure_with_provenance() -> None:
     asg = next(r for r in doc["resources"] if r["name"] == "ApplicationSecurityGroup")
     location = next(f for f in asg["fields"] if f["name"] == "location")
     assert location["source"] == "rule:azure.location-is-create-only"
+
+
+def test_role_assignment_at_any_scope_with_evidence_where_the_document_is_silent() -> None:
+    """The pinned roleAssignments document: an extension resource at ``{scope}``, its by-id
+    path the same resource, the common-types v2 file resolved, and what ARM refuses to update
+    made create-only by the overlay, which provenance names."""
+    service = annotated(REPO_SCHEMAS, "azure", "authorization")
+    assert [r.name for r in service.resources] == ["RoleAssignment"]  # /{roleAssignmentId} is an alias
+    role = service.resource("RoleAssignment")
+    read = azure(role.operations.read)  # type: ignore[arg-type]
+    assert (read.scope, read.path) == ("extension", "/{scope}/providers/Microsoft.Authorization/roleAssignments/{roleAssignmentName}")
+    assert role.identity.parent == ("scope",)
+    assert role.operations.list is not None and role.operations.list.name == "RoleAssignments_ListForScope"
+    overlay = "overlay:schemas/overlays/azure/authorization.yaml#resources.RoleAssignment.fields"
+    assert _f(role, "principalId") == (Mutability.CREATE_ONLY, f"{overlay}.principalId.mutability")
+    assert _f(role, "description") == (Mutability.MUTABLE, "rule:azure.put-replaces-the-rest")
+    assert _f(role, "scope") == (Mutability.READ_ONLY, "rule:azure.read-only")
+    assert role.field("principalId").required and role.tags is None  # no tags map: none
+
+
+def test_generate_refuses_an_annotate_only_provider(tmp_path: Path) -> None:
+    """Azure has no runtime adapter: an overlay asking to render it is an error naming the
+    overlay's ``generate``, never a package that cannot run."""
+    import shutil
+
+    from codegen.errors import TasklayerError
+    from codegen.inputs import Inputs, PinnedService
+    from codegen.pipeline import selections
+
+    schemas = tmp_path / "schemas"
+    shutil.copytree(REPO_SCHEMAS / "azure", schemas / "azure")
+    shutil.copy(REPO_SCHEMAS / "manifest.json", schemas / "manifest.json")
+    (schemas / "overlays" / "azure").mkdir(parents=True)
+    (schemas / "overlays" / "azure" / "network.yaml").write_text("generate: [ApplicationSecurityGroup]\n")
+    inputs = Inputs((PinnedService("azure", "network", "2024-05-01", "per-file"),), {}, {}, {}, {})
+    with pytest.raises(TasklayerError, match="azure is annotate-only") as caught:
+        selections(schemas, inputs)
+    assert caught.value.pointer == "generate" and "network.yaml" in str(caught.value.file)
+    (schemas / "overlays" / "azure" / "network.yaml").unlink()
+    assert [s.resources for s in selections(schemas, inputs)] == [()]  # loaded, nothing chosen

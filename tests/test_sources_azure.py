@@ -65,17 +65,18 @@ def test_the_pinned_files_are_recorded_with_their_source_commit_and_licence() ->
         "Azure/azure-rest-api-specs",
         "MIT",
     )
-    entry = section["services"]["network"]
-    assert sorted(entry["files"]) == sorted(entry["sources"]) == [ASG, "network.json"]
-    for name, source in entry["sources"].items():
-        assert source["path"].endswith(f"/stable/{entry['api_version']}/{name}")
-        assert len(source["commit"]) == 40
-        pinned = (REPO_SCHEMAS / FOLDER / name).read_bytes()
-        assert hashlib.sha256(pinned).hexdigest() == entry["files"][name]
+    assert sorted(section["services"]["network"]["files"]) == [ASG, "network.json"]
+    for service, entry in section["services"].items():
+        assert sorted(entry["files"]) == sorted(entry["sources"])
+        for name, source in entry["sources"].items():
+            assert source["path"].startswith("specification/") and source["path"].endswith("/" + name)
+            assert len(source["commit"]) == 40
+            pinned = (REPO_SCHEMAS / "azure" / service / entry["api_version"] / name).read_bytes()
+            assert hashlib.sha256(pinned).hexdigest() == entry["files"][name]
 
 
 def test_the_pinned_service_loads_validated_with_every_ref_resolved() -> None:
-    assert pinned_services(REPO_SCHEMAS) == ["network"]
+    assert pinned_services(REPO_SCHEMAS) == ["authorization", "network"]
     loaded = load_pinned(REPO_SCHEMAS, "network")
     assert loaded.api_version == "2024-05-01"
     # the ASG file's 41 $refs (network.json's parameters and definitions, its own definitions)
@@ -190,4 +191,18 @@ def test_a_bad_manifest_entry_names_its_pointer(
 def test_an_unpinned_service_says_what_is_pinned(tmp_path: Path) -> None:
     with pytest.raises(TasklayerError, match="'compute' is not pinned") as caught:
         load_pinned(_copy(tmp_path), "compute")
-    assert caught.value.notes == ["pinned: network"]
+    assert caught.value.notes == ["pinned: authorization, network"]
+
+
+def test_common_types_are_resolved_by_their_repository_path() -> None:
+    """roleAssignments $refs ../../../../../common-types/resource-management/v2/types.json: the
+    pinned copy sits beside it as types.json, and is found by the path it has in the repository."""
+    loaded = load_pinned(REPO_SCHEMAS, "authorization")
+    common = "specification/common-types/resource-management/v2/types.json"
+    assert common in loaded.specs.documents
+    calls = next(d for p, d in loaded.specs.documents.items() if p.endswith("RoleAssignmentsCalls.json"))
+    node = loaded.specs.resolve(
+        calls, "../../../../../common-types/resource-management/v2/types.json#/parameters/ApiVersionParameter", "/x"
+    )
+    assert node.document.repo_path == common and node.value["name"] == "api-version"
+    assert loaded.specs.check_refs() > 40

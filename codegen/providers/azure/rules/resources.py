@@ -49,7 +49,7 @@ def find_resources(ctx: AzureContext) -> None:
     the whole resource); a DELETE on the same path deletes it."""
     rid = source(find_resources.id)
     for item in ctx.path_items():
-        if not {"put", "get"} <= set(item.operations):
+        if not {"put", "get"} <= set(item.operations) or _by_id(item):
             continue
         schema = _schema_of(ctx, item, "get", "200")
         if schema is None:
@@ -78,6 +78,12 @@ def find_resources(ctx: AzureContext) -> None:
         ctx.facts[name] = Facts(
             item, ctx.specs.deref(schema), ctx.specs.deref(body) if body is not None else None
         )
+
+
+def _by_id(item: PathItem) -> bool:
+    """``/{roleAssignmentId}``: the same resource addressed by its whole id, not another one
+    (its id already names its scope path); the rules find it by its templated path."""
+    return len(item.segments) == 1 and item.segments[0].startswith("{")
 
 
 def schema_doc(ctx: AzureContext, schema: Node) -> str:
