@@ -297,3 +297,26 @@ def test_generate_refuses_an_annotate_only_provider(tmp_path: Path) -> None:
     assert caught.value.pointer == "generate" and "network.yaml" in str(caught.value.file)
     (schemas / "overlays" / "azure" / "network.yaml").unlink()
     assert [s.resources for s in selections(schemas, inputs)] == [()]  # loaded, nothing chosen
+
+
+def test_resource_groups_and_the_tags_singleton_from_the_pinned_resources_document() -> None:
+    """Microsoft.Resources 2024-03-01 with common-types v1: a resource group lives in a
+    subscription, its location is required and create-only; tags at a scope are a singleton
+    (``.../tags/default``), named by the path, not a parameter; ``/{resourceId}`` is no
+    resource of its own."""
+    service = annotated(REPO_SCHEMAS, "azure", "resources")
+    assert [r.name for r in service.resources] == ["GenericResource", "ResourceGroup", "TagsResource"]
+    group = service.resource("ResourceGroup")
+    read = azure(group.operations.read)  # type: ignore[arg-type]
+    assert (read.scope, read.path) == ("subscription", "/subscriptions/{subscriptionId}/resourcegroups/{resourceGroupName}")
+    assert group.identity.parent == ("subscriptionId",) and group.identity.named_by == "name"
+    assert _f(group, "location") == (Mutability.CREATE_ONLY, "rule:azure.location-is-create-only")
+    assert group.field("location").required
+    assert group.tags is not None and group.tags.tag_operation is None  # its PATCH is not tags-only
+    assert azure(group.operations.delete).final_state_via == "location"  # type: ignore[arg-type]
+    tags = service.resource("TagsResource")
+    shape = azure(tags.operations.read)  # type: ignore[arg-type]
+    assert (shape.scope, shape.fixed_name, shape.name_parameter) == ("extension", "default", "")
+    assert tags.identity.parent == ("scope",) and tags.identity.named_by is None
+    assert tags.tags is None  # its properties.tags is what it manages, not an owner's map
+    assert azure_field(tags.field("tags")).json_path == "properties.tags"

@@ -26,6 +26,7 @@ class AzureCallShape(CallShape):
     path: str = ""
     scope: str = ""  # one of SCOPES
     name_parameter: str = ""  # the path parameter that is the resource's own name
+    fixed_name: str | None = None  # a singleton's name instead ("default": tags at a scope)
     body_parameter: str | None = None  # the body parameter's name ("parameters")
     long_running: bool = False  # x-ms-long-running-operation
     final_state_via: str | None = None  # x-ms-long-running-operation-options, or ARM's default

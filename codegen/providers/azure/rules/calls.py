@@ -65,6 +65,8 @@ def tags(ctx: AzureContext) -> None:
         f = resource.fields.get("tags")
         if f is None or f.type.kind != "map" or f.type.item is None:
             continue
+        if facts.members["tags"][1] != "tags":  # a properties member (the tags resource's own)
+            continue
         if f.type.item.kind != "string":
             continue
         patch = facts.item.operations.get("patch")

@@ -53,6 +53,7 @@ class Facts:
     schema: Node  # the GET 200 schema, $refs followed: the resource's state
     body: Node | None  # the PUT body schema, $refs followed
     name_parameter: str = ""
+    fixed_name: str = ""  # a singleton's name, the path's last segment ("default")
     scope: str = ""
     parent_resource: str | None = None  # the resource this one is a child of
     # field name -> (its schema node, $refs followed; its JSON path; the raw property)

@@ -116,24 +116,23 @@ def scope(ctx: AzureContext) -> None:
     providers/<ns>/<type>/{name}`` lives in a resource group; a further ``<type>/{name}`` pair
     makes it a child of the resource before it (a subnet of a virtual network); a path that
     starts ``/{scope}/providers`` is an extension resource (a role assignment), at any scope.
-    The resource's ``id`` member holds its full id, which reads and deletes are made on."""
+    A path that ends with a fixed segment is a singleton (``/{scope}/providers/
+    Microsoft.Resources/tags/default``): its name is that segment, not a parameter. The
+    resource's ``id`` member holds its full id, which reads and deletes are made on."""
     rid = source(scope.id)
     for resource, facts in ctx.resources():
         segments = facts.item.segments
         names = facts.item.parameter_names()
-        if not names or not segments[-1].startswith("{"):
-            raise TasklayerError(
-                "a resource path must end with its name parameter",
-                file=facts.item.document.file,
-                pointer=facts.item.pointer,
-            )
-        facts.name_parameter = names[-1]
+        own = names[-1:] if segments[-1].startswith("{") else []  # a singleton has none
+        facts.name_parameter = own[0] if own else ""
+        facts.fixed_name = "" if own else segments[-1]
         facts.scope = _scope_kind(segments)
+        parents = tuple(names[: len(names) - len(own)])
         resource.set("primary", ("id",), rid)
         resource.set("arn", "id", rid)
-        resource.set("parent", tuple(names[:-1]), rid)
-        resource.set("natural", (*names[:-1], "name"), rid)
-        resource.set("named_by", "name", rid)
+        resource.set("parent", parents, rid)
+        resource.set("natural", (*parents, "name"), rid)
+        resource.set("named_by", "name" if own else None, rid)
         if resource.create is not None:
             resource.set("create", _scoped(resource.create, facts), rid)
         if resource.read is not None:
@@ -144,7 +143,12 @@ def scope(ctx: AzureContext) -> None:
 
 
 def _scoped(op: Operation, facts: Facts) -> Operation:
-    return op.with_call(AzureCallShape, scope=facts.scope, name_parameter=facts.name_parameter)
+    return op.with_call(
+        AzureCallShape,
+        scope=facts.scope,
+        name_parameter=facts.name_parameter,
+        fixed_name=facts.fixed_name or None,
+    )
 
 
 def _scope_kind(segments: list[str]) -> str:
