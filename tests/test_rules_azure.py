@@ -320,3 +320,24 @@ def test_resource_groups_and_the_tags_singleton_from_the_pinned_resources_docume
     assert tags.identity.parent == ("scope",) and tags.identity.named_by is None
     assert tags.tags is None  # its properties.tags is what it manages, not an owner's map
     assert azure_field(tags.field("tags")).json_path == "properties.tags"
+
+
+def test_a_disk_changes_in_place_what_its_patch_model_carries_and_nothing_else() -> None:
+    """Microsoft.Compute DiskRP 2024-03-02: no member of a Disk carries x-ms-mutability, so
+    the evidence is the RP's own update model (``DiskUpdate``, the PATCH body): what it leaves
+    out is create-only (``creationData``, which the document says "cannot be changed after the
+    disk has been created", ``extendedLocation``: "cannot be changed", ``zones``), what it
+    carries changes through the PATCH, which is long-running with ARM's default final state."""
+    disk = annotated(REPO_SCHEMAS, "azure", "disks").resource("Disk")
+    rid = "rule:azure.patch-model-names-what-changes"
+    for name in ("creationData", "extendedLocation", "zones", "hyperVGeneration"):
+        assert _f(disk, name) == (Mutability.CREATE_ONLY, rid), name
+    for name in ("diskSizeGB", "tags", "sku", "networkAccessPolicy"):
+        assert _f(disk, name) == (Mutability.MUTABLE, rid), name
+        assert disk.field(name).update_operation == "Disks_Update"
+    assert _f(disk, "diskState") == (Mutability.READ_ONLY, "rule:azure.read-only")  # readOnly on the $ref'd enum
+    assert [op.name for op in disk.operations.update] == ["Disks_CreateOrUpdate", "Disks_Update"]
+    patch = azure(disk.operations.update[1])
+    assert (patch.method, patch.long_running, patch.final_state_via) == ("PATCH", True, "original-uri")
+    assert "diskSizeGB" in disk.operations.update[1].fields and "creationData" not in disk.operations.update[1].fields
+    assert disk.field("creationData").required  # DiskProperties.required, through the flattening

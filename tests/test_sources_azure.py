@@ -76,7 +76,7 @@ def test_the_pinned_files_are_recorded_with_their_source_commit_and_licence() ->
 
 
 def test_the_pinned_service_loads_validated_with_every_ref_resolved() -> None:
-    assert pinned_services(REPO_SCHEMAS) == ["authorization", "network", "resources"]
+    assert pinned_services(REPO_SCHEMAS) == ["authorization", "disks", "network", "resources"]
     loaded = load_pinned(REPO_SCHEMAS, "network")
     assert loaded.api_version == "2024-05-01"
     # the ASG file's 41 $refs (network.json's parameters and definitions, its own definitions)
@@ -191,7 +191,7 @@ def test_a_bad_manifest_entry_names_its_pointer(
 def test_an_unpinned_service_says_what_is_pinned(tmp_path: Path) -> None:
     with pytest.raises(TasklayerError, match="'compute' is not pinned") as caught:
         load_pinned(_copy(tmp_path), "compute")
-    assert caught.value.notes == ["pinned: authorization, network, resources"]
+    assert caught.value.notes == ["pinned: authorization, disks, network, resources"]
 
 
 def test_common_types_are_resolved_by_their_repository_path() -> None:

@@ -71,7 +71,7 @@ def tags(ctx: AzureContext) -> None:
             continue
         patch = facts.item.operations.get("patch")
         tag_call = None
-        if patch is not None and _tags_only(ctx, facts.item, patch):
+        if patch is not None and tags_only(ctx, facts.item, patch):
             tag_call = Operation(
                 name=str(patch.get("operationId", "patch")),
                 role="tag",
@@ -103,7 +103,7 @@ def _body_name(op: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _tags_only(ctx: AzureContext, item: PathItem, patch: Mapping[str, Any]) -> bool:
+def tags_only(ctx: AzureContext, item: PathItem, patch: Mapping[str, Any]) -> bool:
     """The PATCH's body schema has exactly one member, ``tags``."""
     params = patch.get("parameters")
     for index, raw in enumerate(params if isinstance(params, list) else []):

@@ -13,9 +13,14 @@ replaces the whole resource. Each decision's provenance names which of these it 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from codegen.annotate.rules import rule, source
-from codegen.model import Mutability
+from codegen.model import Mutability, Operation
+from codegen.providers.azure.rules.calls import tags_only
 from codegen.providers.azure.rules.context import AzureContext, flag
+from codegen.providers.azure.rules.resources import body_of, flattened
+from codegen.providers.azure.shapes import AzureCallShape, azure
 
 SERVER_ENVELOPE = ("id", "name", "type", "etag", "systemData")
 """Members of every ARM resource that the server sets: the id and name come from the path."""
@@ -76,6 +81,43 @@ def location_create_only(ctx: AzureContext) -> None:
         if f is not None and facts.members["location"][1] == "location":
             if f.get("mutability") is Mutability.UNKNOWN:
                 f.set("mutability", Mutability.CREATE_ONLY, rid)
+
+
+@rule("azure.patch-model-names-what-changes")
+def patch_model(ctx: AzureContext) -> None:
+    """Evidence where ``x-ms-mutability`` is silent: a resource whose PATCH takes its own
+    update model (compute's ``DiskUpdate``, not a tags-only ``TagsObject``) changes in place
+    exactly what that model carries, through the PATCH; what the PUT takes and the model leaves
+    out (a disk's ``creationData``, ``zones``, ``extendedLocation``) is create-only. The
+    provider published the update model; an overlay corrects a member it forgot."""
+    rid = source(patch_model.id)
+    for resource, facts in ctx.resources():
+        patch = facts.item.operations.get("patch")
+        if patch is None or tags_only(ctx, facts.item, patch):
+            continue
+        body_name, body = body_of(ctx, facts.item, "patch")
+        if body is None:
+            continue
+        carried = {name for name, _, _, _ in flattened(ctx, body)}
+        read = azure(resource.read) if resource.read is not None else AzureCallShape()
+        update = Operation(
+            name=str(patch.get("operationId", "patch")),
+            role="update",
+            identity_members=("id",),
+            call=replace(read, method="PATCH", body_parameter=body_name),
+            source=rid,
+        )
+        fields = []
+        for f in resource.fields.values():
+            if f.get("mutability") is not Mutability.UNKNOWN or not f.in_create:
+                continue
+            if f.name in carried:
+                f.set("mutability", Mutability.MUTABLE, rid)
+                f.set("update_operation", update.name, rid)
+                fields.append(f.name)
+            else:
+                f.set("mutability", Mutability.CREATE_ONLY, rid)
+        resource.set("update", [*resource.update, replace(update, fields=tuple(fields))], rid)
 
 
 @rule("azure.put-replaces-the-rest")

@@ -25,7 +25,7 @@ def _schema_of(ctx: AzureContext, item: PathItem, method: str, status: str) -> N
     return Node(response.document, response.pointer + "/schema", response.value["schema"])
 
 
-def _body_of(ctx: AzureContext, item: PathItem, method: str) -> tuple[str | None, Node | None]:
+def body_of(ctx: AzureContext, item: PathItem, method: str) -> tuple[str | None, Node | None]:
     params = item.operations[method].get("parameters", [])
     for index, raw in enumerate(params):
         where = f"{item.pointer}/{method}/parameters/{index}"
@@ -65,7 +65,7 @@ def find_resources(ctx: AzureContext) -> None:
                 file=item.document.file,
                 pointer=item.pointer,
             )
-        body_name, body = _body_of(ctx, item, "put")
+        body_name, body = body_of(ctx, item, "put")
         resource = ResourceDraft(name, item.segments[-2] if len(item.segments) > 1 else name)
         resource.shape = name
         resource.documentation = str(schema_doc(ctx, schema))
@@ -172,10 +172,8 @@ def collect_fields(ctx: AzureContext) -> None:
     ARM's SDKs do. A field is in the create when the PUT body has it; every field is in the
     read, since the GET is the read."""
     for resource, facts in ctx.resources():
-        body = (
-            {n for n, _, _, _ in _flattened(ctx, facts.body)} if facts.body is not None else set()
-        )
-        for name, node, json_path, required in _flattened(ctx, facts.schema):
+        body = {n for n, _, _, _ in flattened(ctx, facts.body)} if facts.body is not None else set()
+        for name, node, json_path, required in flattened(ctx, facts.schema):
             if name in resource.fields:
                 name = json_path  # a properties member named like an envelope member
             facts.members[name] = (ctx.specs.deref(node), json_path, node.value)
@@ -190,7 +188,7 @@ def collect_fields(ctx: AzureContext) -> None:
             resource.fields[name] = draft
 
 
-def _flattened(ctx: AzureContext, schema: Node | None) -> list[tuple[str, Node, str, bool]]:
+def flattened(ctx: AzureContext, schema: Node | None) -> list[tuple[str, Node, str, bool]]:
     out: list[tuple[str, Node, str, bool]] = []
     if schema is None:
         return out

@@ -24,6 +24,7 @@ AZURE_RULES: Sequence[Rule[AzureContext]] = check_unique(
         classify.server_envelope,
         classify.x_ms_mutability,
         classify.location_create_only,
+        classify.patch_model,
         classify.put_mutable,
         classify.secret,
         classify.required,
