@@ -51,9 +51,14 @@ class AzureProvider:
         return list(wanted)
 
     def pin(self, services: Sequence[str], schemas_dir: Path, sdk_data: Path | None) -> None:
-        _annotate_only(
-            "its files are pinned one by one from Azure/azure-rest-api-specs, with their "
-            "repository path, commit and sha256 in the manifest (codegen/providers/azure/source.py)"
+        """No SDK ships the specs and the repository is too large to install: files are copied
+        one by one and recorded by hand (``source.py`` says what the manifest holds)."""
+        raise TasklayerError(
+            "azure files are pinned one by one from Azure/azure-rest-api-specs, not from an SDK",
+            notes=[
+                "copy the file byte for byte into schemas/azure/<service>/<api-version>/ and "
+                "record its sha256, repository path and commit in the manifest's azure section",
+            ],
         )
 
     def sdk_files(self, service: str, sdk_data: Path | None) -> tuple[dict[str, str], str]:
