@@ -291,7 +291,7 @@ def test_generate_refuses_an_annotate_only_provider(tmp_path: Path) -> None:
     shutil.copy(REPO_SCHEMAS / "manifest.json", schemas / "manifest.json")
     (schemas / "overlays" / "azure").mkdir(parents=True)
     (schemas / "overlays" / "azure" / "network.yaml").write_text("generate: [ApplicationSecurityGroup]\n")
-    inputs = Inputs((PinnedService("azure", "network", "2024-05-01", "per-file"),), {}, {}, {}, {})
+    inputs = Inputs((PinnedService("azure", "network", "2024-07-01", "per-file"),), {}, {}, {}, {})
     with pytest.raises(TasklayerError, match="azure is annotate-only") as caught:
         selections(schemas, inputs)
     assert caught.value.pointer == "generate" and "network.yaml" in str(caught.value.file)
@@ -341,3 +341,20 @@ def test_a_disk_changes_in_place_what_its_patch_model_carries_and_nothing_else()
     assert (patch.method, patch.long_running, patch.final_state_via) == ("PATCH", True, "original-uri")
     assert "diskSizeGB" in disk.operations.update[1].fields and "creationData" not in disk.operations.update[1].fields
     assert disk.field("creationData").required  # DiskProperties.required, through the flattening
+
+
+def test_the_pinned_nat_gateway_and_what_its_document_leaves_to_evidence(network: Service) -> None:
+    """NatGateway (2024-07-01): a read-only list of the subnets that use it (not a child
+    collection: its items are SubResource references), references it takes in the PUT, and
+    ``zones`` with no x-ms-mutability and a tags-only PATCH: nothing in the document says it is
+    fixed, so the default rule classes it and says so in its provenance, for recorded evidence
+    (issue 26 item 4) or an overlay to correct."""
+    assert [r.name for r in network.resources] == ["ApplicationSecurityGroup", "NatGateway"]
+    nat = network.resource("NatGateway")
+    assert _f(nat, "subnets") == (Mutability.READ_ONLY, "rule:azure.read-only")
+    assert azure_field(nat.field("subnets")).child_resource is None
+    assert _f(nat, "publicIpAddresses") == (Mutability.MUTABLE, "rule:azure.put-replaces-the-rest")
+    assert _f(nat, "zones") == (Mutability.MUTABLE, "rule:azure.put-replaces-the-rest")
+    assert nat.field("publicIpAddresses").type.kind == "list"
+    assert nat.tags is not None and nat.tags.tag_operation == "NatGateways_UpdateTags"
+    assert [op.name for op in nat.operations.update] == ["NatGateways_CreateOrUpdate"]

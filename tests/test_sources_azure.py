@@ -17,7 +17,7 @@ from codegen.providers.azure.source import LICENCE, REPOSITORY, load_pinned, pin
 from codegen.sources.manifest import read_manifest
 
 REPO_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
-FOLDER = "azure/network/2024-05-01"
+FOLDER = "azure/network/2024-07-01"
 ASG = "applicationSecurityGroup.json"
 ASG_PATH = "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/applicationSecurityGroups/{applicationSecurityGroupName}"
 
@@ -65,7 +65,7 @@ def test_the_pinned_files_are_recorded_with_their_source_commit_and_licence() ->
         "Azure/azure-rest-api-specs",
         "MIT",
     )
-    assert sorted(section["services"]["network"]["files"]) == [ASG, "network.json"]
+    assert sorted(section["services"]["network"]["files"]) == [ASG, "natGateway.json", "network.json"]
     for service, entry in section["services"].items():
         assert sorted(entry["files"]) == sorted(entry["sources"])
         for name, source in entry["sources"].items():
@@ -78,9 +78,10 @@ def test_the_pinned_files_are_recorded_with_their_source_commit_and_licence() ->
 def test_the_pinned_service_loads_validated_with_every_ref_resolved() -> None:
     assert pinned_services(REPO_SCHEMAS) == ["authorization", "disks", "network", "resources"]
     loaded = load_pinned(REPO_SCHEMAS, "network")
-    assert loaded.api_version == "2024-05-01"
-    # the ASG file's 41 $refs (network.json's parameters and definitions, its own definitions)
-    assert loaded.specs.check_refs() == 41
+    assert loaded.api_version == "2024-07-01"
+    # 30 $refs in the ASG file, 34 in the NAT gateway's, 11 inside network.json; the 12
+    # x-ms-examples file references (87 $ref keys in all) are documentation, not followed
+    assert loaded.specs.check_refs() == 30 + 34 + 11
     asg = next(d for p, d in loaded.specs.documents.items() if p.endswith(ASG))
     assert ASG_PATH in asg.data["paths"]
 
@@ -103,7 +104,7 @@ def test_a_ref_to_an_unpinned_file_names_the_file_and_the_pointer(tmp_path: Path
     error = _error(schemas)
     assert error.file == schemas / FOLDER / ASG
     assert error.pointer == "/definitions/ApplicationSecurityGroup/allOf/0/$ref"
-    assert "stable/2024-05-01/virtualNetwork.json, which is not pinned" in error.reason
+    assert "stable/2024-07-01/virtualNetwork.json, which is not pinned" in error.reason
 
 
 def test_a_ref_to_nothing_in_a_pinned_file_names_the_pointer(tmp_path: Path) -> None:
@@ -148,7 +149,7 @@ def test_a_document_of_another_api_version_is_refused(tmp_path: Path) -> None:
     schemas = _copy(tmp_path)
     _edit_file(schemas, ASG, lambda d: d["info"].__setitem__("version", "2023-09-01"))
     error = _error(schemas)
-    assert error.pointer == "/info/version" and "manifest says '2024-05-01'" in error.reason
+    assert error.pointer == "/info/version" and "manifest says '2024-07-01'" in error.reason
 
 
 def test_not_swagger_two_is_refused(tmp_path: Path) -> None:
@@ -172,7 +173,7 @@ def test_not_swagger_two_is_refused(tmp_path: Path) -> None:
         ),
         (
             lambda s: s["services"]["network"]["sources"][ASG].__setitem__(
-                "path", "specification/network/resource-manager/Microsoft.Network/stable/2024-05-01/natGateway.json"
+                "path", "specification/network/resource-manager/Microsoft.Network/stable/2024-07-01/publicIpAddress.json"
             ),
             "/azure/services/network/sources/applicationSecurityGroup.json/path",
         ),
