@@ -97,6 +97,13 @@ def selections(
         cloud = registry.provider(pinned.provider)
         pinned_from = f"{cloud.info.sdk} {pinned.sdk_version}"
         chosen, left_out = choose(service, overlay)
+        if chosen and overlay is not None and not cloud.info.renders:
+            raise overlay.error(
+                "generate",
+                f"{pinned.provider} is annotate-only: it has no runtime adapter to render "
+                f"{', '.join(chosen)} against",
+                ["drop `generate`; `tasklayer annotations` shows what the rules decided"],
+            )
         whole = overlay is not None and overlay.generate_all
         out.append(
             Selection(

@@ -3,7 +3,7 @@ pinned inputs are read, annotated, overlaid, rendered, written; the commands and
 Each unit (a top-level module, a subpackage, or one part of ``providers/``) sits in a tier and may
 import only its own tier or one below it; units never import in a circle. ``providers/__init__``
 and ``providers/base.py`` are the seam every stage knows of a cloud (its name, its ``Provider``
-protocol); the clouds themselves (``providers/aws``, ``providers/gcp``) build on render's views
+protocol); the clouds themselves (``providers/aws``, ``providers/azure``, ``providers/gcp``) build on render's views
 and are reached through ``providers/registry``.
 
 Imports read only for typing (under ``if TYPE_CHECKING:``) carry no behaviour, but even those may
@@ -24,7 +24,7 @@ TIERS: list[tuple[str, set[str]]] = [
     ("inputs", {"sources", "inputs", "cache", "writer", "dump", "drift", "draft"}),
     ("annotation", {"annotate", "overlays", "selection", "metadata", "coverage"}),
     ("render", {"render"}),
-    ("clouds", {"providers.aws", "providers.gcp", "providers.registry", "names"}),
+    ("clouds", {"providers.aws", "providers.azure", "providers.gcp", "providers.registry", "names"}),
     ("run", {"pipeline", "build", "generate"}),
     ("front", {"commands", "cli"}),
 ]
@@ -39,7 +39,7 @@ def unit_of(parts: list[str]) -> str:
     """The layer unit of a module path inside codegen (``['render', 'views']`` -> ``render``)."""
     if not parts:
         return "__init__"
-    if parts[0] == "providers" and len(parts) > 1 and parts[1] in ("aws", "gcp", "registry"):
+    if parts[0] == "providers" and len(parts) > 1 and parts[1] in ("aws", "azure", "gcp", "registry"):
         return f"providers.{parts[1]}"
     return parts[0]
 

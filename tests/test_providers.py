@@ -100,8 +100,8 @@ def test_every_provider_folder_is_registered_and_the_registry_refuses_others() -
     folders = sorted(p.parent.name for p in (ROOT / "codegen" / "providers").glob("*/provider.py"))
     assert list(NAMES) == folders == sorted(PROVIDERS)
     assert set(NAMES) >= {"aws", "gcp"}
-    with pytest.raises(TasklayerError, match="no provider 'azure'"):
-        provider("azure")
+    with pytest.raises(TasklayerError, match="no provider 'openstack'"):
+        provider("openstack")
 
 
 _MEMBERS = [name for name in dir(Provider) if not name.startswith("_")] + list(Provider.__annotations__)
@@ -113,8 +113,11 @@ def test_each_provider_has_what_the_stages_call(name: str) -> None:
     missing = [m for m in _MEMBERS if not hasattr(cloud, m)]
     assert missing == []
     assert cloud.info is info(name) and cloud.info.name == name
-    assert (TEMPLATES / cloud.core_template).is_file()
-    assert all((TEMPLATES / "runtime" / f"{module}.py").is_file() for module in cloud.runtime_core)
+    if cloud.info.renders:  # an annotate-only provider has no adapter, core or runtime yet
+        assert (TEMPLATES / cloud.core_template).is_file()
+        assert all((TEMPLATES / "runtime" / f"{module}.py").is_file() for module in cloud.runtime_core)
+    else:
+        assert (cloud.core_template, cloud.runtime_core) == ("", ())
     assert issubclass(cloud.call_shape, CallShape) and cloud.call_shape.kind == name
     assert cloud.rules and all(isinstance(r, Rule) and r.id.startswith(f"{name}.") for r in cloud.rules)
 
@@ -161,8 +164,6 @@ NEUTRAL_FACTS: dict[tuple[str, str], str] = {
     "read FieldSpec.read_member",
     ("Field", "read_operation"): "not in the main read but in another call's answer (an attribute read, "
     "a tags read): a shape of any API",
-    ("Identity", "named_by"): "the member that is a resource's own name, which a task's name fills; "
-    "a GCP resource's is its ``name``, which is the task's name already",
     ("Field", "after"): "an update order between fields: the executor and both cores honour it",
     ("Field", "sensitive_paths"): "secret parts inside a field, redacted by the shared runtime/contract/redact.py",
     ("Field", "update_kind"): "how an update changes a field when it does not send the new value (add and "

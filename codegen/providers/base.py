@@ -26,6 +26,10 @@ class ProviderInfo:
     manifest_key: str  # the manifest key recording its version ("botocore_version")
     corpus_noun: str = "services"  # what ``annotations --all`` counts ("discovery documents")
     scope_parameters: tuple[str, ...] = ()  # call parameters an identity may name besides fields
+    # False: annotate-only. Its services are loaded, validated and annotated on every run (and
+    # shown by ``annotations``), but no runtime adapter exists yet to render them against, so an
+    # overlay's ``generate`` for one is refused rather than rendered into something broken.
+    renders: bool = True
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""The Azure annotation rules (``run.py`` lists them in order)."""
