@@ -206,7 +206,8 @@ def _status(balancer: LoadBalancer) -> LoadBalancerStatus:
 
 class AwsRoutes:
     """``cloudprovider.Routes`` on AWS: pod ranges routed to instances in the cluster's route
-    table, which is only read (the table is the cluster's; each route goes with it)."""
+    table, which is only read; a route is the cluster's when its table is (routes carry no
+    tags), so a table of no cluster's is never written to."""
 
     def __init__(
         self,
@@ -224,7 +225,7 @@ class AwsRoutes:
     def _task(self, route: Route) -> RouteTask:
         return RouteTask(
             name=route.destination_cidr,
-            route_table=self._table(),
+            route_table=self.cluster.route_table_id,  # owned through it: the cluster's table
             destination_cidr_block=route.destination_cidr,
             instance=route.target_node,
         )
