@@ -88,3 +88,11 @@ def inventory(url: str) -> dict[str, Counter[str]]:
 
 def context(lab: Lab) -> Context:
     return lab.context("")
+
+
+def targets(lab: Lab) -> dict[int, set[str]]:
+    elb = boto(lab.moto.url, "elbv2")
+    return {g["Port"]: {d["Target"]["Id"] for d in elb.describe_target_health(
+                TargetGroupArn=g["TargetGroupArn"])["TargetHealthDescriptions"]}
+            for g in elb.describe_target_groups()["TargetGroups"]}
+

@@ -11,16 +11,17 @@ another call would get a cell for it."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
 from tasklayer_tasks.runtime.cloudprovider.aws import AwsCluster, AwsLoadBalancers
-from tasklayer_tasks.runtime.cloudprovider.service import Service
+from tasklayer_tasks.runtime.cloudprovider.service import Node, Service
 from tasklayer_tasks.runtime.kops.executor import Executor
 from tasklayer_tasks.runtime.kops.targets import CloudTarget
 from testbed.campaign import SUITE_KINDS, Lab
 from testbed.proxy import Fault, FaultKind
-from tests.cloudprovider.lab import boto, inventory, make_cluster, service
+from tests.cloudprovider.lab import boto, inventory, make_cluster, service, targets
 from tests.faults.fixtures import lab, module_lab  # noqa: F401
 
 UID = "1b4e28ba-2fa1-11d2-883f-0016d3cca427"
@@ -51,13 +52,17 @@ def wire_writes(lab: Lab) -> list[str]:
 
 
 def ensure(
-    lab: Lab, cluster: AwsCluster, svc: Service = WEB, deadline: float = 600.0
+    lab: Lab,
+    cluster: AwsCluster,
+    svc: Service = WEB,
+    deadline: float = 600.0,
+    nodes: Sequence[Node] = (),
 ) -> list[str]:
     """Passes until one succeeds (a fresh face each): the errors of those that failed."""
     errors = []
     for _ in range(PASSES):
         try:
-            fresh(lab, cluster, deadline).ensure_load_balancer(svc, [])
+            fresh(lab, cluster, deadline).ensure_load_balancer(svc, nodes)
             return errors
         except Exception as err:  # the faulted pass may fail; the next one must recover
             errors.append(f"{type(err).__name__}: {err}")
@@ -89,20 +94,23 @@ def names(lab: Lab) -> Counter[str]:
 
 def clean(lab: Lab, phase: str) -> list[tuple[str, int]]:
     lab.reset()
-    cluster = make_cluster(lab.moto.url, "demo").aws
+    made = make_cluster(lab.moto.url, "demo")
+    cluster = made.aws
     lab.proxy.clear()
-    ensure(lab, cluster)
+    ensure(lab, cluster, nodes=made.nodes)
     if phase == "delete":
         lab.proxy.clear()
         delete(lab, cluster)
     return occurrences(wire_writes(lab))
 
 
-def judge_applied(lab: Lab, cluster: AwsCluster) -> None:
+def judge_applied(lab: Lab, cluster: AwsCluster, nodes: Sequence[Node]) -> None:
     assert inventory(lab.moto.url) == {"default/web": Counter(TWO_PORTS)}
     assert set(names(lab).values()) == {1}
+    assert targets(lab) == {30080: {n.instance_id for n in nodes},
+                            30443: {n.instance_id for n in nodes}}
     lab.proxy.clear()
-    fresh(lab, cluster).ensure_load_balancer(WEB, [])
+    fresh(lab, cluster).ensure_load_balancer(WEB, nodes)
     assert lab.proxy.writes() == Counter()
 
 
@@ -117,17 +125,17 @@ def judge_deleted(lab: Lab, cluster: AwsCluster) -> None:
 @pytest.mark.parametrize("kind", SUITE_KINDS, ids=lambda k: k.value)
 def test_a_fault_at_every_write_of_ensure_load_balancer(lab: Lab, kind: FaultKind) -> None:
     cells = clean(lab, "apply")
-    assert len(cells) == 9  # SG, 3 rules, LB, 2 target groups, 2 listeners
+    assert len(cells) == 11  # SG, 3 rules, LB, 2 target groups, their targets, 2 listeners
     failed = []
     for action, occurrence in cells:
         lab.reset()
-        cluster = make_cluster(lab.moto.url, "demo").aws
+        made = make_cluster(lab.moto.url, "demo")
         lab.proxy.clear()
         lab.proxy.plan(Fault(action, occurrence, kind))
         try:
-            ensure(lab, cluster)
+            ensure(lab, made.aws, nodes=made.nodes)
             assert lab.proxy.fired(), "the fault was planned at a write the run made"
-            judge_applied(lab, cluster)
+            judge_applied(lab, made.aws, made.nodes)
         except AssertionError as err:
             failed.append(f"{action}#{occurrence}-{kind.value}: {err}")
     assert not failed, "\n".join(failed)
@@ -140,8 +148,9 @@ def test_a_fault_at_every_write_of_ensure_load_balancer_deleted(lab: Lab, kind: 
     failed = []
     for action, occurrence in cells:
         lab.reset()
-        cluster = make_cluster(lab.moto.url, "demo").aws
-        ensure(lab, cluster)
+        made = make_cluster(lab.moto.url, "demo")
+        cluster = made.aws
+        ensure(lab, cluster, nodes=made.nodes)
         lab.proxy.clear()
         lab.proxy.plan(Fault(action, occurrence, kind))
         try:

@@ -13,7 +13,7 @@ from tasklayer_tasks.runtime.cloudprovider.aws import AwsLoadBalancers
 from tasklayer_tasks.runtime.cloudprovider.service import default_load_balancer_name
 from tasklayer_tasks.runtime.kops.executor import Executor
 from testbed.campaign import Lab
-from tests.cloudprovider.lab import boto, inventory, make_cluster, service
+from tests.cloudprovider.lab import boto, inventory, make_cluster, service, targets
 from tests.faults.fixtures import lab, module_lab  # noqa: F401
 
 UID = "1b4e28ba-2fa1-11d2-883f-0016d3cca427"
@@ -115,3 +115,18 @@ def arns(lab: Lab) -> set[str]:
         found |= {li["ListenerArn"] for li in
                   elb.describe_listeners(LoadBalancerArn=b["LoadBalancerArn"])["Listeners"]}
     return found
+
+
+def test_nodes_added_and_removed_change_only_the_targets(lab: Lab) -> None:
+    lbs, nodes = face(lab)
+    web = service("web", UID, (80, 30080), (443, 30443))
+    lbs.ensure_load_balancer(web, nodes[:2])
+    ids = [n.instance_id for n in nodes]
+    assert targets(lab) == {30080: set(ids[:2]), 30443: set(ids[:2])}
+    lab.proxy.clear()
+    lbs.update_load_balancer(web, nodes[1:])  # node 0 leaves, node 2 joins
+    assert lab.proxy.writes() == Counter({"RegisterTargets": 2, "DeregisterTargets": 2})
+    assert targets(lab) == {30080: set(ids[1:]), 30443: set(ids[1:])}
+    lab.proxy.clear()
+    lbs.update_load_balancer(web, nodes[1:])
+    assert lab.proxy.writes() == Counter()

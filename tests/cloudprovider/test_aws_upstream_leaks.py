@@ -71,7 +71,7 @@ def test_kubernetes_78124_a_restart_between_any_two_calls_of_a_delete_completes_
         ensure(lab, cluster, web)
         sent = 0
 
-        def crash_after_k(model: Any, **_: Any) -> None:
+        def crash_after_k(model: Any, k: int = k, **_: Any) -> None:
             nonlocal sent
             if not model.name.startswith(READ_PREFIXES):
                 sent += 1

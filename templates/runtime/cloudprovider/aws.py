@@ -4,7 +4,8 @@ executor over the one engine; nothing here calls an SDK.
 
 Per Service, as cloud-provider-aws makes an NLB (``pkg/providers/v1/aws_loadbalancer.go``):
 the network load balancer named :func:`~.service.default_load_balancer_name`, a target group
-per port (named as ``buildTargetGroupName`` names it), a listener per port forwarding to it,
+per port (named as ``buildTargetGroupName`` names it) holding the nodes' instances on the node
+port as its targets, a listener per port forwarding to it,
 and a security group of the load balancer's own (``k8s-elb-<name>``) letting the Service's
 source ranges reach its ports, allowed into the nodes' group on the node-port range. Each is
 tagged ``kubernetes.io/cluster/<id>=owned`` and ``kubernetes.io/service-name=<ns>/<name>``,
@@ -152,6 +153,7 @@ class AwsLoadBalancers:
                 port=p.node_port,
                 vpc_id=c.vpc_id,
                 target_type="instance",
+                targets=[{"Id": n.instance_id, "Port": p.node_port} for n in nodes],
             )
             listener = Listener(
                 name=f"{name}-{p.port}",
@@ -185,7 +187,7 @@ class AwsLoadBalancers:
 
     def update_load_balancer(self, service: Service, nodes: Sequence[Node]) -> None:
         """``UpdateLoadBalancer`` (the nodes changed): the same convergence, which writes only
-        what differs."""
+        what differs: the targets registered and deregistered."""
         self.ensure_load_balancer(service, nodes)
 
     def ensure_load_balancer_deleted(self, service: Service) -> None:

@@ -20,6 +20,7 @@ from . import find as aws_find
 from . import updates as aws_updates
 from .calls import AwsCalls
 from .listing import find_listed, owned_states, owned_within, read_ahead
+from .members import is_listed_membership, read_members
 from .versions import read_default_version
 
 
@@ -108,6 +109,9 @@ class AwsCore(AwsCalls):
         for f, response in zip(fields, responses, strict=True):  # one answer per read
             if f.name in response:
                 state[f.name] = self.from_api(f, response[f.name])
+        for f in self.spec.fields:
+            if is_listed_membership(f) and wanted.get(f.name) is not None:
+                state[f.name] = read_members(self, f, ids)
 
     # -- create / update / delete --------------------------------------------------------------
 
