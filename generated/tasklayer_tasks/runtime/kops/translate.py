@@ -103,7 +103,8 @@ def owner_of(task: TaskLike, context: Context) -> Owner:
         raise TaskError(
             f"{task.key}: Context.cluster is not set; tasks tag what they create as the cluster's"
         )
-    return task.owner(context).within(context.owner_marks)
+    owner, marks = task.owner(context), context.owner_marks
+    return owner.within(marks) if marks else owner
 
 
 def pass_core(task: TaskLike, context: Context) -> Core:
