@@ -23,6 +23,7 @@ ADDED_TYPES: Mapping[str, FieldType] = {
     "boolean": FieldType("boolean"),
     "list": FieldType("list", item=FieldType("string")),
     "structure": FieldType("structure"),
+    "structure_list": FieldType("list", item=FieldType("structure")),
 }
 
 

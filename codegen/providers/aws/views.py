@@ -34,10 +34,12 @@ class AwsFieldView(FieldView):
     def call_facts(self) -> Mapping[str, object]:
         """The AWS facts as recorded (:class:`AwsFieldShape`), and what attribute calls take in
         another form: the separate read of a field asked for by attribute, the ``{"Value": v}``
-        wrapper also where only the field's own type shows it."""
+        wrapper also where only the field's own type shows it; the separate read of a membership
+        list (a target group's targets, by DescribeTargetHealth)."""
         facts = dict(super().call_facts())
-        if facts.get("read_attribute"):
-            facts["read_operation"] = self.field.read_operation
+        f = self.field
+        if facts.get("read_attribute") or (f.read_operation and f.update_kind == "add_remove"):
+            facts["read_operation"] = f.read_operation
         if not facts.get("value_wrapper") and self.unwrap(self.field.type):
             facts["value_wrapper"] = "Value"
         return facts

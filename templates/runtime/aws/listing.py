@@ -11,6 +11,7 @@ the listing cannot answer exactly is left to the direct read (``None``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -115,6 +116,31 @@ def owned_states(core: AwsCalls, owner: Owner) -> list[State] | None:
     if tags is None:
         return None
     states = (core.state(i) for i in _listing(core, owner))
+    return [s for s in states if owner.owns(s.get(tags.field)) and not spec.terminal(s)]
+
+
+def owned_within(core: AwsCalls, owner: Owner, within: Mapping[str, Any]) -> list[State] | None:
+    """The kind's items inside the parent ``within`` names that carry the owner's tags, terminal
+    ones left out: one read of the parent's children (a load balancer's listeners), kept in the
+    pass's snapshots as a find's is; None when the kind has no tags or its read does not take
+    the parent."""
+    spec, read = core.spec, core.spec.read
+    tags = spec.tags
+    if read is None or tags is None or read.nested_member or not within:
+        return None
+    if not all(member in spec.parent and known(v) for member, v in within.items()):
+        return None
+    if not all(member in core.inputs(read.operation) for member in within):
+        return None
+    params = dict(within)
+    if core.snapshots is None:
+        items = core.read_items(params, retry_not_found=False)
+    else:
+        key = (read.operation, "find", json.dumps(params, sort_keys=True, default=str))
+        items = core.snapshots.items(
+            spec.service, key, lambda: core.read_items(params, retry_not_found=False)
+        )
+    states = [{**params, **core.state(i)} for i in items]
     return [s for s in states if owner.owns(s.get(tags.field)) and not spec.terminal(s)]
 
 

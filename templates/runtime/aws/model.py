@@ -53,6 +53,26 @@ def output_member(client: Any, name: str, member: str) -> Shape | None:
     return found
 
 
+def listed_items(client: Any, read: str, taken_by: str, member: str) -> tuple[str, str] | None:
+    """Where ``read``'s answer lists the items ``taken_by`` takes as ``member``: (the answer's
+    list, the member of its items holding one), found by shape (DescribeTargetHealth answers
+    ``TargetHealthDescriptions[].Target``, each a ``TargetDescription`` as RegisterTargets'
+    ``Targets`` take them); None when the answer holds no such list or nothing is known."""
+    wanted = item_shape(input_members(client, taken_by).get(member))
+    model = operation(client, read)
+    shape = model.output_shape if model is not None else None
+    if wanted is None or not isinstance(shape, StructureShape):
+        return None
+    for name, listed in shape.members.items():
+        item = item_shape(listed)
+        if not isinstance(listed, ListShape) or not isinstance(item, StructureShape):
+            continue
+        for inner, inner_shape in item.members.items():
+            if inner_shape.name == wanted.name:
+                return name, inner
+    return None
+
+
 def requires_members(shape: Shape | None) -> bool:
     """A structure that cannot be whole without some member (an AnalyticsConfiguration's Id)."""
     return isinstance(shape, StructureShape) and bool(shape.required_members)

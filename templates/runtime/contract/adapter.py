@@ -99,10 +99,14 @@ class Adapter(Protocol):
         (no pass, or a cloud whose finds are all served by listings: GCP): a no-op."""
         ...
 
-    def listed_owned(self, owner: Owner) -> list[State] | None:
+    def listed_owned(
+        self, owner: Owner, within: Mapping[str, Any] | None = None
+    ) -> list[State] | None:
         """Every live resource of this kind in scope that ``owner`` owns: prune's inventory, and
-        the listing :meth:`find_listed` is served from. Nothing: ``None`` when the kind cannot
-        be listed by owner (``[]`` is "listed, and none are there")."""
+        the listing :meth:`find_listed` is served from. ``within`` (parent member -> id): only
+        those inside that parent, for a kind the cloud lists only inside its parent (ELBv2
+        listeners in their load balancer). Nothing: ``None`` when the kind cannot be listed by
+        owner (``[]`` is "listed, and none are there")."""
         ...
 
     def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None:

@@ -57,6 +57,10 @@ class Context:
     """Seconds one call waits on a long-running operation (GCP)."""
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     """How throttled, unavailable and idempotent calls of unknown outcome are tried again."""
+    owner_marks: dict[str, str] = field(default_factory=dict)
+    """Marks the owner of what tasks on this context create and manage must also carry
+    (:meth:`.ownership.Owner.within`): one consumer's share of the cluster (a cloud-provider's
+    Service); ``dataclasses.replace(context, owner_marks=...)`` keeps the clients and counts."""
     snapshots: Snapshots | None = field(default=None, repr=False, compare=False)
     """The read snapshots of the ``batched_reads`` blocks open on this context; None when none."""
     calls: CallCount = field(default_factory=CallCount, repr=False, compare=False)

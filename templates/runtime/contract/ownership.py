@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .spec import ResourceSpec
@@ -37,10 +37,33 @@ class Owner:
     """The value ``key`` must have on what this owner owns."""
     marks: Mapping[str, str] = field(default_factory=dict)
     """Every tag or label written on what this owner creates (``key=value`` among them)."""
+    also: Mapping[str, str] = field(default_factory=dict)
+    """Marks ownership needs besides ``key=value`` (written too, as ``marks``): what one
+    consumer within the owner holds, so that another within it is not this one's (a cluster's
+    Service and its load balancer: ``kubernetes.io/service-name``). Empty: the whole owner."""
 
     def owns(self, tags: Any) -> bool:
-        """Whether ``tags`` (a resource's tags or labels) carry this owner's mark."""
-        return isinstance(tags, Mapping) and tags.get(self.key) == self.value
+        """Whether ``tags`` (a resource's tags or labels) carry this owner's mark (and every
+        mark of ``also``)."""
+        return (
+            isinstance(tags, Mapping)
+            and tags.get(self.key) == self.value
+            and all(tags.get(k) == v for k, v in self.also.items())
+        )
+
+    def within(self, marks: Mapping[str, str]) -> Owner:
+        """This owner narrowed to what also carries ``marks``: listings still ask the cloud
+        for ``key=value`` (one listing serves every narrowed owner of a pass), and what they
+        return is judged by :meth:`owns`. Itself when ``marks`` is empty."""
+        if not marks:
+            return self
+        shown = ", ".join(f"{k}={v}" for k, v in sorted(marks.items()))
+        return replace(
+            self,
+            description=f"{self.description} ({shown})",
+            marks={**self.marks, **marks},
+            also={**self.also, **marks},
+        )
 
     def token(self, attempt: str) -> str:
         """A create token that names its owner and its attempt, for creates whose token the
@@ -54,7 +77,8 @@ class Owner:
 
     def _token_prefix(self) -> str:
         # a digest, not the owner's name: tokens are short (CallerReference: 128 characters)
-        digest = hashlib.sha256(f"{self.key}={self.value}".encode()).hexdigest()[:20]
+        narrowed = "".join(f"&{k}={v}" for k, v in sorted(self.also.items()))
+        digest = hashlib.sha256(f"{self.key}={self.value}{narrowed}".encode()).hexdigest()[:20]
         return f"tl{digest}-"
 
     @classmethod

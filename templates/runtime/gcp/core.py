@@ -98,8 +98,11 @@ class GcpCore(GcpCalls):
         """Nothing to read ahead: a pass's finds are served by its one list of each collection
         (:meth:`find_listed`), made when the first task of the collection runs."""
 
-    def listed_owned(self, owner: Owner) -> list[State] | None:
-        """Every resource of this kind in scope carrying the owner's label (prune's inventory)."""
+    def listed_owned(
+        self, owner: Owner, within: Mapping[str, Any] | None = None
+    ) -> list[State] | None:
+        """Every resource of this kind in scope carrying the owner's label (prune's inventory);
+        GCP lists every kind by label in its scope, so ``within`` narrows nothing further."""
         return owned_states(self, owner)
 
     def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None:

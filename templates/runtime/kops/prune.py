@@ -7,9 +7,11 @@ orphan, that orphan: so deleting them runs in dependency order (a Subnet before 
 through the same delete path as any task (found again by id and its ownership verified before
 the call).
 
-Never pruned: anything not carrying the owner's tag or label (so nothing shared and nothing of
-another owner), kinds listed inside a parent (a Route goes with its RouteTable; the local route
-was never ours), kinds that cannot be listed by tag, and kinds whose read lists another kind
+A kind that carries tags but is read only inside its parent (ELBv2 listeners, in their load
+balancer) is listed within each parent its declared tasks name. Never pruned: anything not
+carrying the owner's tag or label (so nothing shared and nothing of another owner), tag-less
+kinds listed inside a parent (a Route goes with its RouteTable; the local route was never
+ours), kinds that cannot be listed by tag, and kinds whose read lists another kind
 too (security group ingress and egress rules come from one ``DescribeSecurityGroupRules``:
 which delete call applies is not known from the listing).
 """
@@ -19,8 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..contract.adapter import Core
 from ..contract.context import Context
+from ..contract.ownership import Owner
 from ..contract.spec import ResourceSpec, known_specs
+from ..contract.state import State
 from .lifecycle import Lifecycle
 from .task import Task
 from .translate import adopt, owner_of, pass_core, record_of
@@ -58,7 +63,10 @@ def orphans(context: Context, tasks: Sequence[Task]) -> list[Task]:
         if not _alone_in_its_read(spec) or spec.delete is None:
             continue
         sample = declared[0]
-        states = pass_core(sample, context).listed_owned(owner_of(sample, context))
+        core, owner = pass_core(sample, context), owner_of(sample, context)
+        states = core.listed_owned(owner)
+        if states is None:
+            states = _listed_in_parents(core, owner, declared)
         if not states:
             continue
         held = {t.resource_id for t in declared if t.resource_id}
@@ -76,6 +84,20 @@ def orphans(context: Context, tasks: Sequence[Task]) -> list[Task]:
     return found
 
 
+def _listed_in_parents(core: Core, owner: Owner, declared: list[Task]) -> list[State]:
+    """A kind the cloud lists only inside its parent (ELBv2 listeners, in their load balancer):
+    what the owner owns of it within each parent its declared tasks name."""
+    spec = core.spec
+    if len(spec.parent) != 1 or spec.tags is None:
+        return []
+    member = spec.parent[0]
+    parents = {t.desired(dry_run=True).get(member) for t in declared}  # unmade: no children
+    found: list[State] = []
+    for parent in sorted(p for p in parents if isinstance(p, str) and p):
+        found += core.listed_owned(owner, within={member: parent}) or []
+    return found
+
+
 def _name_of(spec: ResourceSpec, state: dict[str, object]) -> str | None:
     tags = state.get(spec.tags.field) if spec.tags is not None else None
     if isinstance(tags, dict) and "tag:Name" in spec.natural:
@@ -86,7 +108,9 @@ def _name_of(spec: ResourceSpec, state: dict[str, object]) -> str | None:
 
 
 def _link(found: list[Task]) -> None:
-    """A reference field naming another orphan holds that orphan: deleted first, then it."""
+    """A value naming another orphan holds that orphan, so it is deleted first, then the one it
+    names: a reference field (a Subnet's VPC), or an id inside a list or structure of a field
+    the task declares (a listener's forward action naming its target group)."""
     by_ref: dict[object, Task] = {}
     for task in found:
         by_ref[task.resource_id] = task
@@ -95,6 +119,24 @@ def _link(found: list[Task]) -> None:
             by_ref[link] = task
     for task in found:
         for f in task.spec.fields:
-            target = by_ref.get(task.observed.get(f.name)) if f.references else None
-            if target is not None and target is not task:
-                object.__setattr__(task, f.attr, target)
+            if f.attr not in task.__dataclass_fields__ and not f.references:
+                continue
+            value = task.observed.get(f.name)
+            linked = _linked(value, by_ref, task)
+            if linked is not value:
+                object.__setattr__(task, f.attr, linked)
+
+
+def _linked(value: Any, by_ref: dict[object, Task], task: Task) -> Any:
+    """``value`` with every id of another orphan in it replaced by that orphan; ``value`` itself
+    when it names none."""
+    if isinstance(value, str):
+        target = by_ref.get(value)
+        return target if target is not None and target is not task else value
+    if isinstance(value, list):
+        items = [_linked(v, by_ref, task) for v in value]
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    if isinstance(value, dict):
+        members = {k: _linked(v, by_ref, task) for k, v in value.items()}
+        return members if any(members[k] is not value[k] for k in value) else value
+    return value

@@ -97,12 +97,14 @@ def declared_values(task: TaskLike) -> dict[str, Any]:
 
 
 def owner_of(task: TaskLike, context: Context) -> Owner:
-    """The owner of what ``task`` creates; a context without a cluster is refused."""
+    """The owner of what ``task`` creates, narrowed by the context's ``owner_marks``; a context
+    without a cluster is refused."""
     if not context.cluster:
         raise TaskError(
             f"{task.key}: Context.cluster is not set; tasks tag what they create as the cluster's"
         )
-    return task.owner(context)
+    owner, marks = task.owner(context), context.owner_marks
+    return owner.within(marks) if marks else owner
 
 
 def pass_core(task: TaskLike, context: Context) -> Core:

@@ -78,6 +78,9 @@ class TargetGroup(AwsTask):
     attributes: list[dict[str, Any]] | None = None
     """The target group attributes. Changed with ModifyTargetGroupAttributes."""
 
+    targets: list[dict[str, Any]] | None = None
+    """The Targets of the resource. Changed with RegisterTargets."""
+
     id: str | None = None
     """The TargetGroupArn, once the TargetGroup is found or created."""
 

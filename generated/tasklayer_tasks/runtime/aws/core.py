@@ -19,7 +19,8 @@ from . import create as aws_create
 from . import find as aws_find
 from . import updates as aws_updates
 from .calls import AwsCalls
-from .listing import find_listed, owned_states, read_ahead
+from .listing import find_listed, owned_states, owned_within, read_ahead
+from .members import is_listed_membership, read_members
 from .versions import read_default_version
 
 
@@ -72,9 +73,13 @@ class AwsCore(AwsCalls):
         """Make, before the task runs, the read its find will need (:func:`.listing.read_ahead`)."""
         read_ahead(self, desired, name, owner, match_tags, first_look)
 
-    def listed_owned(self, owner: Owner) -> list[State] | None:
-        """Every live resource of this kind ``owner`` owns (prune's inventory); None when the
-        kind cannot be listed by tag."""
+    def listed_owned(
+        self, owner: Owner, within: Mapping[str, Any] | None = None
+    ) -> list[State] | None:
+        """Every live resource of this kind ``owner`` owns (prune's inventory), or only those
+        inside the parent ``within`` names; None when the kind cannot be listed by tag."""
+        if within is not None:
+            return owned_within(self, owner, within)
         return owned_states(self, owner)
 
     def read_separately(self, state: State, wanted: Mapping[str, Any]) -> None:
@@ -104,6 +109,9 @@ class AwsCore(AwsCalls):
         for f, response in zip(fields, responses, strict=True):  # one answer per read
             if f.name in response:
                 state[f.name] = self.from_api(f, response[f.name])
+        for f in self.spec.fields:
+            if is_listed_membership(f) and wanted.get(f.name) is not None:
+                state[f.name] = read_members(self, f, ids)
 
     # -- create / update / delete --------------------------------------------------------------
 

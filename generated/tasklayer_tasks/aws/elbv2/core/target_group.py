@@ -4,6 +4,7 @@
     read:   DescribeTargetGroups
     update: ModifyTargetGroup (HealthCheckProtocol, HealthCheckPort, HealthCheckPath, HealthCheckEnabled, HealthCheckIntervalSeconds, HealthCheckTimeoutSeconds, HealthyThresholdCount, UnhealthyThresholdCount, Matcher)
     update: ModifyTargetGroupAttributes (Attributes)
+    update: RegisterTargets (Targets)
     tags:   AddTags
     delete: DeleteTargetGroup
 
@@ -201,6 +202,17 @@ SPEC = ResourceSpec(
             update_operation="ModifyTargetGroupAttributes",
             key="attributes",
         ),
+        FieldSpec(
+            name="Targets",
+            attr="targets",
+            mutability=Mutability.MUTABLE,
+            update_operation="RegisterTargets",
+            read_operation="DescribeTargetHealth",
+            unordered=True,
+            key="targets",
+            update_kind="add_remove",
+            remove_operation="DeregisterTargets",
+        ),
     ),
     primary=("TargetGroupArn",),
     natural=("Name",),
@@ -231,6 +243,10 @@ SPEC = ResourceSpec(
         ),
         CallSpec(
             operation="ModifyTargetGroupAttributes",
+            identity=(("TargetGroupArn", "TargetGroupArn"),),
+        ),
+        CallSpec(
+            operation="RegisterTargets",
             identity=(("TargetGroupArn", "TargetGroupArn"),),
         ),
     ),

@@ -76,6 +76,9 @@ class TargetGroupSpec(TypedDict, total=False):
     attributes: list[dict[str, Any]]
     """The target group attributes. Changed with ModifyTargetGroupAttributes."""
 
+    targets: list[dict[str, Any]]
+    """The Targets of the resource. Changed with RegisterTargets."""
+
 
 class TargetGroupStatus(TypedDict, total=False):
     """Observed state, keyed as the custom resource's status."""
@@ -142,6 +145,9 @@ class TargetGroupStatus(TypedDict, total=False):
 
     attributes: list[dict[str, Any]]
     """The target group attributes. Changed with ModifyTargetGroupAttributes."""
+
+    targets: list[dict[str, Any]]
+    """The Targets of the resource. Changed with RegisterTargets."""
 
 
 class TargetGroupReconciler(AwsReconciler):

@@ -1,0 +1,1 @@
+"""The Kubernetes cloud-provider face: LoadBalancer, Routes and InstancesV2 over generated tasks."""
