@@ -68,6 +68,7 @@ RANDOM: dict[str, str] = {
     "address": "an IP the server allocates",
     "IPAddress": "an IP the server allocates",
     "internalIpv6Range": "an IPv6 range the server allocates",
+    "gatewayAddress": "the log writes 10.0.0.1 for every subnetwork, whatever its range",
     "selfLinkWithId": "a link by the server-made number",
 }
 # an operation's own name, link and target id are made per call
