@@ -64,6 +64,7 @@ RANDOM: dict[str, str] = {
     "uniqueId": "a server-made number",
     "oauth2ClientId": "a server-made number",
     "projectNumber": "the project's number",
+    "generation": "a server-made number (the log has 12345678901234)",
     "user": "who called (the log has user@example.com)",
     "address": "an IP the server allocates",
     "IPAddress": "an IP the server allocates",

@@ -224,6 +224,22 @@ def echoed(resource: dict[str, Any], sent: dict[str, Any], schema_id: str) -> No
                 place[key] = given[key]
 
 
+def without_empty_lists(value: Any) -> bool:
+    """Leave out every empty list, and an object emptied by that, as Google's JSON leaves out
+    an empty repeated field (storagebucketbasic#3 patches ``lifecycle: {rule: []}``; #4 reads no
+    ``lifecycle``); an object sent empty (``logConfig: {}``) is kept. True when ``value`` was
+    emptied."""
+    if not isinstance(value, dict):
+        return False
+    for key in list(value):
+        item = value[key]
+        if (isinstance(item, list) and not item) or (
+            isinstance(item, dict) and item and without_empty_lists(item)
+        ):
+            del value[key]
+    return not value
+
+
 def _gateway(resource: dict[str, Any]) -> None:
     """A subnetwork's gateway: the first address of its primary range (computesubnetwork#7:
     ``10.0.0.0/16`` answers ``gatewayAddress: 10.0.0.1``)."""

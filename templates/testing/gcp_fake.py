@@ -49,6 +49,7 @@ from .gcp_answers import (
     page_size,
     server_answers,
     to_link,
+    without_empty_lists,
 )
 from .gcp_names import MadeName, aliases, made_name
 from .gcp_observed import HELD_IN
@@ -67,6 +68,8 @@ OPERATION_TYPES = {
     "compute.instanceTemplates.insert": "compute.instanceTemplates.insert",
     "compute.forwardingRules.setTarget": "SetTarget",
 }
+# the project number a resource that carries one answers (storage's projectNumber)
+_PROJECT_NUMBER = 123456789012
 # who an operation says called (Google answers the caller's account)
 OPERATION_USER = "user@example.com"
 RPC_CODES = {
@@ -313,6 +316,15 @@ class FakeGcp:
             "etag": hashlib.sha256(f"etag:{url}:{made_id}".encode()).hexdigest()[:12],
         }
         resource.update({k: v for k, v in stamps.items() if k in props or not props})
+        # storage's server-made members, where the schema has them (storagebucketbasic#1)
+        made_by_server = {
+            "timeCreated": TIMESTAMP,
+            "updated": TIMESTAMP,
+            "generation": made_id,
+            "metageneration": "1",
+            "projectNumber": str(_PROJECT_NUMBER),
+        }
+        resource.update({k: v for k, v in made_by_server.items() if k in props})
         if route.name_prefix is not None and "name" not in resource:
             # resource-name APIs: a name the server makes (from iam's accountId) is its path;
             # one the client chose (container's cluster.name) is kept as given
@@ -538,6 +550,9 @@ class FakeGcp:
         schema = route.resource_schema()
         fill_defaults(changed, schema, route.document)
         server_answers(changed, sent, str(schema.get("id")))
+        without_empty_lists(changed)
+        if str(changed.get("metageneration", "")).isdigit():  # storage counts metadata changes
+            changed["metageneration"] = str(int(changed["metageneration"]) + 1)
         self._renew_fingerprints(changed)
         self.store[url] = changed
         return self._done(route, url)

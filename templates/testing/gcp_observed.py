@@ -36,6 +36,13 @@ ANSWERED: dict[str, dict[str, Any]] = {
     "BackendService": {"affinityCookieTtlSec": 0, "description": ""},
     # zonalcomputeinstancegroupmanager#28, regionalcomputeinstancegroupmanager#20
     "InstanceGroupManager": {"status": {"isStable": True, "versionTarget": {"isReached": True}}},
+    # storagebucketbasic#1 (bucketPolicyOnly is uniformBucketLevelAccess's former name)
+    "Bucket": {
+        "rpo": "DEFAULT",
+        "iamConfiguration.bucketPolicyOnly": {"enabled": False},
+        "iamConfiguration.publicAccessPrevention": "inherited",
+        "softDeletePolicy.effectiveTime": "2026-01-01T00:00:00.000-00:00",
+    },
     # zonalcomputeinstancegroupmanager#18, regionalcomputeinstancegroupmanager#14
     "InstanceTemplate": {
         "properties.disks[].index": 0,
