@@ -379,6 +379,46 @@ def judge_all() -> Judgement:
     return total
 
 
+_OPERATION_MEMBERS = (
+    "status",
+    "progress",
+    "endTime",
+    "targetLink",
+    "targetId",
+    "operationType",
+    "user",
+    "zone",
+    "region",
+)
+_LINK = re.compile(r"^(https://[a-z.]+googleapis\.com/|projects/)")
+
+
+def cause(d: Difference) -> str:
+    """What kind of difference it is, by its shape (the table ``--quiet`` ends with)."""
+    verb = d.method_id.rsplit(".", 1)[-1]
+    if d.member == "(status)":
+        return "HTTP status"
+    if d.member.startswith("error"):
+        return "error body"
+    polled = d.method_id.endswith(("Operations.get", "operations.get"))
+    if polled or (verb not in ("get", "list") and d.member in _OPERATION_MEMBERS):
+        return "operation (type, target, status)"
+    if all(isinstance(v, str) and _LINK.match(v) for v in (d.recorded, d.fake)):
+        return "reference form (relative / host / version / collection)"
+    if d.what == "missing":
+        return "a member GCP answers that the fake does not"
+    if d.what == "extra":
+        return "a member the fake answers that GCP leaves out"
+    return "a value that differs"
+
+
+def causes(differences: list[Difference]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for d in differences:
+        out[cause(d)] = out.get(cause(d), 0) + 1
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+
 def baseline(judgement: Judgement) -> dict[str, Any]:
     return {
         "about": (
@@ -416,6 +456,9 @@ def main(argv: list[str] | None = None) -> int:
         by_member[f"{d.member} ({d.what})"] = by_member.get(f"{d.member} ({d.what})", 0) + 1
     for member, n in sorted(by_member.items(), key=lambda kv: -kv[1])[:25]:
         print(f"  {n:4} {member}")
+    print("by cause:")
+    for why, n in causes(result.differences).items():
+        print(f"  {n:4} {why}")
     if args.baseline:
         BASELINE.write_text(json.dumps(baseline(result), indent=1, sort_keys=True) + "\n")
     return 0
