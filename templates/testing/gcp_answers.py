@@ -3,11 +3,13 @@ documents, not written per resource.
 
 - **links**: references come back as full URLs on ``https://www.googleapis.com/<servicePath>``
   (compute's selfLinks), whatever form was sent (a relative name, a partial URL, the
-  document's own ``compute.googleapis.com`` URL);
+  document's own ``compute.googleapis.com`` URL) — but where the recordings show a member
+  echoed in the form sent (a Firewall's ``network``), it is (:data:`.gcp_observed.ECHOED`);
 - **documented defaults**: a member a request left out is filled in when its text documents a
   default ("Defaults to 30s if not set", "If unspecified, the value defaults to 1460", an enum
   value described "This is the default"), at the top level and inside nested values that were
-  sent (a Router's ``nats``, a HealthCheck's ``tcpHealthCheck``);
+  sent (a Router's ``nats``, a HealthCheck's ``tcpHealthCheck``); a default of ``false`` is
+  not answered (proto3's JSON leaves a false boolean out), nor is an empty list;
 - **output-only members**: ``id``, ``selfLink``, ``creationTimestamp``, ``kind``, fingerprints,
   the scope (``region``/``zone`` as URLs) and a ready ``status``;
 - **IP addresses**: an Address without ``address`` gets one; a resource whose ``IPAddress``
@@ -16,7 +18,9 @@ documents, not written per resource.
 - **what the documents do not say**: members Google answers that no document states (a
   Subnetwork's ``stackType``), documented defaults it does not answer (a Network's ``mtu``), and
   values it canonicalises (a ForwardingRule's ``portRange`` ``"90"`` is ``"90-90"``), as
-  Config Connector's recordings of real traffic show them (``tests/recordings/kcc/``);
+  Config Connector's recordings of real traffic show them (``tests/recordings/kcc/``), kept as
+  data in :mod:`.gcp_observed`; and what follows from what was sent (a Subnetwork's
+  ``gatewayAddress``, an auto mode Network's ``subnetworks``, a secret answered as its SHA-256);
 - **pages**: lists answer at most the method's documented default page size
   (``maxResults``/``pageSize``), with a ``nextPageToken``.
 """
