@@ -7,7 +7,10 @@ the one the request was logged as; that every query parameter is declared, of it
 and pattern, and every required one given; that the body is valid against the method's request
 schema (no undeclared member, types right, no output-only member, the members the schema marks
 required for this method present); that nothing is sent that the method's own text says it does
-not modify ("Only routingConfig can be modified"); and that a mutating method that declares
+not modify ("Only routingConfig can be modified") — unless a pinned recording of real traffic
+shows the method accepting it (:func:`recorded_accepts`: ``computenetworkbasic#4`` patches a
+network's ``enableUlaInternalIpv6`` and GCP applies it, its read after showing it true: the
+text is out of date there, and evidence beats text); and that a mutating method that declares
 ``requestId`` carries one, a valid non-zero UUID.
 """
 
@@ -21,6 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import googleapiclient
+
+from .kcc_log import concrete_exchange, parse
+from .kcc_pin import OUT as RECORDINGS
 
 FULL_DOCUMENTS = Path(googleapiclient.__file__).resolve().parent / "discovery_cache" / "documents"
 _OUTPUT_ONLY = re.compile(r"^\s*(\[output only\]|output only)", re.I)
@@ -169,12 +175,35 @@ class RequestValidator:
                     for k, p in schema.items()
                     if found.id in (p.get("annotations") or {}).get("required", [])
                 }
+                allowed |= set(recorded_accepts(self).get(found.id, {}))
                 out += [
                     f"{where}: sends {k!r}, but the method says only {said.group(1)} is modified"
                     for k in body
                     if k not in allowed
                 ]
         return out
+
+
+_RECORDED: dict[str, dict[str, str]] = {}
+
+
+def recorded_accepts(validator: RequestValidator) -> dict[str, dict[str, str]]:
+    """By method id: each member a pinned Config Connector recording sent to it and GCP
+    answered 200 for, with the exchange that shows it (``computenetworkbasic#4``)."""
+    if _RECORDED:
+        return _RECORDED
+    for log in sorted(RECORDINGS.glob("*.http.log")):
+        for e in map(concrete_exchange, parse(log.read_text())):
+            if e.method == "GET" or e.status != 200 or not isinstance(e.request_body, dict):
+                continue
+            found = sorted(
+                (m for m in validator.methods if m.http_method == e.method and m.pattern.match(e.path)),
+                key=lambda m: -m.literal_length,
+            )
+            for key in e.request_body if found else ():
+                where = f"{log.name.removesuffix('.http.log')}#{e.index}"
+                _RECORDED.setdefault(found[0].id, {}).setdefault(key, where)
+    return _RECORDED
 
 
 # what a documented format's placeholder may stand for: the text says what it is

@@ -9,7 +9,7 @@ of either body, modulo the random-value rules of :data:`RANDOM` (listed here and
     python -m testbed.kcc_judge            # the figures and every difference
     python -m testbed.kcc_judge --baseline # rewrite tests/gcp_recorded/known_differences.json
 
-Two rules make a stateful fake answer a log recorded against a live project:
+These rules make a stateful fake answer a log recorded against a live project:
 
 - **operations**: the log names every operation ``${operationID}``; a poll is sent for the
   operation the fake answered last;
@@ -17,7 +17,15 @@ Two rules make a stateful fake answer a log recorded against a live project:
   resource (the log's is Google's, which the fake cannot know);
 - **preconditions**: a resource the log reads (200) but never creates existed before the
   recording began (a fixture's dependency, a public image); it is put in the fake's store as
-  recorded and that exchange is not compared.
+  recorded and that exchange is not compared;
+- **one placeholder, two resources**: the log names every resource of a kind in a fixture by
+  one placeholder (``${subnetworkID}`` for a subnet and its proxy-only subnet); where it reads
+  a name the fake holds as 404 and creates it next, that is a second resource, held by the fake
+  as ``<name>-2`` until the log deletes it, and answers are compared under the log's name;
+- **a read 404 the log explains**: a recorded 404 for a resource the log created and did not
+  delete is not compared — when the log reads it found next, the read raced the create (``not
+  yet visible``); when the log never touches it again, a client the log does not record deleted
+  it, and the fake drops it too (``deleted outside the log``).
 """
 
 from __future__ import annotations
@@ -56,10 +64,12 @@ RANDOM: dict[str, str] = {
     "uniqueId": "a server-made number",
     "oauth2ClientId": "a server-made number",
     "projectNumber": "the project's number",
+    "generation": "a server-made number (the log has 12345678901234)",
     "user": "who called (the log has user@example.com)",
     "address": "an IP the server allocates",
     "IPAddress": "an IP the server allocates",
     "internalIpv6Range": "an IPv6 range the server allocates",
+    "gatewayAddress": "the log writes 10.0.0.1 for every subnetwork, whatever its range",
     "selfLinkWithId": "a link by the server-made number",
 }
 # an operation's own name, link and target id are made per call
@@ -182,18 +192,22 @@ def compare(fixture: str, index: int, method_id: str, recorded: Exchange, status
     return diffs, members
 
 
-def _send(fake: FakeGcp, exchange: Exchange, last_operation: str | None) -> tuple[str, int, Any]:
+def _send(
+    fake: FakeGcp, exchange: Exchange, last_operation: str | None, names: _Names
+) -> tuple[str, int, Any]:
     parts = urlsplit(exchange.url)
-    path = parts.path
+    path = names.path(parts.path)
     if last_operation and re.search(r"/operations/operationid$", path):
         path = path[: -len("operationid")] + last_operation
     url = f"{parts.scheme}://{parts.netloc}{path}"
     if exchange.query:
         url += "?" + urlencode(exchange.query)
     sent = _with_fingerprints(fake, exchange, f"{parts.scheme}://{parts.netloc}{path}")
+    if exchange.method == "POST" and isinstance(sent, dict) and "name" in sent:
+        sent = {**sent, "name": names.name(f"{parts.path}/{sent['name']}", str(sent["name"]))}
     body = json.dumps(sent) if sent is not None else None
     response, content = fake.request(url, exchange.method, body=body)
-    answer = json.loads(content) if content else None
+    answer = names.recorded(json.loads(content)) if content else None
     method_id = fake.log[-1].method_id if fake.log and fake.log[-1].path == path else ""
     return method_id, response.status, answer
 
@@ -210,49 +224,150 @@ def _with_fingerprints(fake: FakeGcp, exchange: Exchange, url: str) -> Any:
     }
 
 
-def judge(fixture: str, collections: set[str] | None = None) -> Judgement:
-    collections = collections if collections is not None else generated_collections()
-    fake = FakeGcp(*documents(), operation_polls=1)
-    out = Judgement()
-    created: set[str] = set()
-    last_operation: str | None = None
-    text = (RECORDINGS / f"{fixture}.http.log").read_text()
-    for recorded in map(concrete_exchange, parse(text)):
-        before = len(fake.log)
-        method_id, status, answer = _send(fake, recorded, last_operation)
+class _Names:
+    """The name the fake holds each recorded resource under. Config Connector's log names every
+    resource of a kind in a fixture by one placeholder (``${subnetworkID}``): where it reads a
+    name 404 that the fake holds and then creates it, it is a second resource, which the fake
+    holds as ``<name>-2`` until the log deletes it (reads and deletes address the newest, as the
+    log's teardown does); answers are compared under the recorded name."""
+
+    def __init__(self) -> None:
+        self.stacks: dict[str, list[str]] = {}  # recorded item path -> the names held, newest last
+        self.given: dict[str, str] = {}  # every name made here -> the log's (kept after a delete)
+
+    def open(self, item: str) -> None:
+        stack = self.stacks.setdefault(item, [item.rsplit("/", 1)[1]])
+        stack.append(f"{stack[0]}-{len(stack) + 1}")
+        self.given[stack[-1]] = stack[0]
+
+    def path(self, path: str) -> str:
+        for item, stack in self.stacks.items():
+            if path == item or path.startswith(item + "/"):
+                return item.rsplit("/", 1)[0] + "/" + stack[-1] + path[len(item) :]
+        return path
+
+    def name(self, item: str, name: str) -> str:
+        stack = self.stacks.get(urlsplit(item).path if "://" in item else item)
+        return stack[-1] if stack else name
+
+    def deleted(self, path: str) -> None:
+        stack = self.stacks.get(path)
+        if stack and len(stack) > 1:
+            stack.pop()
+
+    def recorded(self, value: Any) -> Any:
+        """An answer with every held name as the log names it."""
+        if isinstance(value, str):
+            for held, name in self.given.items():
+                value = (
+                    name if value == held else re.sub(f"/{held}(?![A-Za-z0-9-])", f"/{name}", value)
+                )
+            return value
+        if isinstance(value, list):
+            return [self.recorded(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self.recorded(v) for k, v in value.items()}
+        return value
+
+
+def _later(exchanges: list[Exchange], at: int, path: str) -> Exchange | None:
+    """The log's next write to the resource at ``path`` (a create of its name, a change, a
+    delete), or its next read that found it; None when the log touches it no more."""
+    collection, name = path.rsplit("/", 1)
+    for e in exchanges[at + 1 :]:
+        creates = (
+            e.method == "POST"
+            and e.path == collection
+            and isinstance(e.request_body, dict)
+            and e.request_body.get("name") == name
+        )
+        if creates or (e.path == path and (e.method != "GET" or e.status == 200)):
+            return e
+    return None
+
+
+def _missing_but_held(
+    fake: FakeGcp, exchanges: list[Exchange], at: int, names: _Names
+) -> str | None:
+    """Why a recorded read answered 404 for a resource the fake holds, when the log shows why:
+    ``"second"`` (the log creates the name next: another resource under one placeholder),
+    ``"not yet visible"`` (the log's next exchange on it reads it found: a read racing its
+    create), ``"deleted outside the log"`` (the log never touches it again: a client the log
+    does not record deleted it). None when the fake does not hold it."""
+    recorded = exchanges[at]
+    parts = urlsplit(recorded.url)
+    held = f"{parts.scheme}://{parts.netloc}{names.path(parts.path)}"
+    if recorded.method != "GET" or recorded.status != 404 or held not in fake.store:
+        return None
+    after = _later(exchanges, at, recorded.path)
+    if after is None or after.method == "DELETE":
+        return "deleted outside the log"
+    return "second" if after.method == "POST" else "not yet visible"
+
+
+class _Run:
+    """One log sent to one fresh fake, exchange by exchange."""
+
+    def __init__(self, fixture: str, collections: set[str]) -> None:
+        self.fixture, self.collections = fixture, collections
+        self.fake = FakeGcp(*documents(), operation_polls=1)
+        self.out = Judgement()
+        self.created: set[str] = set()
+        self.last_operation: str | None = None
+        self.names = _Names()
+
+    def skip(self, why: str) -> None:
+        self.out.skipped[why] = self.out.skipped.get(why, 0) + 1
+
+    def exchange(self, exchanges: list[Exchange], at: int) -> None:
+        recorded = exchanges[at]
+        why = _missing_but_held(self.fake, exchanges, at, self.names)
+        if why == "second":
+            self.names.open(recorded.path)
+        elif why is not None:
+            self.skip(f"recorded 404 of a resource the log created: {why}")
+            if why == "deleted outside the log":
+                parts = urlsplit(recorded.url)
+                del self.fake.store[f"{parts.scheme}://{parts.netloc}{self.names.path(parts.path)}"]
+            return
+        before = len(self.fake.log)
+        method_id, status, answer = _send(self.fake, recorded, self.last_operation, self.names)
+        if recorded.method == "DELETE" and status < 300:
+            self.names.deleted(recorded.path)
         item = f"{urlsplit(recorded.url).netloc}{recorded.path}"
         if recorded.method == "POST" and isinstance(recorded.request_body, dict):
-            created.add(f"{item}/{recorded.request_body.get('name', '')}")
-        if len(fake.log) == before or not method_id:
-            out.skipped["no method of the documents serves it"] = (
-                out.skipped.get("no method of the documents serves it", 0) + 1
-            )
-            continue
+            self.created.add(f"{item}/{recorded.request_body.get('name', '')}")
+        if len(self.fake.log) == before or not method_id:
+            self.skip("no method of the documents serves it")
+            return
         if _is_operation(answer) and answer.get("name"):
-            last_operation = str(answer["name"])
+            self.last_operation = str(answer["name"])
         if (
             recorded.method == "GET"
             and recorded.status == 200
             and status == 404
-            and item not in created
+            and item not in self.created
             and isinstance(recorded.response_body, dict)
         ):
-            url = f"https://{item}"
-            fake.store[url] = recorded.response_body
-            out.skipped["precondition: read, never created"] = (
-                out.skipped.get("precondition: read, never created", 0) + 1
-            )
-            continue
-        if not judged(method_id, collections):
-            out.skipped["not a collection we generate"] = (
-                out.skipped.get("not a collection we generate", 0) + 1
-            )
-            continue
-        diffs, members = compare(fixture, recorded.index, method_id, recorded, status, answer)
-        out.exchanges += 1
-        out.members += members
-        out.differences += diffs
-    return out
+            self.fake.store[f"https://{item}"] = recorded.response_body
+            self.skip("precondition: read, never created")
+            return
+        if not judged(method_id, self.collections):
+            self.skip("not a collection we generate")
+            return
+        diffs, members = compare(self.fixture, recorded.index, method_id, recorded, status, answer)
+        self.out.exchanges += 1
+        self.out.members += members
+        self.out.differences += diffs
+
+
+def judge(fixture: str, collections: set[str] | None = None) -> Judgement:
+    run = _Run(fixture, collections if collections is not None else generated_collections())
+    text = (RECORDINGS / f"{fixture}.http.log").read_text()
+    exchanges = [concrete_exchange(e) for e in parse(text)]
+    for at in range(len(exchanges)):
+        run.exchange(exchanges, at)
+    return run.out
 
 
 def judge_all() -> Judgement:
@@ -262,6 +377,46 @@ def judge_all() -> Judgement:
     for log in manifest["logs"]:
         total.add(judge(log["fixture"], collections))
     return total
+
+
+_OPERATION_MEMBERS = (
+    "status",
+    "progress",
+    "endTime",
+    "targetLink",
+    "targetId",
+    "operationType",
+    "user",
+    "zone",
+    "region",
+)
+_LINK = re.compile(r"^(https://[a-z.]+googleapis\.com/|projects/)")
+
+
+def cause(d: Difference) -> str:
+    """What kind of difference it is, by its shape (the table ``--quiet`` ends with)."""
+    verb = d.method_id.rsplit(".", 1)[-1]
+    if d.member == "(status)":
+        return "HTTP status"
+    if d.member.startswith("error"):
+        return "error body"
+    polled = d.method_id.endswith(("Operations.get", "operations.get"))
+    if polled or (verb not in ("get", "list") and d.member in _OPERATION_MEMBERS):
+        return "operation (type, target, status)"
+    if all(isinstance(v, str) and _LINK.match(v) for v in (d.recorded, d.fake)):
+        return "reference form (relative / host / version / collection)"
+    if d.what == "missing":
+        return "a member GCP answers that the fake does not"
+    if d.what == "extra":
+        return "a member the fake answers that GCP leaves out"
+    return "a value that differs"
+
+
+def causes(differences: list[Difference]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for d in differences:
+        out[cause(d)] = out.get(cause(d), 0) + 1
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
 
 def baseline(judgement: Judgement) -> dict[str, Any]:
@@ -301,6 +456,9 @@ def main(argv: list[str] | None = None) -> int:
         by_member[f"{d.member} ({d.what})"] = by_member.get(f"{d.member} ({d.what})", 0) + 1
     for member, n in sorted(by_member.items(), key=lambda kv: -kv[1])[:25]:
         print(f"  {n:4} {member}")
+    print("by cause:")
+    for why, n in causes(result.differences).items():
+        print(f"  {n:4} {why}")
     if args.baseline:
         BASELINE.write_text(json.dumps(baseline(result), indent=1, sort_keys=True) + "\n")
     return 0

@@ -3,11 +3,13 @@ documents, not written per resource.
 
 - **links**: references come back as full URLs on ``https://www.googleapis.com/<servicePath>``
   (compute's selfLinks), whatever form was sent (a relative name, a partial URL, the
-  document's own ``compute.googleapis.com`` URL);
+  document's own ``compute.googleapis.com`` URL) — but where the recordings show a member
+  echoed in the form sent (a Firewall's ``network``), it is (:data:`.gcp_observed.ECHOED`);
 - **documented defaults**: a member a request left out is filled in when its text documents a
   default ("Defaults to 30s if not set", "If unspecified, the value defaults to 1460", an enum
   value described "This is the default"), at the top level and inside nested values that were
-  sent (a Router's ``nats``, a HealthCheck's ``tcpHealthCheck``);
+  sent (a Router's ``nats``, a HealthCheck's ``tcpHealthCheck``); a default of ``false`` is
+  not answered (proto3's JSON leaves a false boolean out), nor is an empty list;
 - **output-only members**: ``id``, ``selfLink``, ``creationTimestamp``, ``kind``, fingerprints,
   the scope (``region``/``zone`` as URLs) and a ready ``status``;
 - **IP addresses**: an Address without ``address`` gets one; a resource whose ``IPAddress``
@@ -16,26 +18,50 @@ documents, not written per resource.
 - **what the documents do not say**: members Google answers that no document states (a
   Subnetwork's ``stackType``), documented defaults it does not answer (a Network's ``mtu``), and
   values it canonicalises (a ForwardingRule's ``portRange`` ``"90"`` is ``"90-90"``), as
-  Config Connector's recordings of real traffic show them (``tests/recordings/kcc/``);
+  Config Connector's recordings of real traffic show them (``tests/recordings/kcc/``), kept as
+  data in :mod:`.gcp_observed`; and what follows from what was sent (a Subnetwork's
+  ``gatewayAddress``, an auto mode Network's ``subnetworks``, a secret answered as its SHA-256);
 - **pages**: lists answer at most the method's documented default page size
   (``maxResults``/``pageSize``), with a ``nextPageToken``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import ipaddress
 import re
 from typing import Any
+
+from .gcp_observed import (
+    ANSWERED,
+    AUTO_SUBNETWORK_REGIONS,
+    ECHOED,
+    LEFT_OUT_WHEN_FALSE,
+    NOT_ANSWERED,
+)
 
 LINK_HOST = "https://www.googleapis.com/"
 TIMESTAMP = "2026-01-01T00:00:00.000-00:00"
 READY_STATUSES = ("READY", "RESERVED", "ACTIVE", "RUNNING", "AVAILABLE")
 
+# a default a member's text states: "defaults to `INGRESS`.", "Defaults to 30s if not set",
+# "Defaults to\nAFTER_CLASSIC_FIREWALL if", "The default value is `1000`.", "The default is 30
+# seconds." (a unit after the number is dropped; what follows must end the clause)
+_UNIT = r"`?(?:s\b|\s*seconds?\b)?"
 _DEFAULT_TEXT = [
-    re.compile(r"\bdefaults? to `?([A-Za-z0-9_.-]+?)`?s?\b(?: if| when|\.|,|$)", re.I),
-    re.compile(r"\bdefault(?: value)? is `?([A-Za-z0-9_.-]+?)`?s?\b(?:\.|,|$)", re.I),
+    re.compile(
+        r"\bdefaults?\s+to\s+`?([A-Za-z0-9_.-]+?)" + _UNIT + r"(?=\s+if\b|\s+when\b|[.,;]|\s*$)",
+        re.I,
+    ),
+    re.compile(
+        r"\bdefault(?:\s+value)?\s+is\s+`?([A-Za-z0-9_.-]+?)" + _UNIT + r"(?=[.,;]|\s*$)", re.I
+    ),
 ]
 _ENUM_DEFAULT = re.compile(r"\b(this is the default|default value|is the default)\b", re.I)
 _PAGE_DEFAULT = re.compile(r"default is (\d+)|\(Default: `(\d+)`\)", re.I)
+# the secrets Google answers as their SHA-256 (``BackendServiceIAP.oauth2ClientSecretSha256``)
+_SECRETS = ("oauth2ClientSecretSha256",)
 _SCOPED = re.compile(r"^(?:projects/[^/]+/)?(?:global|regions/[^/]+|zones/[^/]+)/[A-Za-z]+/[^/]+")
 
 
@@ -122,7 +148,9 @@ def fill_defaults(
         if name not in resource:
             if top or not description.lower().startswith(("[output only]", "output only")):
                 value = documented_default(prop)
-                if value is not None:
+                # a false boolean is left out of an answer, as proto3's JSON leaves it out
+                # (regionalcomputeforwardingruletcp#19: proxyBind, "The default is false")
+                if value is not None and value is not False:
                     resource[name] = value
             continue
         nested = _schema(document, prop.get("items", {}) if prop.get("type") == "array" else prop)
@@ -148,51 +176,20 @@ def output_only(resource: dict[str, Any], schema: dict[str, Any], scope_link: st
         resource["status"] = ready
 
 
-# by schema id: members Google answers for a resource created without them ("a.b": inside an
-# ``a`` that was sent; "a[].b": in each item of a list ``a``), from the recorded answers
-ANSWERED: dict[str, dict[str, Any]] = {
-    "Network": {"routingConfig.bgpBestPathSelectionMode": "LEGACY"},
-    "Subnetwork": {
-        "stackType": "IPV4_ONLY",
-        "privateIpv6GoogleAccess": "DISABLE_GOOGLE_ACCESS",
-        "purpose": "PRIVATE",
-        "state": "READY",
-        "privateIpGoogleAccess": False,
-    },
-    "Router": {
-        "encryptedInterconnectRouter": False,
-        "nats[].autoNetworkTier": "PREMIUM",
-        "nats[].effectiveTcpTimeWaitTimeoutSec": 120,
-    },
-    "ForwardingRule": {"networkTier": "PREMIUM"},
-    "Disk": {"physicalBlockSizeBytes": "4096"},
-}
-# by schema id: documented defaults Google does not answer when they were not sent
-NOT_ANSWERED: dict[str, tuple[str, ...]] = {
-    "Network": ("mtu",),
-    "Router": (
-        "nats[].udpIdleTimeoutSec",
-        "nats[].tcpTransitoryIdleTimeoutSec",
-        "nats[].tcpTimeWaitTimeoutSec",
-    ),
-}
-
-
-def _places(resource: dict[str, Any], path: str) -> list[tuple[dict[str, Any], str]]:
-    """The dicts a member path names its last key in, with that key."""
-    head, _, last = path.rpartition(".")
-    if not head:
-        return [(resource, last)]
-    if head.endswith("[]"):
-        items = resource.get(head[:-2])
-        return [(i, last) for i in items or [] if isinstance(i, dict)]
-    inner = resource.get(head)
-    return [(inner, last)] if isinstance(inner, dict) else []
+def _places(value: Any, path: str) -> list[tuple[dict[str, Any], str]]:
+    """The dicts a member path (``a.b``, ``a[].b``, nested) names its last key in, with that
+    key, in document order."""
+    head, _, rest = path.partition(".")
+    if not rest:
+        return [(value, head)] if isinstance(value, dict) else []
+    inner = value.get(head.removesuffix("[]")) if isinstance(value, dict) else None
+    items = inner if head.endswith("[]") and isinstance(inner, list) else [inner]
+    return [place for item in items for place in _places(item, rest)]
 
 
 def server_answers(resource: dict[str, Any], sent: dict[str, Any], schema_id: str) -> None:
     """What Google answers beyond (or short of) the documents, for a resource created from
-    ``sent``; also its canonical forms of values sent."""
+    ``sent`` (:mod:`.gcp_observed`); also its canonical forms of values sent."""
     for path, value in ANSWERED.get(schema_id, {}).items():
         for place, key in _places(resource, path):
             place.setdefault(key, value)
@@ -201,9 +198,75 @@ def server_answers(resource: dict[str, Any], sent: dict[str, Any], schema_id: st
         for i, (place, key) in enumerate(_places(resource, path)):
             if i >= len(given) or key not in given[i][0]:
                 place.pop(key, None)
+    for path in LEFT_OUT_WHEN_FALSE.get(schema_id, ()):
+        for place, key in _places(resource, path):
+            if place.get(key) is False:
+                del place[key]
     port_range = resource.get("portRange")
     if schema_id == "ForwardingRule" and isinstance(port_range, str) and "-" not in port_range:
         resource["portRange"] = f"{port_range}-{port_range}"
+    _gateway(resource)
+    _hashed_secrets(resource)
+    if resource.get("enableUlaInternalIpv6") is True:  # "will assign a /48 from ... fd20::/20"
+        resource.setdefault("internalIpv6Range", "fd20:0:0:0:0:0:0:0/48")
+    if schema_id == "Network" and resource.get("autoCreateSubnetworks") is True:
+        link, name = str(resource.get("selfLink", "")), str(resource.get("name", ""))
+        scope = link.split("/global/", 1)[0]
+        resource.setdefault(
+            "subnetworks",
+            [f"{scope}/regions/{r}/subnetworks/{name}" for r in AUTO_SUBNETWORK_REGIONS],
+        )
+
+
+def echoed(resource: dict[str, Any], sent: dict[str, Any], schema_id: str) -> None:
+    """The references Google answers in the form they were sent (:data:`.gcp_observed.ECHOED`)."""
+    for path in ECHOED.get(schema_id, ()):
+        for (place, key), (given, _) in zip(
+            _places(resource, path), _places(sent, path), strict=False
+        ):
+            if key in given:
+                place[key] = given[key]
+
+
+def without_empty_lists(value: Any) -> bool:
+    """Leave out every empty list, and an object emptied by that, as Google's JSON leaves out
+    an empty repeated field (storagebucketbasic#3 patches ``lifecycle: {rule: []}``; #4 reads no
+    ``lifecycle``); an object sent empty (``logConfig: {}``) is kept. True when ``value`` was
+    emptied."""
+    if not isinstance(value, dict):
+        return False
+    for key in list(value):
+        item = value[key]
+        if (isinstance(item, list) and not item) or (
+            isinstance(item, dict) and item and without_empty_lists(item)
+        ):
+            del value[key]
+    return not value
+
+
+def _gateway(resource: dict[str, Any]) -> None:
+    """A subnetwork's gateway: the first address of its primary range (computesubnetwork#7:
+    ``10.0.0.0/16`` answers ``gatewayAddress: 10.0.0.1``)."""
+    cidr = resource.get("ipCidrRange")
+    if "gatewayAddress" in resource or not isinstance(cidr, str) or "/" not in cidr:
+        return
+    with contextlib.suppress(ValueError):
+        resource["gatewayAddress"] = str(ipaddress.ip_network(cidr, strict=False)[1])
+
+
+def _hashed_secrets(value: Any) -> None:
+    """A secret with a ``<name>Sha256`` beside it ("SHA256 hash value for the field
+    oauth2_client_secret above") is answered as that hash, never as itself
+    (globalcomputebackendservice#24: ``iap.oauth2ClientSecret: ""`` reads as the SHA-256 of "")."""
+    if isinstance(value, list):
+        for item in value:
+            _hashed_secrets(item)
+    if not isinstance(value, dict):
+        return
+    for key in [k for k in value if isinstance(value[k], str) and f"{k}Sha256" in _SECRETS]:
+        value[f"{key}Sha256"] = hashlib.sha256(value.pop(key).encode()).hexdigest()
+    for item in value.values():
+        _hashed_secrets(item)
 
 
 def page_size(method: dict[str, Any]) -> tuple[str, int] | None:

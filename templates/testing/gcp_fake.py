@@ -41,14 +41,18 @@ from urllib.parse import parse_qsl, urlsplit
 
 from .gcp_answers import (
     TIMESTAMP,
+    echoed,
     fill_defaults,
     link_base,
     links,
     output_only,
     page_size,
     server_answers,
+    to_link,
+    without_empty_lists,
 )
 from .gcp_names import MadeName, aliases, made_name
+from .gcp_observed import HELD_IN
 from .gcp_routes import Route, routes
 
 SCOPE_PARAMS = ("project", "region", "zone")
@@ -64,6 +68,8 @@ OPERATION_TYPES = {
     "compute.instanceTemplates.insert": "compute.instanceTemplates.insert",
     "compute.forwardingRules.setTarget": "SetTarget",
 }
+# the project number a resource that carries one answers (storage's projectNumber)
+_PROJECT_NUMBER = 123456789012
 # who an operation says called (Google answers the caller's account)
 OPERATION_USER = "user@example.com"
 RPC_CODES = {
@@ -113,6 +119,7 @@ class FakeGcp:
         self._replies: dict[str, tuple[int, Any]] = {}  # requestId -> the first answer
         self._aliases: dict[str, str] = {}  # another URL a resource is named by -> its own
         self._collections: dict[str, str] = {}  # a resource's URL -> the collection it is in
+        self._schemas: dict[str, str] = {}  # a resource's URL -> its schema's id
         self._failures: dict[str, tuple[str, str]] = {}
         self._ids: itertools.count[int] = itertools.count(1000)
         self._numbers: dict[str, str] = {}  # a resource's URL -> its id, kept after a delete
@@ -218,6 +225,7 @@ class FakeGcp:
             return self._insert(route, url, query, body or {})
         if route.http_method == "DELETE":
             self._get(url)
+            self._held(route, url, add=False)
             del self.store[url]
             self._aliases = {a: own for a, own in self._aliases.items() if own != url}
             collection, name = url.rsplit("/", 1)
@@ -297,6 +305,7 @@ class FakeGcp:
         if made is not None:
             self._name_made(collection, url, resource, made)
         resource = links(resource, route.document, project)
+        echoed(resource, body, str(schema.get("id")))
         made_id = str(next(self._ids))
         stamps = {
             "id": made_id,
@@ -307,6 +316,15 @@ class FakeGcp:
             "etag": hashlib.sha256(f"etag:{url}:{made_id}".encode()).hexdigest()[:12],
         }
         resource.update({k: v for k, v in stamps.items() if k in props or not props})
+        # storage's server-made members, where the schema has them (storagebucketbasic#1)
+        made_by_server = {
+            "timeCreated": TIMESTAMP,
+            "updated": TIMESTAMP,
+            "generation": made_id,
+            "metageneration": "1",
+            "projectNumber": str(_PROJECT_NUMBER),
+        }
+        resource.update({k: v for k, v in made_by_server.items() if k in props})
         if route.name_prefix is not None and "name" not in resource:
             # resource-name APIs: a name the server makes (from iam's accountId) is its path;
             # one the client chose (container's cluster.name) is kept as given
@@ -321,7 +339,9 @@ class FakeGcp:
         self.store[url] = resource
         self._numbers[url] = str(resource.get("id", ""))
         self._collections[url] = collection
+        self._schemas[url] = str(schema.get("id"))
         self._companion_made(route, url, resource)
+        self._held(route, url, add=True)
         return self._done(route, url)
 
     def _item_url(self, collection: str, resource: dict[str, Any], name: str) -> str:
@@ -362,6 +382,26 @@ class FakeGcp:
                 }
                 self._renew_fingerprints(made)
                 self.store[f"{collection[: -len(manager)]}{group}/{name}"] = made
+                if "instanceGroup" in (route.resource_schema().get("properties") or {}):
+                    resource["instanceGroup"] = made["selfLink"]  # the manager names its group
+
+    def _held(self, route: Route, url: str, add: bool) -> None:
+        """A resource listed by the one its reference names (a Subnetwork in its Network's
+        ``subnetworks``, :data:`.gcp_observed.HELD_IN`): added on insert, removed on delete;
+        an emptied list is left out, as Google leaves out an empty list."""
+        found, resource = HELD_IN.get(self._schemas.get(url, "")), self.store[url]
+        if found is None or not isinstance(resource.get(found[1]), str):
+            return
+        member, link = found[0], str(resource.get("selfLink", ""))
+        holder = self.store.get(
+            self._key(route, to_link(resource[found[1]], route.document, _project(link)))
+        )
+        if holder is None or not link:
+            return
+        listed = [u for u in holder.get(member, []) if u != link] + ([link] if add else [])
+        holder.pop(member, None)
+        if listed:
+            holder[member] = listed
 
     def _companion_of(self, url: str) -> str | None:
         """The manager whose read shows this instance group's named ports, if it has one."""
@@ -495,7 +535,10 @@ class FakeGcp:
         self, route: Route, url: str, body: dict[str, Any], replace: bool
     ) -> tuple[int, Any]:
         stored = self._get(url)
-        body = links(route.unwrap(body), route.document, _project(url))
+        # an update (PUT) answers references as full URLs; a patch keeps them as it was sent
+        # them (computerouter#5 -> #7: the network's relative name and region "us-west1")
+        body = route.unwrap(body)
+        body = links(body, route.document, _project(url)) if replace else body
         self._check_fingerprints(stored, body)
         keep = ("id", "selfLink", "creationTimestamp", "kind", "name", "region", "zone")
         changed = (
@@ -507,6 +550,9 @@ class FakeGcp:
         schema = route.resource_schema()
         fill_defaults(changed, schema, route.document)
         server_answers(changed, sent, str(schema.get("id")))
+        without_empty_lists(changed)
+        if str(changed.get("metageneration", "")).isdigit():  # storage counts metadata changes
+            changed["metageneration"] = str(int(changed["metageneration"]) + 1)
         self._renew_fingerprints(changed)
         self.store[url] = changed
         return self._done(route, url)

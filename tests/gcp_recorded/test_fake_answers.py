@@ -33,3 +33,21 @@ def test_random_values_are_compared_by_presence_only() -> None:
     assert not is_random("routingConfig.routingMode", {})
     d = Difference("f", 3, "compute.networks.get", "mtu", 1460, 1500)
     assert str(d) == "f#3 compute.networks.get mtu (value): recorded 1460, fake 1500"
+
+
+def test_each_difference_has_one_cause_by_its_shape() -> None:
+    from testbed.kcc_judge import _ABSENT, cause
+
+    def of(method: str, member: str, recorded: object, fake: object) -> str:
+        return cause(Difference("f", 1, method, member, recorded, fake))
+
+    assert of("compute.firewalls.get", "(status)", 404, 200) == "HTTP status"
+    assert of("compute.firewalls.get", "error.message", "a", "b") == "error body"
+    assert of("compute.disks.setLabels", "status", "DONE", "RUNNING").startswith("operation")
+    link = "https://www.googleapis.com/compute/v1/projects/p/global/networks/n"
+    assert of("compute.firewalls.get", "network", "projects/p/global/networks/n", link).startswith(
+        "reference form"
+    )
+    assert of("compute.firewalls.get", "priority", 1000, _ABSENT).startswith("a member GCP answers")
+    assert of("compute.firewalls.get", "proxyBind", _ABSENT, False).startswith("a member the fake")
+    assert of("compute.healthChecks.get", "checkIntervalSec", 15, 10) == "a value that differs"
