@@ -3,12 +3,16 @@ conformance sweep (every resource: checked in tests/conformance/test_sweep.py, o
 module runs anyway, so the suite sweeps once), the kOps example cluster (apply, converged re-apply,
 delete), and a sample of fault-matrix cells (``SAMPLE``: every fault kind at the stack's
 CreateVpc, a lost reply at the Route 53 zone's create and at the network reconciler's first
-delete call; each cell takes seconds, so the suite's 252 are not all re-recorded here). The whole
-matrix (315 cells, tens of minutes) is ``python -m tests.golden.record --check --suite fault-matrix``.
+delete call, the network reconciler's gateway attachment under a reset, and three cells under
+an allowance: CreateVpc under both 5xx kinds, CreateSecurityGroup under a reset; each cell takes
+seconds, so the suite's 315 are not all re-recorded here). The whole matrix (minutes) is
+``python -m tests.golden.record --check --suite fault-matrix``.
 
 Each scenario must be identical to its golden sequence, a subsequence of it with fewer calls
 (``shorter``), or have fewer calls with the same writes in the same order and a subset of its
-reads (``fewer-reads``); a scenario that is none of these fails with its diff. ``--write`` after a deliberate
+reads (``fewer-reads``), or be listed in :mod:`tests.golden.allowed` and pass once its rule's
+extra is set aside (``allowed``); a scenario that is none of these fails with its diff, and so
+does a listed one that no longer needs its allowance (``STALE``). ``--write`` after a deliberate
 change, with each shorter or different sequence explained in the commit.
 """
 
@@ -16,11 +20,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.golden import record
+from tests.golden import allowed, record
 
 # cell id fragments: (number of cells they select)
 SAMPLE = {"stack-apply-CreateVpc#1-": 5, "dns-apply-CreateHostedZone#1-lost": 1,
-          "network-delete-RevokeSecurityGroupIngress#1-lost": 1}
+          "network-delete-RevokeSecurityGroupIngress#1-lost": 1,
+          "network-apply-AttachInternetGateway#1-reset": 1,
+          # allowed (the patient look), and the same call's 5xx-after, which is not listed
+          "network-apply-CreateVpc#1-5xx": 2, "network-apply-CreateSecurityGroup#1-reset": 1}
 
 
 def failures(suite: str, fresh: record.Scenarios) -> list[str]:
@@ -28,9 +35,9 @@ def failures(suite: str, fresh: record.Scenarios) -> list[str]:
     assert golden, f"no golden file for {suite}: python -m tests.golden.record --write --suite {suite}"
     found = []
     for key in sorted(fresh):
-        result, diff = record.verdict(golden.get(key), fresh[key])
-        if result == "DIFFERENT":
-            found.append("\n".join([f"{suite} {key}: DIFFERENT", *diff]))
+        result, diff = allowed.judge(suite, key, golden.get(key), fresh[key])
+        if result in record.FAILING:
+            found.append("\n".join([f"{suite} {key}: {result}", *diff]))
     return found
 
 
@@ -147,3 +154,51 @@ def test_a_look_by_the_attempt_marker_may_stand_for_the_golden_look_never_the_re
     # a marker look is not a new read either where the golden made no such look
     other = {"op": "DescribeVpcs", "params": {"VpcId.1": "<vpc-2>"}}
     assert record.verdict([look, create, read, other, modify], [look, create, by_marker, modify])[0] == "DIFFERENT"
+
+
+def test_an_allowance_sets_aside_only_the_patient_look_its_rule_names() -> None:
+    """tests.golden.allowed: in a listed cell, a poll of the look by the faulted create's own
+    marker, right after that create, is set aside and the rest judged as usual. The same run in
+    a cell not listed, a poll by another marker, any other difference, or a listed cell that no
+    longer needs it (STALE) all fail."""
+    owner = {"Filter.1.Name": "tag:Name", "Filter.1.Value.1": "demo"}
+    look = {"seg": "apply", "op": "DescribeVpcs", "params": owner}
+    create = {"seg": "apply", "op": "CreateVpc", "params": {
+        "TagSpecification.1.Tag.1.Key": "tasklayer.dev/create-attempt",
+        "TagSpecification.1.Tag.1.Value": "<uuid-1>"}}
+    faulted = {**create, "fault": "5xx", "status": 500}
+
+    def by_marker(marker: str) -> dict[str, Any]:
+        return {**look, "params": {**owner, "Filter.2.Name": "tag:tasklayer.dev/create-attempt",
+                                   "Filter.2.Value.1": marker}, "repeats": "3+"}
+
+    read = {"seg": "apply", "op": "DescribeVpcs", "params": {"VpcId.1": "<vpc-1>"}}
+    golden = [look, faulted, look, create, read, read]
+    fresh = [look, faulted, by_marker("<uuid-1>"), look, create, read]
+    listed = "network-apply-CreateVpc#1-5xx"
+    assert listed in allowed.ALLOWED["fault-matrix"]
+
+    def judged(key: str, run: list[dict[str, Any]], old: list[dict[str, Any]] = golden) -> str:
+        return allowed.judge("fault-matrix", key, old, run)[0]
+
+    assert record.verdict(golden, fresh)[0] == "DIFFERENT"  # a poll where the golden made none
+    assert judged(listed, fresh) == "allowed"
+    assert judged("stack-apply-CreateVpc#1-5xx", fresh) == "DIFFERENT"  # not listed
+    assert judged(listed, [look, faulted, by_marker("<uuid-2>"), look, create, read]) == "DIFFERENT"
+    assert judged(listed, [*fresh, create]) == "DIFFERENT"  # a write more
+    other = {"seg": "apply", "op": "DescribeSubnets", "params": {"VpcId.1": "<vpc-1>"}}
+    assert judged(listed, [look, faulted, by_marker("<uuid-1>"), look, create, other]) == "DIFFERENT"
+    # the look after another write than the faulted one is not the patient look
+    assert judged(listed, [look, faulted, look, create, by_marker("<uuid-1>"), read]) == "DIFFERENT"
+    assert judged(listed, [look, faulted, look, create, read]) == "STALE"  # passes without it
+    # a create with no marker (a security group): a poll of the look by identity the golden
+    # made once right after the same fault is its patient look; any other poll is not
+    group = {"seg": "apply", "op": "CreateSecurityGroup", "params": {"GroupName": "nodes"},
+             "fault": "reset"}
+    named = {"seg": "apply", "op": "DescribeSecurityGroups", "params": {"Filter.1.Value.1": "nodes"}}
+    made = {**group, "fault": None}
+    del made["fault"]
+    sg = "network-apply-CreateSecurityGroup#1-reset"
+    old = [named, group, named, made, read, read]
+    assert judged(sg, [named, group, {**named, "repeats": "3+"}, named, made, read], old) == "allowed"
+    assert judged(sg, [named, group, {**read, "repeats": "3+"}, named, made, read], old) == "DIFFERENT"

@@ -30,6 +30,12 @@ one listing per collection and scope a pass, however the tasks interleave.
 A find's own read (by id or natural key) is kept the same way, so one made early for a task
 serves its find (read-backs and the patient looks after a lost answer read afresh).
 
+Finds only (``Snapshots(listings=False)``, a chain of reconcilers' pass: :mod:`..capi.steps`):
+no listing of what the owner owns is made and no find is served from one; only each find's own
+read is kept, by its exact parameters, dropped by the same writes. Steps that read the same
+thing (a gateway by id, then its attachment inside that gateway's item, then the gateway again
+to see whose the attachment is) read it once a pass. Patient looks and read-backs read afresh.
+
 What the pass made: the resources its creates returned (by kind and id). A parent made in this
 pass holds nothing an earlier pass or another owner could have put there: a task's first look
 for its resource inside one needs no read (see :mod:`..aws.listing`).
@@ -44,9 +50,10 @@ from typing import Any
 
 class Snapshots:
     """The listings of one pass, by key (its read operation first); thread-safe, each listing
-    made once at a time."""
+    made once at a time. ``listings``: False keeps finds' own reads only (no listing by owner)."""
 
-    def __init__(self) -> None:
+    def __init__(self, listings: bool = True) -> None:
+        self.listings = listings
         self._lock = threading.Lock()
         self._gates: dict[Hashable, threading.Lock] = {}
         self._held: dict[tuple[str, Hashable], list[Any]] = {}

@@ -69,9 +69,21 @@ def _shared_read(core: AwsCalls, params: dict[str, Any], read: ReadSpec) -> list
     """A find's read (by id or natural key), kept in the pass's snapshots as a listing is and
     dropped by the same writes: the executor makes it before the task runs (:func:`read_ahead`)
     and the task's find uses it. Read-backs, which must see a write just made, never come
-    here."""
+    here. Two kinds' finds share it only where they make the same items of the answer (see
+    :meth:`.calls.AwsCalls.read_items`): the primary members echoed from the parameters, and a
+    kind whose tags are read separately keeps its own (a gateway read by id serves its
+    attachment's find, which reads that gateway's item)."""
     assert core.snapshots is not None
-    key = (read.operation, "find", json.dumps(params, sort_keys=True, default=str))
+    spec = core.spec
+    echoed = tuple(p for p in spec.primary if p in params)
+    tag_read = spec.name if spec.tags is not None and spec.tags.read_operation else None
+    key = (
+        read.operation,
+        "find",
+        json.dumps(params, sort_keys=True, default=str),
+        echoed,
+        tag_read,
+    )
     return core.snapshots.items(
         core.spec.service, key, lambda: core.read_items(params, False, read)
     )
@@ -206,14 +218,21 @@ def _in_scope(core: AwsCalls, state: State, desired: Mapping[str, Any], name: st
 
 
 def _find_nested(core: AwsCalls, desired: Mapping[str, Any], retry_not_found: bool) -> list[State]:
-    """Sub-resources listed inside their parent (a Route in its RouteTable)."""
+    """Sub-resources listed inside their parent (a Route in its RouteTable). The parent's read
+    by id is the very read a find of the parent makes: kept in the pass's snapshots the same
+    way (:func:`_shared_read`), so within a pass the parent is read once for itself and its
+    children; a read-back (``retry_not_found``) reads afresh."""
     read = core.spec.read
     assert read is not None and read.nested_member and read.id_filter
     parent_id = desired.get(core.spec.parent[0])
     if not known(parent_id):
         return []
     params = {read.id_filter: [parent_id] if read.id_filter_is_list else parent_id}
-    return nested_states(core, core.read_items(params, retry_not_found), desired)
+    if retry_not_found or core.snapshots is None:
+        items = core.read_items(params, retry_not_found)
+    else:
+        items = _shared_read(core, params, read)
+    return nested_states(core, items, desired)
 
 
 def nested_states(

@@ -43,8 +43,8 @@ def find_listed(
     after every write of the kind) is waited for. A create the cloud refuses as existing
     sends the task to read it properly (:class:`..contract.state.Unread`)."""
     spec, read = core.spec, core.spec.read
-    if core.snapshots is None or read is None:
-        return None
+    if core.snapshots is None or not core.snapshots.listings or read is None:
+        return None  # no pass's listings (a pass that keeps finds' own reads only: no listing)
     has_id = len(spec.primary) == 1 and known(desired.get(spec.primary[0]))  # given: read it
     inside_new = first_look and not has_id and _inside_made_parent(core, desired)
     if inside_new and spec.tags is not None and spec.change_batch is None:
@@ -190,8 +190,8 @@ def _listing(core: AwsCalls, owner: Owner) -> list[dict[str, Any]]:
     params: dict[str, Any] = {}  # all of the kind, their tags read in bulk (see listable)
     if read.filters_member:
         params = {read.filters_member: [{"Name": f"tag:{owner.key}", "Values": [owner.value]}]}
-    if core.snapshots is None:  # no pass to share it with (a prune outside a run)
-        return core.read_items(params, retry_not_found=False)
+    if core.snapshots is None or not core.snapshots.listings:  # no pass to share it with
+        return core.read_items(params, retry_not_found=False)  # (a prune outside a run)
     key = (read.operation, owner.key, owner.value)
     return core.snapshots.items(
         core.spec.service, key, lambda: core.read_items(params, retry_not_found=False)

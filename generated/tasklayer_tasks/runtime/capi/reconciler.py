@@ -243,6 +243,8 @@ class Reconciler:
         if invalid is not None:
             return invalid
         core = self.core_for(spec)
+        # a chain's pass (..capi.steps) shares each find's own read; None: every find reads
+        core.snapshots = self.context.snapshots
         if status.get("operation"):
             try:
                 done = core.operation_done(status["operation"])

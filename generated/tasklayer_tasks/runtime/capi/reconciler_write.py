@@ -96,6 +96,7 @@ class Pass:
             key=f"{reconciler.spec.name}/{spec.get('name', '')}",
             record=record_of(status),
             retry=reconciler.context.retry,
+            snapshots=core.snapshots,  # a chain's pass (.steps): patient looks read afresh
             shared=bool(spec.get("shared")),
             adapter_for=lambda kind: reconciler.parent_core(spec, kind),
             parent_id=spec.get(reconciler.key_of(parent.field)) if parent is not None else None,

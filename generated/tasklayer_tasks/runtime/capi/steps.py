@@ -6,6 +6,14 @@ that reconciler's spec; a step's spec may read the statuses stored before it (a 
 moment it is persisted, and stops at the first step that is not Ready, returning its condition
 (so the caller requeues); ``delete()`` deletes in reverse order, stopping at the first step that
 asks to be requeued. CAPA's ``ReconcileNetwork`` and CAPG's network reconcile have this shape.
+
+A reconcile pass keeps each find's own read for the rest of the pass
+(``Context.batched_reads(listings=False)``, :mod:`..contract.snapshot`): steps that read the same
+thing read it once (the internet gateway by id for its own step, then for its attachment, which
+lives in the gateway's item, then again to see whose the attachment is; a route table for itself
+and for its route and associations). Nothing is listed by owner, every write drops the reads it
+makes stale, and the looks after a lost answer and every read-back read afresh: the engine
+decides exactly as it would on direct reads. A delete pass reads directly.
 """
 
 from __future__ import annotations
@@ -52,12 +60,14 @@ class StepReconciler:
 
     def reconcile(self) -> Result:
         """Reconcile each step in order; the first that is not Ready ends the pass, its condition
-        (its message prefixed with the step's key) and requeue returned. Ready when all are."""
-        for key, kind, spec in self.steps():
-            result = self._reconciler(key, kind).reconcile(spec, self.store.get(key, {}))
-            self.store[key] = result.status
-            if not result.ready:
-                return _summary(key, result)
+        (its message prefixed with the step's key) and requeue returned. Ready when all are.
+        Each find's own read is kept for the pass (see the module's docstring)."""
+        with self.context.batched_reads(listings=False):
+            for key, kind, spec in self.steps():
+                result = self._reconciler(key, kind).reconcile(spec, self.store.get(key, {}))
+                self.store[key] = result.status
+                if not result.ready:
+                    return _summary(key, result)
         return Result({}, (Condition("Ready", "True", "NetworkReady"),))
 
     def delete(self) -> Result:

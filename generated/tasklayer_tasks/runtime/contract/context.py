@@ -69,12 +69,14 @@ class Context:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @contextmanager
-    def batched_reads(self) -> Iterator[Snapshots]:
+    def batched_reads(self, listings: bool = True) -> Iterator[Snapshots]:
         """One pass's read snapshots (:mod:`.snapshot`), for as long as the block runs; runs
-        that overlap on one context share them (every write drops what it makes stale)."""
+        that overlap on one context share them (every write drops what it makes stale).
+        ``listings=False``: only finds' own reads are kept, no listing by owner is made (the
+        snapshots of a run already open on the context are shared as they are)."""
         with self._lock:
             if self.snapshots is None:
-                self.snapshots = Snapshots()
+                self.snapshots = Snapshots(listings)
             snapshots = self.snapshots
             snapshots.users += 1
         try:

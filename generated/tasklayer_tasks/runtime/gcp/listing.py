@@ -32,7 +32,10 @@ def find_listed(core: GcpCalls, desired: Mapping[str, Any], owner: Owner) -> lis
     """What ``core.find(desired, name)`` would return, from the pass's listing; None when the
     listing cannot say (the caller reads directly)."""
     name = desired.get("name")
-    if core.snapshots is None or not isinstance(name, str) or core.named_by_path():
+    snapshots = core.snapshots
+    if snapshots is None or not snapshots.listings or not isinstance(name, str):
+        return None  # no pass's listings (or one that keeps finds' own reads only)
+    if core.named_by_path():
         return None
     items = _listing(core, desired, owner)
     if items is None:
@@ -153,7 +156,7 @@ def _listing(
     """The collection's items in the core's scope: one paginated list a pass."""
     listing = core.spec.listing
     params = core.params(listing.identity, desired) if listing is not None else None
-    if listing is None or params is None or core.snapshots is None:
+    if listing is None or params is None or core.snapshots is None or not core.snapshots.listings:
         return None
     wanted = _by_label(core, owner)
     if wanted is not None:
