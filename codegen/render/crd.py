@@ -42,12 +42,15 @@ def plural(kind: str) -> str:
     return lower + "s"
 
 
-def openapi(t: FieldType, unwrap: Unwrap, depth: int = 0) -> dict[str, Any]:
+def openapi(t: FieldType, unwrap: Unwrap, depth: int = 0, enums: bool = True) -> dict[str, Any]:
     """A structural OpenAPI v3 schema for a field type (``unwrap``: its view's, for types a
-    provider's calls wrap)."""
+    provider's calls wrap). ``enums=False`` for what the cloud reports: a status holds what
+    reads return, and clouds return values their models do not list (EC2 answers an attached
+    internet gateway's state ``available``; the model says ``attached``), which an enum would
+    make the server refuse, and the whole status write with it."""
     inner = unwrap(t)
     if inner is not None:
-        return openapi(inner, unwrap, depth)
+        return openapi(inner, unwrap, depth, enums)
     scalar: dict[str, dict[str, Any]] = {
         "string": {"type": "string"},
         "integer": {"type": "integer", "format": "int32"},
@@ -60,17 +63,20 @@ def openapi(t: FieldType, unwrap: Unwrap, depth: int = 0) -> dict[str, Any]:
     }
     if t.kind in scalar:
         schema = dict(scalar[t.kind])
-        if t.kind == "string" and t.enum:
+        if t.kind == "string" and t.enum and enums:
             schema["enum"] = list(t.enum)
         return schema
     if t.kind == "list" and t.item is not None:
-        return {"type": "array", "items": openapi(t.item, unwrap, depth + 1)}
+        return {"type": "array", "items": openapi(t.item, unwrap, depth + 1, enums)}
     if t.kind == "map" and t.item is not None:
-        return {"type": "object", "additionalProperties": openapi(t.item, unwrap, depth + 1)}
+        return {
+            "type": "object",
+            "additionalProperties": openapi(t.item, unwrap, depth + 1, enums),
+        }
     if t.kind == "structure" and t.members and depth < 6:
         return {
             "type": "object",
-            "properties": {n: openapi(m, unwrap, depth + 1) for n, m in t.members},
+            "properties": {n: openapi(m, unwrap, depth + 1, enums) for n, m in t.members},
         }
     # recursive or very deep structures: kept, not described
     return {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
@@ -297,7 +303,9 @@ def status_schema(view: ResourceView) -> dict[str, Any]:
         props["tags"] = {"type": "object", "additionalProperties": {"type": "string"}}
     props.update(
         {
-            f.crd_key: _described(openapi(f.field.type, f.unwrap), f.field.documentation)
+            f.crd_key: _described(
+                openapi(f.field.type, f.unwrap, enums=False), f.field.documentation
+            )
             for f in view.status_fields
         }
     )
