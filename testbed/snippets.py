@@ -17,9 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-_BLOCK = re.compile(
-    r"^(?:<!-- no-run: *(?P<why>.*?) *-->\n)?```python[^\n]*\n(?P<code>.*?)^```", re.S | re.M
-)
+_BLOCK = re.compile(r"^(?:<!-- no-run: *(?P<why>.*?) *-->\n)?```python[^\n]*\n(?P<code>.*?)^```", re.S | re.M)
 
 
 @dataclass(frozen=True)
@@ -37,34 +35,19 @@ class Snippet:
 def snippets(path: Path, root: Path) -> list[Snippet]:
     """The page's python blocks in order, those marked no-run included."""
     page = path.relative_to(root).as_posix()
-    return [
-        Snippet(page, i, m["code"], m["why"])
-        for i, m in enumerate(_BLOCK.finditer(path.read_text()))
-    ]
+    return [Snippet(page, i, m["code"], m["why"]) for i, m in enumerate(_BLOCK.finditer(path.read_text()))]
 
 
 def snippet_env(root: Path, **extra: str) -> dict[str, str]:
     """The environment the pages tell a reader to set, and the generated package importable as
     the set-up's editable install makes it (``PYTHONPATH``, for checkouts without it)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
-    env.update(
-        PYTHONPATH=str(root / "generated"),
-        AWS_ACCESS_KEY_ID="testing",
-        AWS_SECRET_ACCESS_KEY="testing",
-        **extra,
-    )
+    env.update(PYTHONPATH=str(root / "generated"), AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing",
+               **extra)
     return env
 
 
-def run_snippet(
-    code: str, cwd: Path, env: dict[str, str], timeout: float = 300
-) -> subprocess.CompletedProcess[str]:
+def run_snippet(code: str, cwd: Path, env: dict[str, str], timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """``python -c code`` in ``cwd``: its own process, as pasted into a terminal."""
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=timeout)
