@@ -132,10 +132,15 @@ class ConflictProxy:
 
         async def close() -> None:
             if self._runner is not None:
+                # watches still open are cut: the client is stopped by now
+                await self._runner.shutdown()
                 await self._runner.cleanup()
             await self._session.close()
 
-        asyncio.run_coroutine_threadsafe(close(), self._loop).result(30)
+        try:
+            asyncio.run_coroutine_threadsafe(close(), self._loop).result(30)
+        except TimeoutError:
+            pass  # a watch that would not end: the loop stops below all the same
         self._loop.call_soon_threadsafe(self._loop.stop)
         if self._thread is not None:
             self._thread.join(30)

@@ -18,6 +18,7 @@ from typing import Any
 
 import kubernetes
 import pytest
+import urllib3
 
 from testbed.apiserver import ApiServer
 from testbed.kube_proxy import ConflictProxy
@@ -74,13 +75,26 @@ def _converge(net: Network, operators: list[Operator], timeout: float = 180) -> 
         for operator in operators:
             if operator.proc is not None and operator.proc.poll() is not None:
                 operator.start()
-        found = {name: probe() for name, probe in probes}
+        found = {name: _asked(probe) for name, probe in probes}
         if all(found.values()):
             return found
         if time.monotonic() > deadline:
             said = "\n".join(o.said()[-4000:] for o in operators)
             pytest.fail(f"not all Ready within {timeout} s: {found}\n{said}")
         time.sleep(0.25)  # waiting on the operator's status writes
+
+
+def _asked(probe: Any) -> Any:
+    """The probe's answer; None while the API server is away (restarting) or not serving the
+    CRDs yet."""
+    try:
+        return probe()
+    except urllib3.exceptions.HTTPError:
+        return None
+    except kubernetes.client.ApiException as error:
+        if error.status in (0, 404, 429, 500, 503):
+            return None
+        raise
 
 
 def _clean_up(net: Network, operator: Operator, ec2: Any) -> None:
