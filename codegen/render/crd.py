@@ -271,13 +271,17 @@ def spec_schema(view: ResourceView) -> dict[str, Any]:
 def _ref_property(f: FieldView) -> dict[str, Any]:
     """A reference by name (``vpcRef: {name: net}``) to the custom resource of the kind ``f``
     holds the id of, in the same namespace; a list of them where ``f`` is a list of ids."""
-    one = {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}
+    one: dict[str, Any] = {
+        "type": "object",
+        "required": ["name"],
+        "properties": {"name": {"type": "string"}},
+    }
     text = (
         f"The {f.field.references} whose id {f.crd_key} holds, by its custom resource's name in"
         f" this namespace: the operator uses its status.id once it is Ready. Give {f.crd_key} or"
         " this, not both."
     )
-    schema = {"type": "array", "items": one} if f.field.type.kind == "list" else one
+    schema: dict[str, Any] = {"type": "array", "items": one} if f.field.type.kind == "list" else one
     schema = _described(schema, text)
     if _is_fixed(f):
         schema["x-kubernetes-validations"] = _unchanged(str(f.ref_key))

@@ -77,7 +77,8 @@ class FieldView:
             return None
         t = self.field.type
         plural = t.kind == "list"
-        if (t.item if plural else t) is None or (t.item if plural else t).kind != "string":
+        held = t.item if plural else t
+        if held is None or held.kind != "string":
             return None
         key = self.crd_key
         suffix = "Ids" if plural else "Id"
