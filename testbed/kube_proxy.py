@@ -98,7 +98,11 @@ class ConflictProxy:
 
     async def _serve(self) -> None:
         context = ssl.create_default_context(cafile=str(self.server.ca_file))
-        self._session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(ssl=context))
+        # no connection limit: an operator holds a watch open per kind (over a hundred here)
+        self._session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(ssl=context, limit=0),
+            timeout=aiohttp.ClientTimeout(total=None),
+        )
         app = web.Application()
         app.router.add_route("*", "/{tail:.*}", self._forward)
         self._runner = web.AppRunner(app)
@@ -114,7 +118,7 @@ class ConflictProxy:
         url = f"{self.server.url}{request.path_qs}"
         body = await request.read()
         async with self._session.request(
-            request.method, url, headers=headers, data=body or None, timeout=None
+            request.method, url, headers=headers, data=body or None
         ) as upstream:
             answer = web.StreamResponse(status=upstream.status)
             for key, value in upstream.headers.items():
