@@ -54,6 +54,7 @@ class Operator:
         self.namespace, self.log, self.peering, self.priority = namespace, log, peering, priority
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        self._since = 0
 
     def start(self) -> Operator:
         args = [sys.executable, "-m", "kopf", "run", "--namespace", self.namespace]
@@ -62,6 +63,7 @@ class Operator:
         else:
             args += [f"--peering={self.peering}", f"--priority={self.priority}"]
         self.starts += 1
+        self._since = self.log.stat().st_size if self.log.exists() else 0
         with open(self.log, "ab") as out:
             out.write(f"\n=== start {self.starts} ===\n".encode())
             out.flush()
@@ -93,6 +95,15 @@ class Operator:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+    def failed(self) -> bool:
+        """Dead, or kopf has failed for good since the last start (a watch answered 404: it
+        shuts down, and may hang there), where a Deployment's liveness probe would restart it."""
+        if self.proc is None or self.proc.poll() is not None:
+            return True
+        with open(self.log, "rb") as log:
+            log.seek(self._since)
+            return b"multitasker has failed" in log.read()
 
     def said(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
