@@ -15,9 +15,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import boto3
 import kubernetes
@@ -39,6 +39,8 @@ LAST_HANDLED = "kopf.zalando.org/last-handled-configuration"
 
 class Operator:
     """One ``kopf run`` of the operator in ``namespace``; ``kill()`` is ``kill -9``."""
+
+    started: ClassVar[list[Operator]] = []  # every one a test started: stopped after it
 
     def __init__(
         self,
@@ -63,6 +65,7 @@ class Operator:
         else:
             args += [f"--peering={self.peering}", f"--priority={self.priority}"]
         self.starts += 1
+        Operator.started.append(self)
         self._since = self.log.stat().st_size if self.log.exists() else 0
         with open(self.log, "ab") as out:
             out.write(f"\n=== start {self.starts} ===\n".encode())
@@ -107,6 +110,15 @@ class Operator:
 
     def said(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+@pytest.fixture(autouse=True)
+def stop_operators() -> Iterator[None]:
+    """Every operator a test started is stopped after it, passed or failed: one left running
+    would act on the next test's API server state."""
+    yield
+    while Operator.started:
+        Operator.started.pop().stop()
 
 
 def ec2_client(url: str) -> Any:

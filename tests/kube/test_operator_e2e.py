@@ -35,6 +35,7 @@ from tests.kube.operator_harness import (
     handled,
     ready,
     reason,
+    stop_operators,  # noqa: F401 (an autouse fixture: imported, it runs)
     until,
 )
 from tests.kube.test_crds_on_apiserver import VERSION, refusal

@@ -32,6 +32,7 @@ from tests.kube.operator_harness import (
     ec2_client,
     gone,
     ready,
+    stop_operators,  # noqa: F401 (an autouse fixture: imported, it runs)
     until,
 )
 
@@ -228,7 +229,24 @@ def test_two_replicas_behind_kopf_peering_only_one_acts_and_the_other_takes_over
     )
     for operator in (high, low):
         operator.env["TASKLAYER_PEERING_LIFETIME"] = "5"
+    try:
+        _two_replicas(kube_client, moto, proxy, namespace, high, low)
+    finally:
+        high.stop()
+        low.stop()
+
+
+def _two_replicas(
+    kube_client: kubernetes.client.ApiClient,
+    moto: MotoServer,
+    proxy: FaultProxy,
+    namespace: str,
+    high: Operator,
+    low: Operator,
+) -> None:
+    # one after the other: the second finds the first's record in the peering object
     high.start()
+    until("the first replica's peering runs", lambda: "operations" in high.said(), high.log)
     low.start()
     until(
         "the low-priority replica pauses",
@@ -254,7 +272,6 @@ def test_two_replicas_behind_kopf_peering_only_one_acts_and_the_other_takes_over
     delete(subnets, "net-b")
     until("net-b is deleted", gone(subnets, "net-b"), low.log)
     _clean_up(net, low, ec2_client(moto.url))
-    low.stop()
 
 
 def test_a_cr_deleted_while_its_create_is_in_flight_leaves_nothing(
