@@ -8,6 +8,7 @@ every request with the generated kubeconfig's token is allowed.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -115,8 +116,44 @@ class ApiServer:
             self._proc = None
 
     def restart(self, timeout: float = 120.0) -> ApiServer:
+        """Stop and start again over the same data; ready once every CRD it stored is served
+        again (its ``/readyz`` answers before the CRDs' endpoints are back, where a real
+        kube-apiserver's waits for them: ``poststarthook/crd-informer-synced``)."""
         self.stop()
-        return self.start(timeout)
+        self.start(timeout)
+        self._wait_served(timeout)
+        return self
+
+    def _get(self, path: str) -> tuple[int, bytes]:
+        request = urllib.request.Request(
+            f"{self.url}{path}", headers={"Authorization": f"Bearer {self.token}"}
+        )
+        context = ssl.create_default_context(cafile=str(self.ca_file))
+        try:
+            with urllib.request.urlopen(request, timeout=5, context=context) as answer:
+                return int(answer.status), answer.read()
+        except urllib.error.HTTPError as error:
+            return int(error.code), b""
+        except (OSError, urllib.error.URLError):
+            return 0, b""
+
+    def _wait_served(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            status, body = self._get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions")
+            if status == 200:
+                crds = json.loads(body)["items"]
+                paths = {
+                    f"/apis/{c['spec']['group']}/{v['name']}"
+                    for c in crds
+                    for v in c["spec"]["versions"]
+                    if v.get("served")
+                }
+                if all(self._get(path)[0] == 200 for path in sorted(paths)):
+                    return
+            if time.monotonic() > deadline:
+                raise ApiServerError(f"the CRDs on {self.url} were not served again in {timeout} s")
+            time.sleep(0.2)  # waiting for the restarted server's CRD handlers, not for the cloud
 
     def close(self) -> None:
         self.stop()

@@ -19,4 +19,10 @@ def startup(settings: kopf.OperatorSettings, **_: Any) -> None:
     # the namespace is named (--namespace default): nothing to discover, nor a watch to serve
     settings.scanning.disabled = True
     settings.watching.server_timeout = 60
-    register(Context(region="us-east-1", endpoint_url=os.environ["TASKLAYER_AWS_ENDPOINT"]))
+    # with --peering: how long a replica killed without a goodbye keeps the others paused
+    settings.peering.lifetime = int(os.environ.get("TASKLAYER_PEERING_LIFETIME", "60"))
+    # a reconcile waiting on an object it names by reference looks again after a second
+    register(
+        Context(region="us-east-1", endpoint_url=os.environ["TASKLAYER_AWS_ENDPOINT"]),
+        dependency_delay=1.0,
+    )

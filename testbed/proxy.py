@@ -33,6 +33,7 @@ import struct
 import threading
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
@@ -184,6 +185,7 @@ class FaultProxy:
     _local: threading.local = field(default_factory=threading.local)  # per handler thread
     _server: ThreadingHTTPServer | None = None
     _thread: threading.Thread | None = None
+    _hooks: dict[str, list[Callable[[WireRequest], None]]] = field(default_factory=dict)
 
     @property
     def url(self) -> str:
@@ -220,6 +222,13 @@ class FaultProxy:
         with self._lock:
             self._plans.append(fault)
             self._seen[(len(self._plans) - 1, fault.action)] = 0
+
+    def on_committed(self, action: str, hook: Callable[[WireRequest], None]) -> None:
+        """Call ``hook`` once, with the next request of ``action``, after moto has answered it
+        and before that answer goes back to the client: what a client killed (``kill -9``) or
+        a custom resource deleted right then does to a create that has reached the cloud."""
+        with self._lock:
+            self._hooks.setdefault(action, []).append(hook)
 
     def clear(self) -> None:
         """Forget requests and plans; keep the token ledger (the cloud remembers tokens)."""
@@ -259,6 +268,16 @@ class FaultProxy:
                 if fault.occurrence <= seen < fault.occurrence + fault.times:
                     return fault.kind
         return None
+
+    def _committed(self, request: WireRequest) -> bool:
+        """Run the hook planned for this request's action, if any; whether one ran."""
+        with self._lock:
+            waiting = self._hooks.get(request.action) or []
+            hook = waiting.pop(0) if waiting else None
+        if hook is None:
+            return False
+        hook(request)
+        return True
 
     def _record(self, request: WireRequest) -> None:
         with self._lock:
@@ -435,7 +454,14 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if fault is FaultKind.ERROR_AFTER:
             answer = INTERNAL
-        proxy._record(WireRequest(action, params, key[1], fault, replayed, answer.status, path))
+        request = WireRequest(action, params, key[1], fault, replayed, answer.status, path)
+        proxy._record(request)
+        if proxy._committed(request):
+            try:
+                self._send(answer)
+            except OSError:  # the client the hook killed is not there to read it
+                self.close_connection = True
+            return
         self._send(answer)
 
     def _send(self, answer: _Answer) -> None:

@@ -42,12 +42,25 @@ def _root(crd: dict[str, Any]) -> dict[str, Any]:
     return dict(crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"])
 
 
-def expected_fixed(crd: dict[str, Any]) -> set[str]:
-    """Spec keys the generated reconciler will not change once the resource exists."""
+def _resource_spec(crd: dict[str, Any]) -> Any:
+    """The generated reconciler's ``ResourceSpec`` for the CRD's kind."""
     service, provider = crd["spec"]["group"].split(".")[:2]
     module = importlib.import_module(f"tasklayer_tasks.{provider}.{service}.reconcilers")
-    spec = getattr(module, f"{crd['spec']['names']['kind']}Reconciler").spec
+    return getattr(module, f"{crd['spec']['names']['kind']}Reconciler").spec
+
+
+def references(crd: dict[str, Any]) -> dict[str, str]:
+    """Spec keys that name a referenced object by name (``vpcRef``), with the id key each one
+    stands in for (``vpcId``): one of the two is given, never both."""
+    return {f.ref_key: f.key for f in _resource_spec(crd).fields if f.ref_key}
+
+
+def expected_fixed(crd: dict[str, Any]) -> set[str]:
+    """Spec keys the generated reconciler will not change once the resource exists (a fixed
+    field's reference by name with it)."""
+    spec = _resource_spec(crd)
     fixed = {f.key for f in spec.fields if f.mutability in FIXED and not f.is_tags and f.attr != "name"}
+    fixed |= {f.ref_key for f in spec.fields if f.ref_key and f.mutability in FIXED}
     fixed |= {"name" for f in spec.fields if f.attr == "name" and f.mutability in FIXED}  # a GCP name
     return fixed | {scope for scope in spec.parent if scope in ("region", "zone")}
 
@@ -110,12 +123,23 @@ def update_pairs(crd: dict[str, Any]) -> list[Pair]:
     spec_schema = _root(crd)["properties"]["spec"]
     props = spec_schema["properties"]
     fixed = expected_fixed(crd)
-    full = {key: sample(member, 0) for key, member in props.items()}
+    refs = references(crd)
+    full = {key: sample(member, 0) for key, member in props.items() if key not in refs}
     mutable_only = {key: value for key, value in full.items() if key not in fixed}
     pairs = [Pair("create", ABSENT, full, None), Pair("unchanged", full, full, None),
              Pair("create-only fields absent, every mutable one changed", mutable_only,
                   {key: sample(props[key], 1) for key in mutable_only}, None)]
+    for ref, id_key in refs.items():
+        by_ref = {**_without(full, id_key), ref: sample(props[ref], 0)}
+        refused = ref if ref in fixed else None
+        pairs += [Pair(f"{ref} instead of {id_key}", ABSENT, by_ref, None),
+                  Pair(f"{ref} beside {id_key}", ABSENT, {**full, ref: by_ref[ref]}, ref),
+                  Pair(f"{ref} changed", by_ref, {**by_ref, ref: sample(props[ref], 1)}, refused),
+                  Pair(f"{ref} added", _without(by_ref, ref), by_ref, refused),
+                  Pair(f"{ref} removed", by_ref, _without(by_ref, ref), refused)]
     for key, member in props.items():
+        if key in refs:
+            continue
         refused = key if key in fixed else None
         changed = sample(member, 1)
         if can_change(member):
@@ -171,7 +195,8 @@ def test_create_only_fields_refuse_change_add_remove_and_mutable_ones_do_not(pat
     fixed = expected_fixed(crd)
     assert fixed <= set(_root(crd)["properties"]["spec"]["properties"]), "a fixed field the spec does not carry"
     pairs = update_pairs(crd)
-    assert {p.refused for p in pairs if p.refused} == fixed  # every fixed field is tried
+    # every fixed field is tried, and every reference given beside its id
+    assert {p.refused for p in pairs if p.refused} == fixed | set(references(crd))
     wrong = [why for why in (_wrong(pair, judge(crd, pair)) for pair in pairs) if why]
     assert not wrong, "\n".join(wrong)
 

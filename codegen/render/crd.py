@@ -42,12 +42,15 @@ def plural(kind: str) -> str:
     return lower + "s"
 
 
-def openapi(t: FieldType, unwrap: Unwrap, depth: int = 0) -> dict[str, Any]:
+def openapi(t: FieldType, unwrap: Unwrap, depth: int = 0, enums: bool = True) -> dict[str, Any]:
     """A structural OpenAPI v3 schema for a field type (``unwrap``: its view's, for types a
-    provider's calls wrap)."""
+    provider's calls wrap). ``enums=False`` for what the cloud reports: a status holds what
+    reads return, and clouds return values their models do not list (EC2 answers an attached
+    internet gateway's state ``available``; the model says ``attached``), which an enum would
+    make the server refuse, and the whole status write with it."""
     inner = unwrap(t)
     if inner is not None:
-        return openapi(inner, unwrap, depth)
+        return openapi(inner, unwrap, depth, enums)
     scalar: dict[str, dict[str, Any]] = {
         "string": {"type": "string"},
         "integer": {"type": "integer", "format": "int32"},
@@ -60,17 +63,20 @@ def openapi(t: FieldType, unwrap: Unwrap, depth: int = 0) -> dict[str, Any]:
     }
     if t.kind in scalar:
         schema = dict(scalar[t.kind])
-        if t.kind == "string" and t.enum:
+        if t.kind == "string" and t.enum and enums:
             schema["enum"] = list(t.enum)
         return schema
     if t.kind == "list" and t.item is not None:
-        return {"type": "array", "items": openapi(t.item, unwrap, depth + 1)}
+        return {"type": "array", "items": openapi(t.item, unwrap, depth + 1, enums)}
     if t.kind == "map" and t.item is not None:
-        return {"type": "object", "additionalProperties": openapi(t.item, unwrap, depth + 1)}
+        return {
+            "type": "object",
+            "additionalProperties": openapi(t.item, unwrap, depth + 1, enums),
+        }
     if t.kind == "structure" and t.members and depth < 6:
         return {
             "type": "object",
-            "properties": {n: openapi(m, unwrap, depth + 1) for n, m in t.members},
+            "properties": {n: openapi(m, unwrap, depth + 1, enums) for n, m in t.members},
         }
     # recursive or very deep structures: kept, not described
     return {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
@@ -202,6 +208,28 @@ def _conditions() -> dict[str, Any]:
     return {"type": "array", "items": condition}
 
 
+def _record() -> dict[str, Any]:
+    """The status keys the reconciler keeps its record in (``capi/reconciler_write.py``), which
+    the server would prune if the schema did not name them: the create's token or marker,
+    stored before the call so that a pass after a lost answer (or a killed operator) finds what
+    it made; that the call returned; a long-running operation still running."""
+    return {
+        "createAttempt": {
+            "type": "string",
+            "description": "The token or marker of the create under way, stored before its call.",
+        },
+        "createReturned": {
+            "type": "boolean",
+            "description": "That create returned; its resource was not seen yet.",
+        },
+        "operation": {
+            "type": "object",
+            "description": "The cloud's long-running operation still under way.",
+            "properties": {"name": {"type": "string"}, "selfLink": {"type": "string"}},
+        },
+    }
+
+
 def spec_schema(view: ResourceView) -> dict[str, Any]:
     props: dict[str, Any] = {
         "name": {
@@ -228,23 +256,60 @@ def spec_schema(view: ResourceView) -> dict[str, Any]:
         fixed.append(str(scope))
     props.update({f.crd_key: _spec_property(f) for f in view.spec_fields})
     fixed += [f.crd_key for f in view.spec_fields if _is_fixed(f)]
+    referenced = [f for f in view.spec_fields if f.ref_key]
+    props.update({str(f.ref_key): _ref_property(f) for f in referenced})
+    fixed += [str(f.ref_key) for f in referenced if _is_fixed(f)]
     # defaulted to {} so that an old object always has a spec for the rules below to compare
     schema: dict[str, Any] = {"type": "object", "default": {}}
-    if fixed:
-        schema["x-kubernetes-validations"] = [
-            _present_as_before(key, cel_member(key, *_key_origin(view, key))) for key in fixed
-        ]
+    rules = [_one_of(view, f) for f in referenced]
+    rules += [_present_as_before(key, cel_member(key, *_key_origin(view, key))) for key in fixed]
+    if rules:
+        schema["x-kubernetes-validations"] = rules
     return {**schema, "properties": props}
+
+
+def _ref_property(f: FieldView) -> dict[str, Any]:
+    """A reference by name (``vpcRef: {name: net}``) to the custom resource of the kind ``f``
+    holds the id of, in the same namespace; a list of them where ``f`` is a list of ids."""
+    one: dict[str, Any] = {
+        "type": "object",
+        "required": ["name"],
+        "properties": {"name": {"type": "string"}},
+    }
+    text = (
+        f"The {f.field.references} whose id {f.crd_key} holds, by its custom resource's name in"
+        f" this namespace: the operator uses its status.id once it is Ready. Give {f.crd_key} or"
+        " this, not both."
+    )
+    schema: dict[str, Any] = {"type": "array", "items": one} if f.field.type.kind == "list" else one
+    schema = _described(schema, text)
+    if _is_fixed(f):
+        schema["x-kubernetes-validations"] = _unchanged(str(f.ref_key))
+    return schema
+
+
+def _one_of(view: ResourceView, f: FieldView) -> dict[str, Any]:
+    """On the spec: a field's id and its reference by name are never both given."""
+    key, ref = f.crd_key, str(f.ref_key)
+    id_member = cel_member(key, *_key_origin(view, key))
+    return {
+        "rule": f"!(has(self.{id_member}) && has(self.{cel_member(ref, *_key_origin(view, key))}))",
+        "message": f"give {key} or {ref}, not both",
+        "fieldPath": f".{ref}",
+    }
 
 
 def status_schema(view: ResourceView) -> dict[str, Any]:
     props: dict[str, Any] = {"id": {"type": "string"}} if view.has_id else {}
     props["conditions"] = _conditions()
+    props.update(_record())
     if view.resource.tags is not None:
         props["tags"] = {"type": "object", "additionalProperties": {"type": "string"}}
     props.update(
         {
-            f.crd_key: _described(openapi(f.field.type, f.unwrap), f.field.documentation)
+            f.crd_key: _described(
+                openapi(f.field.type, f.unwrap, enums=False), f.field.documentation
+            )
             for f in view.status_fields
         }
     )

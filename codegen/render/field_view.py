@@ -26,6 +26,8 @@ class FieldView:
     field_spec: SpecType = dataclasses.field(
         default_factory=default_field_spec, compare=False, repr=False
     )
+    # names of the kinds rendered beside it whose custom resources carry a ``status.id``
+    identified: frozenset[str] = frozenset()
 
     @staticmethod
     def unwrap(t: FieldType) -> FieldType | None:
@@ -58,6 +60,30 @@ class FieldView:
         that refers to a resource rendered beside it (a provider may narrow this)."""
         ref = self.field.references
         return class_name(ref) if ref and ref in self.generated else None
+
+    @cached_property
+    def ref_key(self) -> str | None:
+        """The spec key naming the referenced object by its custom resource name (``vpcRef``
+        beside ``vpcId``, ``securityGroupRefs`` beside ``securityGroupIds``): for a spec field
+        holding the id of a kind rendered beside it whose custom resources carry one in their
+        status, as a string or a list of them. Not for an ARN, nor for another member of the
+        referenced resource (an Address's ``address``): ``status.id`` holds neither."""
+        facts = dataclasses.asdict(self.field.call_as(self.field_shape))  # as the rules said
+        if not (self.task_reference and self.field.references in self.identified):
+            return None
+        if not self.on_task or self.is_tags or facts.get("holds_arn"):
+            return None
+        if facts.get("reference_member"):
+            return None
+        t = self.field.type
+        plural = t.kind == "list"
+        held = t.item if plural else t
+        if held is None or held.kind != "string":
+            return None
+        key = self.crd_key
+        suffix = "Ids" if plural else "Id"
+        stem = key[: -len(suffix)] if key.endswith(suffix) and len(key) > len(suffix) else key
+        return stem + ("Refs" if plural else "Ref")
 
     @cached_property
     def attr(self) -> PythonIdentifier:
@@ -120,6 +146,7 @@ class FieldView:
             "mutability": f.mutability,
             "attr": str(self.attr),
             "key": self.crd_key,
+            "ref_key": self.ref_key,
             "in_create": self.in_create,
             "required": self.required,
             "from_task_name": self.from_task_name,

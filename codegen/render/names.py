@@ -37,6 +37,9 @@ class NamedField(Protocol):
     @property
     def crd_key(self) -> str: ...
 
+    @property
+    def ref_key(self) -> str | None: ...
+
 
 # The kOps face's public verbs and attributes (kops.task.Task, wiring.aws.AwsTask,
 # wiring.gcp.GcpTask), and ``id``, which generated tasks add: nothing of the engine is on a task
@@ -77,7 +80,9 @@ RUNTIME_TASK_NAMES = frozenset(
 
 # Keys every custom resource spec / status has besides the fields (see render/crd.py).
 SPEC_KEYS = ("name", "shared", "additionalTags")
-STATUS_KEYS = ("conditions", "tags")
+# createAttempt / createReturned / operation: the runtime's record of a create under way and of
+# an operation running (capi/reconciler_write.py), which must survive the server's pruning
+STATUS_KEYS = ("conditions", "tags", "createAttempt", "createReturned", "operation")
 
 # Modules and packages a service folder already has beside one module per resource.
 SERVICE_MODULES = frozenset({"core", "reconcilers", "operator"})
@@ -212,6 +217,7 @@ def check_fields(
             )
     spec_fixed = [(k, f"the spec's own {k!r}") for k in (*SPEC_KEYS, *scopes)]
     spec = [(f.crd_key, f.field.name) for f in fields if f.on_task and not f.is_tags]
+    spec += [(f.ref_key, f"{f.field.name} by name") for f in fields if f.ref_key]
     status_fixed = [
         (k, f"the status's own {k!r}") for k in (*STATUS_KEYS, *(("id",) if has_id else ()))
     ]

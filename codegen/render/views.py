@@ -63,7 +63,7 @@ class ResourceView:
     @cached_property
     def fields(self) -> list[FieldView]:
         views = [
-            self.field_view(f, self.resource, self.generated, self.field_spec)
+            self.field_view(f, self.resource, self.generated, self.field_spec, self.identified)
             for f in self.resource.fields
         ]
         check_fields(self.service, self.resource, views, self.scopes, self.has_id)
@@ -100,12 +100,18 @@ class ResourceView:
     def named_by_tag(self) -> bool:
         return "tag:Name" in self.resource.identity.natural
 
+    @cached_property
+    def identified(self) -> frozenset[str]:
+        """The kinds rendered beside it whose custom resources carry a ``status.id``, which a
+        reference by name resolves to."""
+        return frozenset(
+            r.name for r in self.service.resources if r.name in self.generated and _has_id(r)
+        )
+
     @property
     def has_id(self) -> bool:
         """An id the cloud assigns (AWS); a GCP resource's name is its id and its task's name."""
-        return (
-            len(self.resource.identity.primary) == 1 and self.resource.identity.primary[0] != "name"
-        )
+        return _has_id(self.resource)
 
     @property
     def id_member(self) -> str:
@@ -242,3 +248,8 @@ class ResourceView:
 
 
 __all__ = ["Argument", "FieldView", "ResourceView", "TAGS_SPEC_REQUIRED", "arguments"]
+
+
+def _has_id(resource: Resource) -> bool:
+    """An id the cloud assigns (AWS); a GCP resource's name is its id and its task's name."""
+    return len(resource.identity.primary) == 1 and resource.identity.primary[0] != "name"

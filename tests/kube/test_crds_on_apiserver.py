@@ -20,7 +20,7 @@ import kubernetes
 import pytest
 
 from tests.kube.conftest import CRDS, NAMESPACE, load_crd
-from tests.test_crd_immutability import can_change, expected_fixed, sample
+from tests.test_crd_immutability import can_change, expected_fixed, references, sample
 
 VERSION = "v1alpha1"
 Api = kubernetes.client.CustomObjectsApi
@@ -161,7 +161,9 @@ def test_every_generated_crd_is_accepted_and_established(
 
 
 def _full(kind: Kind) -> dict[str, Any]:
-    return {key: sample(member, 0) for key, member in kind.spec_schema.items()}
+    """A value for every spec key; an id rather than its reference by name (never both)."""
+    refs = references(kind.crd)
+    return {key: sample(member, 0) for key, member in kind.spec_schema.items() if key not in refs}
 
 
 def _without(spec: dict[str, Any], *keys: str) -> dict[str, Any]:
@@ -196,7 +198,28 @@ def test_served_round_trips_and_cel_refuses_create_only_changes(
         elif refused is not None and not all(_names(cause, refused) for cause in causes):
             wrong.append(f"{what}: the refusal does not name {refused}: {causes}")
 
+    for ref, id_key in references(crd).items():
+        refused = ref if ref in fixed else None
+        by_ref = {**_without(full, id_key), ref: sample(kind.spec_schema[ref], 0)}
+        expect(f"{ref} instead of {id_key}", None, kind.create, "by-ref", by_ref, dry_run=True)
+        expect(
+            f"{ref} beside {id_key}",
+            ref,
+            kind.create,
+            "both",
+            {**full, ref: by_ref[ref]},
+            dry_run=True,
+        )
+        if refused:
+            stored_ref = kind.create(f"by-{ref.lower()}", by_ref)
+            changed = {**by_ref, ref: sample(kind.spec_schema[ref], 1)}
+            expect(f"{ref} changed", ref, kind.replace, stored_ref, changed, dry_run=True)
+            expect(
+                f"{ref} removed", ref, kind.replace, stored_ref, _without(by_ref, ref), dry_run=True
+            )
     for key, member in kind.spec_schema.items():
+        if key not in full:
+            continue
         refused = key if key in fixed else None
         if can_change(member):
             expect(

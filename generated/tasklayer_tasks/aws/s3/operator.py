@@ -60,6 +60,11 @@ RECONCILERS: dict[str, type[Reconciler]] = {
 }
 
 
-def register(context: Context, registry: kopf.OperatorRegistry | None = None) -> None:
-    """Register every s3 resource's handlers with kopf."""
-    operator.register(GROUP, VERSION, RECONCILERS, context, registry)
+def register(
+    context: Context,
+    registry: kopf.OperatorRegistry | None = None,
+    dependency_delay: float = operator.DEPENDENCY_DELAY,
+) -> None:
+    """Register every s3 resource's handlers with kopf (a reconcile
+    waiting on an object it names by reference is tried again after ``dependency_delay`` s)."""
+    operator.register(GROUP, VERSION, RECONCILERS, context, registry, dependency_delay)

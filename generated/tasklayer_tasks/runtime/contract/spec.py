@@ -114,6 +114,10 @@ class FieldSpec:
     """The fields whose updates must be applied before this one's."""
     key: str = ""
     """The custom resource's key (``cidrBlock``); generated specs always give it."""
+    ref_key: str | None = None
+    """The custom resource's key that names the referenced object by its name instead of by id
+    (``vpcRef: {name: net}`` beside ``vpcId``; a list of them, ``securityGroupRefs``, for a list
+    of ids): the operator puts that object's ``status.id`` here once it is Ready."""
     update_kind: str | None = None
     """``"add_remove"``: a membership list (an instance profile's Roles, an Auto Scaling group's
     TargetGroupARNs) whose missing items go to ``update_operation`` and extra ones to

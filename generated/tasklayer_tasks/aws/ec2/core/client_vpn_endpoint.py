@@ -114,6 +114,7 @@ SPEC = ResourceSpec(
             unordered=True,
             references="SecurityGroup",
             key="securityGroupIds",
+            ref_key="securityGroupRefs",
         ),
         FieldSpec(
             name="VpcId",
@@ -124,6 +125,7 @@ SPEC = ResourceSpec(
             server_default=True,
             references="Vpc",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="SelfServicePortal",

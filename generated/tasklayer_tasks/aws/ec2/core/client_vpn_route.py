@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             required=True,
             references="ClientVpnEndpoint",
             key="clientVpnEndpointId",
+            ref_key="clientVpnEndpointRef",
         ),
         FieldSpec(
             name="DestinationCidrBlock",
@@ -54,6 +55,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="Subnet",
             key="targetVpcSubnetId",
+            ref_key="targetVpcSubnetRef",
         ),
         FieldSpec(
             name="Description",

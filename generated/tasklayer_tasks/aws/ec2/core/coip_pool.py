@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             required=True,
             references="LocalGatewayRouteTable",
             key="localGatewayRouteTableId",
+            ref_key="localGatewayRouteTableRef",
         ),
         FieldSpec(
             name="PoolId",

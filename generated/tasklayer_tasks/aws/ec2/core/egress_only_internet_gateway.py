@@ -45,6 +45,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="Vpc",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="Attachments",

@@ -73,6 +73,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="IpamPool",
             key="ipamPoolId",
+            ref_key="ipamPoolRef",
         ),
         FieldSpec(
             name="AllocationId",

@@ -47,6 +47,7 @@ SPEC = ResourceSpec(
             references="Instance",
             filter_name="instance-id",
             key="instanceId",
+            ref_key="instanceRef",
         ),
         FieldSpec(
             name="AssociationId",

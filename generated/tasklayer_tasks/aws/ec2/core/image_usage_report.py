@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             required=True,
             references="Image",
             key="imageId",
+            ref_key="imageRef",
         ),
         FieldSpec(
             name="ResourceTypes",

@@ -43,6 +43,7 @@ SPEC = ResourceSpec(
             in_create=True,
             references="Image",
             key="imageId",
+            ref_key="imageRef",
         ),
         FieldSpec(
             name="InstanceType",
@@ -131,6 +132,7 @@ SPEC = ResourceSpec(
             unordered=True,
             references="SecurityGroup",
             key="securityGroupIds",
+            ref_key="securityGroupRefs",
         ),
         FieldSpec(
             name="SecurityGroups",
@@ -149,6 +151,7 @@ SPEC = ResourceSpec(
             in_create=True,
             references="Subnet",
             key="subnetId",
+            ref_key="subnetRef",
         ),
         FieldSpec(
             name="UserData",

@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             references="Subnet",
             filter_name="subnet-id",
             key="subnetId",
+            ref_key="subnetRef",
         ),
         FieldSpec(
             name="SecurityGroupIds",
@@ -49,6 +50,7 @@ SPEC = ResourceSpec(
             unordered=True,
             references="SecurityGroup",
             key="securityGroupIds",
+            ref_key="securityGroupRefs",
         ),
         FieldSpec(
             name="PreserveClientIp",

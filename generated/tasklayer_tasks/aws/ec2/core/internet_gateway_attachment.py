@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             references="InternetGateway",
             filter_name="internet-gateway-id",
             key="internetGatewayId",
+            ref_key="internetGatewayRef",
         ),
         FieldSpec(
             name="VpcId",
@@ -46,6 +47,7 @@ SPEC = ResourceSpec(
             required=True,
             references="Vpc",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="State",

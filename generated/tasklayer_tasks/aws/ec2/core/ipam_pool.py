@@ -39,6 +39,7 @@ SPEC = ResourceSpec(
             references="IpamScope",
             filter_name="ipam-scope-id",
             key="ipamScopeId",
+            ref_key="ipamScopeRef",
         ),
         FieldSpec(
             name="Locale",

@@ -39,6 +39,7 @@ SPEC = ResourceSpec(
             references="Ipam",
             filter_name="ipam-id",
             key="ipamId",
+            ref_key="ipamRef",
         ),
         FieldSpec(
             name="Description",

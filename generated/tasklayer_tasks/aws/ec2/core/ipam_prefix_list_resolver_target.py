@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             references="IpamPrefixListResolver",
             filter_name="ipam-prefix-list-resolver-id",
             key="ipamPrefixListResolverId",
+            ref_key="ipamPrefixListResolverRef",
         ),
         FieldSpec(
             name="PrefixListId",
@@ -47,6 +48,7 @@ SPEC = ResourceSpec(
             required=True,
             references="ManagedPrefixList",
             key="prefixListId",
+            ref_key="prefixListRef",
         ),
         FieldSpec(
             name="PrefixListRegion",

@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             references="Ipam",
             filter_name="ipam-id",
             key="ipamId",
+            ref_key="ipamRef",
         ),
         FieldSpec(
             name="IpamResourceDiscoveryId",
@@ -47,6 +48,7 @@ SPEC = ResourceSpec(
             references="IpamResourceDiscovery",
             filter_name="ipam-resource-discovery-id",
             key="ipamResourceDiscoveryId",
+            ref_key="ipamResourceDiscoveryRef",
         ),
         FieldSpec(
             name="OwnerId",

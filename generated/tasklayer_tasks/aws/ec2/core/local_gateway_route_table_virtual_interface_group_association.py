@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             references="LocalGatewayRouteTable",
             filter_name="local-gateway-route-table-id",
             key="localGatewayRouteTableId",
+            ref_key="localGatewayRouteTableRef",
         ),
         FieldSpec(
             name="LocalGatewayVirtualInterfaceGroupId",
@@ -46,6 +47,7 @@ SPEC = ResourceSpec(
             required=True,
             references="LocalGatewayVirtualInterfaceGroup",
             key="localGatewayVirtualInterfaceGroupId",
+            ref_key="localGatewayVirtualInterfaceGroupRef",
         ),
         FieldSpec(
             name="LocalGatewayRouteTableVirtualInterfaceGroupAssociationId",

@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             references="LocalGatewayRouteTable",
             filter_name="local-gateway-route-table-id",
             key="localGatewayRouteTableId",
+            ref_key="localGatewayRouteTableRef",
         ),
         FieldSpec(
             name="VpcId",
@@ -47,6 +48,7 @@ SPEC = ResourceSpec(
             references="Vpc",
             filter_name="vpc-id",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="LocalGatewayRouteTableVpcAssociationId",

@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             required=True,
             references="LocalGatewayVirtualInterfaceGroup",
             key="localGatewayVirtualInterfaceGroupId",
+            ref_key="localGatewayVirtualInterfaceGroupRef",
         ),
         FieldSpec(
             name="OutpostLagId",

@@ -47,6 +47,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="ElasticIp",
             key="allocationId",
+            ref_key="allocationRef",
         ),
         FieldSpec(
             name="SubnetId",
@@ -55,6 +56,7 @@ SPEC = ResourceSpec(
             in_create=True,
             references="Subnet",
             key="subnetId",
+            ref_key="subnetRef",
         ),
         FieldSpec(
             name="VpcId",
@@ -63,6 +65,7 @@ SPEC = ResourceSpec(
             in_create=True,
             references="Vpc",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="AvailabilityZoneAddresses",

@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             references="Vpc",
             filter_name="vpc-id",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="Associations",

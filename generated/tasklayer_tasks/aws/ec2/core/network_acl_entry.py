@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             references="NetworkAcl",
             filter_name="network-acl-id",
             key="networkAclId",
+            ref_key="networkAclRef",
         ),
         FieldSpec(
             name="RuleNumber",

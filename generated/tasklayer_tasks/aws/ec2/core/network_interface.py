@@ -117,6 +117,7 @@ SPEC = ResourceSpec(
             references="Subnet",
             filter_name="subnet-id",
             key="subnetId",
+            ref_key="subnetRef",
         ),
         FieldSpec(
             name="Description",
@@ -354,6 +355,7 @@ SPEC = ResourceSpec(
             unordered=True,
             references="Subnet",
             key="associatedSubnetIds",
+            ref_key="associatedSubnetRefs",
         ),
     ),
     primary=("NetworkInterfaceId",),

@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             required=True,
             references="NetworkInterface",
             key="networkInterfaceId",
+            ref_key="networkInterfaceRef",
         ),
         FieldSpec(
             name="AwsAccountId",

@@ -45,6 +45,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="VpcEndpoint",
             key="vpcEndpointId",
+            ref_key="vpcEndpointRef",
         ),
         FieldSpec(
             name="TransitGatewayId",
@@ -54,6 +55,7 @@ SPEC = ResourceSpec(
             update_operation="ReplaceRoute",
             references="TransitGateway",
             key="transitGatewayId",
+            ref_key="transitGatewayRef",
         ),
         FieldSpec(
             name="LocalGatewayId",
@@ -71,6 +73,7 @@ SPEC = ResourceSpec(
             update_operation="ReplaceRoute",
             references="CarrierGateway",
             key="carrierGatewayId",
+            ref_key="carrierGatewayRef",
         ),
         FieldSpec(
             name="CoreNetworkArn",
@@ -99,6 +102,7 @@ SPEC = ResourceSpec(
             references="RouteTable",
             filter_name="route-table-id",
             key="routeTableId",
+            ref_key="routeTableRef",
         ),
         FieldSpec(
             name="DestinationCidrBlock",
@@ -115,6 +119,7 @@ SPEC = ResourceSpec(
             update_operation="ReplaceRoute",
             references="InternetGateway",
             key="gatewayId",
+            ref_key="gatewayRef",
         ),
         FieldSpec(
             name="DestinationIpv6CidrBlock",
@@ -131,6 +136,7 @@ SPEC = ResourceSpec(
             update_operation="ReplaceRoute",
             references="EgressOnlyInternetGateway",
             key="egressOnlyInternetGatewayId",
+            ref_key="egressOnlyInternetGatewayRef",
         ),
         FieldSpec(
             name="InstanceId",
@@ -140,6 +146,7 @@ SPEC = ResourceSpec(
             update_operation="ReplaceRoute",
             references="Instance",
             key="instanceId",
+            ref_key="instanceRef",
         ),
         FieldSpec(
             name="NetworkInterfaceId",
@@ -149,6 +156,7 @@ SPEC = ResourceSpec(
             update_operation="ReplaceRoute",
             references="NetworkInterface",
             key="networkInterfaceId",
+            ref_key="networkInterfaceRef",
         ),
         FieldSpec(
             name="VpcPeeringConnectionId",
@@ -158,6 +166,7 @@ SPEC = ResourceSpec(
             update_operation="ReplaceRoute",
             references="VpcPeeringConnection",
             key="vpcPeeringConnectionId",
+            ref_key="vpcPeeringConnectionRef",
         ),
         FieldSpec(
             name="NatGatewayId",
@@ -167,6 +176,7 @@ SPEC = ResourceSpec(
             update_operation="ReplaceRoute",
             references="NatGateway",
             key="natGatewayId",
+            ref_key="natGatewayRef",
         ),
         FieldSpec(
             name="InstanceOwnerId",

@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             required=True,
             references="RouteServer",
             key="routeServerId",
+            ref_key="routeServerRef",
         ),
         FieldSpec(
             name="VpcId",
@@ -45,6 +46,7 @@ SPEC = ResourceSpec(
             required=True,
             references="Vpc",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="State",

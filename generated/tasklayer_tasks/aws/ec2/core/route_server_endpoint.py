@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             references="RouteServer",
             filter_name="route-server-id",
             key="routeServerId",
+            ref_key="routeServerRef",
         ),
         FieldSpec(
             name="SubnetId",
@@ -48,6 +49,7 @@ SPEC = ResourceSpec(
             references="Subnet",
             filter_name="subnet-id",
             key="subnetId",
+            ref_key="subnetRef",
         ),
         FieldSpec(
             name="RouteServerEndpointId",

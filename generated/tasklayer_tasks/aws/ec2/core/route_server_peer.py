@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             references="RouteServerEndpoint",
             filter_name="route-server-endpoint-id",
             key="routeServerEndpointId",
+            ref_key="routeServerEndpointRef",
         ),
         FieldSpec(
             name="PeerAddress",

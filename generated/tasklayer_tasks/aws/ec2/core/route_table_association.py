@@ -50,6 +50,7 @@ SPEC = ResourceSpec(
             in_create=True,
             references="Subnet",
             key="subnetId",
+            ref_key="subnetRef",
         ),
         FieldSpec(
             name="RouteTableId",
@@ -61,6 +62,7 @@ SPEC = ResourceSpec(
             references="RouteTable",
             filter_name="route-table-id",
             key="routeTableId",
+            ref_key="routeTableRef",
         ),
         FieldSpec(
             name="Main",

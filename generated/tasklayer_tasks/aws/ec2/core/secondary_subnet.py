@@ -60,6 +60,7 @@ SPEC = ResourceSpec(
             references="SecondaryNetwork",
             filter_name="secondary-network-id",
             key="secondaryNetworkId",
+            ref_key="secondaryNetworkRef",
         ),
         FieldSpec(
             name="SecondarySubnetId",

@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             references="SecurityGroup",
             filter_name="group-id",
             key="groupId",
+            ref_key="groupRef",
         ),
         FieldSpec(
             name="SourceSecurityGroupName",

@@ -51,6 +51,7 @@ SPEC = ResourceSpec(
             references="SecurityGroup",
             filter_name="group-id",
             key="groupId",
+            ref_key="groupRef",
         ),
         FieldSpec(
             name="GroupName",

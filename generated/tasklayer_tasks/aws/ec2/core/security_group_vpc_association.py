@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             references="SecurityGroup",
             filter_name="group-id",
             key="groupId",
+            ref_key="groupRef",
         ),
         FieldSpec(
             name="VpcId",
@@ -47,6 +48,7 @@ SPEC = ResourceSpec(
             references="Vpc",
             filter_name="vpc-id",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="VpcOwnerId",

@@ -54,6 +54,7 @@ SPEC = ResourceSpec(
             references="Volume",
             filter_name="volume-id",
             key="volumeId",
+            ref_key="volumeRef",
         ),
         FieldSpec(
             name="Location",

@@ -77,6 +77,7 @@ SPEC = ResourceSpec(
             references="Vpc",
             filter_name="vpc-id",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="Ipv6Native",
@@ -93,6 +94,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="IpamPool",
             key="ipv4IpamPoolId",
+            ref_key="ipv4IpamPoolRef",
         ),
         FieldSpec(
             name="Ipv4NetmaskLength",
@@ -110,6 +112,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="IpamPool",
             key="ipv6IpamPoolId",
+            ref_key="ipv6IpamPoolRef",
         ),
         FieldSpec(
             name="Ipv6NetmaskLength",

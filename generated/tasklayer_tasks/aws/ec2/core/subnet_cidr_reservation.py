@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             references="Subnet",
             filter_name="subnet-id",
             key="subnetId",
+            ref_key="subnetRef",
         ),
         FieldSpec(
             name="Cidr",

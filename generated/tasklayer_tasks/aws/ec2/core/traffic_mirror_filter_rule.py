@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             references="TrafficMirrorFilter",
             filter_name="traffic-mirror-filter-id",
             key="trafficMirrorFilterId",
+            ref_key="trafficMirrorFilterRef",
         ),
         FieldSpec(
             name="TrafficDirection",

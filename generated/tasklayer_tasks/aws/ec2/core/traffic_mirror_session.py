@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             references="NetworkInterface",
             filter_name="network-interface-id",
             key="networkInterfaceId",
+            ref_key="networkInterfaceRef",
         ),
         FieldSpec(
             name="TrafficMirrorTargetId",
@@ -49,6 +50,7 @@ SPEC = ResourceSpec(
             references="TrafficMirrorTarget",
             filter_name="traffic-mirror-target-id",
             key="trafficMirrorTargetId",
+            ref_key="trafficMirrorTargetRef",
         ),
         FieldSpec(
             name="TrafficMirrorFilterId",
@@ -60,6 +62,7 @@ SPEC = ResourceSpec(
             references="TrafficMirrorFilter",
             filter_name="traffic-mirror-filter-id",
             key="trafficMirrorFilterId",
+            ref_key="trafficMirrorFilterRef",
         ),
         FieldSpec(
             name="PacketLength",

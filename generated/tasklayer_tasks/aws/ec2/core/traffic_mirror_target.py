@@ -35,6 +35,7 @@ SPEC = ResourceSpec(
             in_create=True,
             references="NetworkInterface",
             key="networkInterfaceId",
+            ref_key="networkInterfaceRef",
         ),
         FieldSpec(
             name="NetworkLoadBalancerArn",
@@ -58,6 +59,7 @@ SPEC = ResourceSpec(
             in_create=True,
             references="VpcEndpoint",
             key="gatewayLoadBalancerEndpointId",
+            ref_key="gatewayLoadBalancerEndpointRef",
         ),
         FieldSpec(
             name="TrafficMirrorTargetId",

@@ -39,6 +39,7 @@ SPEC = ResourceSpec(
             references="TransitGatewayMeteringPolicy",
             filter_name="transit-gateway-metering-policy-id",
             key="transitGatewayMeteringPolicyId",
+            ref_key="transitGatewayMeteringPolicyRef",
         ),
         FieldSpec(
             name="PolicyRuleNumber",

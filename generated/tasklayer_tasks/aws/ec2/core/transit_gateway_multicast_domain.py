@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             references="TransitGateway",
             filter_name="transit-gateway-id",
             key="transitGatewayId",
+            ref_key="transitGatewayRef",
         ),
         FieldSpec(
             name="Options",

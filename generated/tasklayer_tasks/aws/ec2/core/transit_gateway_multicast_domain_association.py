@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="TransitGatewayMulticastDomain",
             key="transitGatewayMulticastDomainId",
+            ref_key="transitGatewayMulticastDomainRef",
         ),
         FieldSpec(
             name="TransitGatewayAttachmentId",
@@ -56,6 +57,7 @@ SPEC = ResourceSpec(
             unordered=True,
             references="Subnet",
             key="subnetIds",
+            ref_key="subnetRefs",
         ),
         FieldSpec(
             name="ResourceId",

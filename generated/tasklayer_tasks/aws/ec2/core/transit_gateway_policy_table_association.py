@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             references="TransitGatewayPolicyTable",
             filter_name="transit-gateway-policy-table-id",
             key="transitGatewayPolicyTableId",
+            ref_key="transitGatewayPolicyTableRef",
         ),
         FieldSpec(
             name="TransitGatewayAttachmentId",

@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             required=True,
             references="TransitGatewayRouteTable",
             key="transitGatewayRouteTableId",
+            ref_key="transitGatewayRouteTableRef",
         ),
         FieldSpec(
             name="PrefixListId",
@@ -47,6 +48,7 @@ SPEC = ResourceSpec(
             required=True,
             references="ManagedPrefixList",
             key="prefixListId",
+            ref_key="prefixListRef",
         ),
         FieldSpec(
             name="TransitGatewayAttachmentId",

@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             references="TransitGatewayRouteTable",
             filter_name="transit-gateway-route-table-id",
             key="transitGatewayRouteTableId",
+            ref_key="transitGatewayRouteTableRef",
         ),
         FieldSpec(
             name="PeeringAttachmentId",

@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="TransitGatewayRouteTable",
             key="transitGatewayRouteTableId",
+            ref_key="transitGatewayRouteTableRef",
         ),
         FieldSpec(
             name="TransitGatewayAttachmentId",

@@ -39,6 +39,7 @@ SPEC = ResourceSpec(
             references="TransitGateway",
             filter_name="transit-gateway-id",
             key="transitGatewayId",
+            ref_key="transitGatewayRef",
         ),
         FieldSpec(
             name="VpcId",
@@ -49,6 +50,7 @@ SPEC = ResourceSpec(
             references="Vpc",
             filter_name="vpc-id",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="SubnetIds",
@@ -59,6 +61,7 @@ SPEC = ResourceSpec(
             unordered=True,
             references="Subnet",
             key="subnetIds",
+            ref_key="subnetRefs",
         ),
         FieldSpec(
             name="Options",
@@ -109,6 +112,7 @@ SPEC = ResourceSpec(
             unordered=True,
             references="Subnet",
             key="addSubnetIds",
+            ref_key="addSubnetRefs",
         ),
         FieldSpec(
             name="RemoveSubnetIds",
@@ -119,6 +123,7 @@ SPEC = ResourceSpec(
             unordered=True,
             references="Subnet",
             key="removeSubnetIds",
+            ref_key="removeSubnetRefs",
         ),
     ),
     primary=("TransitGatewayAttachmentId",),

@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             required=True,
             references="NetworkInterface",
             key="branchInterfaceId",
+            ref_key="branchInterfaceRef",
         ),
         FieldSpec(
             name="TrunkInterfaceId",
@@ -45,6 +46,7 @@ SPEC = ResourceSpec(
             required=True,
             references="NetworkInterface",
             key="trunkInterfaceId",
+            ref_key="trunkInterfaceRef",
         ),
         FieldSpec(
             name="VlanId",

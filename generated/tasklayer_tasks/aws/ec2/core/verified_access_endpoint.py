@@ -40,6 +40,7 @@ SPEC = ResourceSpec(
             references="VerifiedAccessGroup",
             filter_name="verified-access-group-id",
             key="verifiedAccessGroupId",
+            ref_key="verifiedAccessGroupRef",
         ),
         FieldSpec(
             name="EndpointType",
@@ -88,6 +89,7 @@ SPEC = ResourceSpec(
             unordered=True,
             references="SecurityGroup",
             key="securityGroupIds",
+            ref_key="securityGroupRefs",
         ),
         FieldSpec(
             name="LoadBalancerOptions",

@@ -48,6 +48,7 @@ SPEC = ResourceSpec(
             references="VerifiedAccessTrustProvider",
             filter_name="verified-access-trust-provider-id",
             key="verifiedAccessTrustProviderId",
+            ref_key="verifiedAccessTrustProviderRef",
         ),
         FieldSpec(
             name="Description",

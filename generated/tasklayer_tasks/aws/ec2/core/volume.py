@@ -93,6 +93,7 @@ SPEC = ResourceSpec(
             in_create=True,
             references="Snapshot",
             key="snapshotId",
+            ref_key="snapshotRef",
         ),
         FieldSpec(
             name="VolumeType",

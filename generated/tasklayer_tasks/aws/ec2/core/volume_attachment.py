@@ -44,6 +44,7 @@ SPEC = ResourceSpec(
             required=True,
             references="Instance",
             key="instanceId",
+            ref_key="instanceRef",
         ),
         FieldSpec(
             name="VolumeId",
@@ -54,6 +55,7 @@ SPEC = ResourceSpec(
             references="Volume",
             filter_name="volume-id",
             key="volumeId",
+            ref_key="volumeRef",
         ),
         FieldSpec(
             name="EbsCardIndex",

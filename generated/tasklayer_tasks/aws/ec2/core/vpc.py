@@ -63,6 +63,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="IpamPool",
             key="ipv4IpamPoolId",
+            ref_key="ipv4IpamPoolRef",
         ),
         FieldSpec(
             name="Ipv4NetmaskLength",
@@ -80,6 +81,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="IpamPool",
             key="ipv6IpamPoolId",
+            ref_key="ipv6IpamPoolRef",
         ),
         FieldSpec(
             name="Ipv6NetmaskLength",
@@ -185,6 +187,7 @@ SPEC = ResourceSpec(
             update_operation="AssociateDhcpOptions",
             references="DhcpOptions",
             key="dhcpOptionsId",
+            ref_key="dhcpOptionsRef",
         ),
         FieldSpec(
             name="EnableDnsHostnames",

@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="Subnet",
             key="subnetId",
+            ref_key="subnetRef",
         ),
         FieldSpec(
             name="VpcId",
@@ -46,6 +47,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="Vpc",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="InternetGatewayExclusionMode",

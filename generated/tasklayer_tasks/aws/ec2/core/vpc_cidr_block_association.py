@@ -67,6 +67,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="IpamPool",
             key="ipv4IpamPoolId",
+            ref_key="ipv4IpamPoolRef",
         ),
         FieldSpec(
             name="Ipv4NetmaskLength",
@@ -84,6 +85,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="IpamPool",
             key="ipv6IpamPoolId",
+            ref_key="ipv6IpamPoolRef",
         ),
         FieldSpec(
             name="Ipv6NetmaskLength",
@@ -102,6 +104,7 @@ SPEC = ResourceSpec(
             references="Vpc",
             filter_name="vpc-id",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="AmazonProvidedIpv6CidrBlock",

@@ -39,6 +39,7 @@ SPEC = ResourceSpec(
             references="Vpc",
             filter_name="vpc-id",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="VpcEncryptionControlId",

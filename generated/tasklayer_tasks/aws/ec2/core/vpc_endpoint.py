@@ -46,6 +46,7 @@ SPEC = ResourceSpec(
             references="Vpc",
             filter_name="vpc-id",
             key="vpcId",
+            ref_key="vpcRef",
         ),
         FieldSpec(
             name="ServiceName",
@@ -70,6 +71,7 @@ SPEC = ResourceSpec(
             unordered=True,
             references="RouteTable",
             key="routeTableIds",
+            ref_key="routeTableRefs",
         ),
         FieldSpec(
             name="SubnetIds",
@@ -79,6 +81,7 @@ SPEC = ResourceSpec(
             unordered=True,
             references="Subnet",
             key="subnetIds",
+            ref_key="subnetRefs",
         ),
         FieldSpec(
             name="SecurityGroupIds",
@@ -89,6 +92,7 @@ SPEC = ResourceSpec(
             unordered=True,
             references="SecurityGroup",
             key="securityGroupIds",
+            ref_key="securityGroupRefs",
         ),
         FieldSpec(
             name="IpAddressType",

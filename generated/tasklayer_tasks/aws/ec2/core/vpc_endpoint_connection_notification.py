@@ -33,6 +33,7 @@ SPEC = ResourceSpec(
             in_create=True,
             references="VpcEndpointServiceConfiguration",
             key="serviceId",
+            ref_key="serviceRef",
         ),
         FieldSpec(
             name="VpcEndpointId",
@@ -41,6 +42,7 @@ SPEC = ResourceSpec(
             in_create=True,
             references="VpcEndpoint",
             key="vpcEndpointId",
+            ref_key="vpcEndpointRef",
         ),
         FieldSpec(
             name="ConnectionNotificationArn",

@@ -43,6 +43,7 @@ SPEC = ResourceSpec(
             in_create=True,
             references="TransitGateway",
             key="transitGatewayId",
+            ref_key="transitGatewayRef",
         ),
         FieldSpec(
             name="VpnConcentratorId",

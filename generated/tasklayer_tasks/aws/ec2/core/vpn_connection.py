@@ -41,6 +41,7 @@ SPEC = ResourceSpec(
             references="CustomerGateway",
             filter_name="customer-gateway-id",
             key="customerGatewayId",
+            ref_key="customerGatewayRef",
         ),
         FieldSpec(
             name="Type",
@@ -58,6 +59,7 @@ SPEC = ResourceSpec(
             update_operation="ModifyVpnConnection",
             references="VpnGateway",
             key="vpnGatewayId",
+            ref_key="vpnGatewayRef",
         ),
         FieldSpec(
             name="TransitGatewayId",
@@ -67,6 +69,7 @@ SPEC = ResourceSpec(
             update_operation="ModifyVpnConnection",
             references="TransitGateway",
             key="transitGatewayId",
+            ref_key="transitGatewayRef",
         ),
         FieldSpec(
             name="VpnConcentratorId",
@@ -75,6 +78,7 @@ SPEC = ResourceSpec(
             in_create=True,
             references="VpnConcentrator",
             key="vpnConcentratorId",
+            ref_key="vpnConcentratorRef",
         ),
         FieldSpec(
             name="PreSharedKeyStorage",

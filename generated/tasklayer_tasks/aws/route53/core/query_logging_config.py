@@ -36,6 +36,7 @@ SPEC = ResourceSpec(
             required=True,
             references="HostedZone",
             key="hostedZoneId",
+            ref_key="hostedZoneRef",
         ),
         FieldSpec(
             name="CloudWatchLogsLogGroupArn",

@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             required=True,
             references="HostedZone",
             key="hostedZoneId",
+            ref_key="hostedZoneRef",
         ),
         FieldSpec(
             name="Name",

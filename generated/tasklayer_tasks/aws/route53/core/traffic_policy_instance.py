@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             required=True,
             references="HostedZone",
             key="hostedZoneId",
+            ref_key="hostedZoneRef",
         ),
         FieldSpec(
             name="Name",

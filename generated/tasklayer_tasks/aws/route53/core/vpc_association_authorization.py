@@ -37,6 +37,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="HostedZone",
             key="hostedZoneId",
+            ref_key="hostedZoneRef",
         ),
         FieldSpec(
             name="VPC",

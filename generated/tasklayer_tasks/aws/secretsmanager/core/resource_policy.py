@@ -38,6 +38,7 @@ SPEC = ResourceSpec(
             write_only=True,
             references="Secret",
             key="secretId",
+            ref_key="secretRef",
         ),
         FieldSpec(
             name="ResourcePolicy",

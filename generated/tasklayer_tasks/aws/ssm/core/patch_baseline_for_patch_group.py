@@ -34,6 +34,7 @@ SPEC = ResourceSpec(
             required=True,
             references="PatchBaseline",
             key="baselineId",
+            ref_key="baselineRef",
         ),
         FieldSpec(
             name="PatchGroup",
