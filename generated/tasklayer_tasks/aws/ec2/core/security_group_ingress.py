@@ -185,6 +185,7 @@ SPEC = ResourceSpec(
         natural_filter=None,
         nested_member=None,
         required=(),
+        selected_by=(("IsEgress", False),),
     ),
     updates=(),
     delete=CallSpec(
