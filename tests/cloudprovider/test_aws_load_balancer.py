@@ -130,3 +130,44 @@ def test_nodes_added_and_removed_change_only_the_targets(lab: Lab) -> None:
     lab.proxy.clear()
     lbs.update_load_balancer(web, nodes[1:])
     assert lab.proxy.writes() == Counter()
+
+
+def ingress_rules(lab: Lab, group_name: str) -> dict[tuple[int, str], str]:
+    """(port, range) -> rule id, of the ingress rules of the group named ``group_name``."""
+    ec2 = boto(lab.moto.url, "ec2")
+    group = ec2.describe_security_groups(
+        Filters=[{"Name": "group-name", "Values": [group_name]}])["SecurityGroups"][0]["GroupId"]
+    rules = ec2.describe_security_group_rules(
+        Filters=[{"Name": "group-id", "Values": [group]}])["SecurityGroupRules"]
+    return {(r["FromPort"], r.get("CidrIpv4", "")): r["SecurityGroupRuleId"]
+            for r in rules if not r["IsEgress"]}
+
+
+def test_a_port_changed_revokes_its_old_rule_and_touches_nothing_else(lab: Lab) -> None:
+    """The load balancer's own group lets the Service's ranges reach its ports: a port gone
+    takes its rule with it at the next ensure (prune tells an ingress rule from an egress one
+    by the read's ``IsEgress``), not only at the Service's delete; the egress rule, the node
+    ports rule and the other port's rule stay as they were."""
+    lbs, nodes = face(lab)
+    lbs.ensure_load_balancer(service("web", UID, (80, 30080), (443, 30443)), nodes)
+    group = f"k8s-elb-{lbs.get_load_balancer_name(service('web', UID))}"
+    before = ingress_rules(lab, group)
+    assert set(before) == {(80, "0.0.0.0/0"), (443, "0.0.0.0/0")}
+    ec2 = boto(lab.moto.url, "ec2")
+    everything = {r["SecurityGroupRuleId"] for r in ec2.describe_security_group_rules()[
+        "SecurityGroupRules"]}
+    lab.proxy.clear()
+    lbs.ensure_load_balancer(service("web", UID, (8080, 30080), (443, 30443)), nodes)
+    writes = lab.proxy.writes()
+    assert writes["RevokeSecurityGroupIngress"] == 1 and writes["AuthorizeSecurityGroupIngress"] == 1
+    assert "RevokeSecurityGroupEgress" not in writes
+    after = ingress_rules(lab, group)
+    assert set(after) == {(8080, "0.0.0.0/0"), (443, "0.0.0.0/0")}
+    assert after[(443, "0.0.0.0/0")] == before[(443, "0.0.0.0/0")]
+    now = {r["SecurityGroupRuleId"] for r in ec2.describe_security_group_rules()[
+        "SecurityGroupRules"]}
+    assert everything - now == {before[(80, "0.0.0.0/0")]}  # only the old port's rule went
+    assert len(now - everything) == 1  # the new port's
+    lab.proxy.clear()
+    lbs.ensure_load_balancer(service("web", UID, (8080, 30080), (443, 30443)), nodes)
+    assert lab.proxy.writes() == Counter()

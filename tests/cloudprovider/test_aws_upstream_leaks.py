@@ -96,15 +96,16 @@ def test_kubernetes_78124_a_restart_between_any_two_calls_of_a_delete_completes_
 
 
 def test_cloud_provider_aws_528_load_balancer_to_cluster_ip_leaves_nothing(lab: Lab) -> None:
-    """... after the Service's ports had changed, so that what its load balancer is made of is no
-    longer what the Service declares (the old port's rule is still in its group)."""
+    """... after the Service's ports had changed, and changed again with the type (the controller
+    calls EnsureLoadBalancerDeleted with the Service as it now is, never ensured), so that what
+    its load balancer is made of is no longer what the Service declares."""
     cluster = make_cluster(lab.moto.url, "demo").aws
     other = service("api", "6fa459ea-ee8a-3ca4-894e-db77e160355e", (80, 30081))
     ensure(lab, cluster, other)
     ensure(lab, cluster, service("web", UID, (80, 30080)))
     ensure(lab, cluster, service("web", UID, (8080, 30080)))
-    assert inventory(lab.moto.url)["default/web"]["sg-rule"] == 3  # the old port's stays
-    delete(lab, cluster, service("web", UID, (8080, 30080)))
+    assert inventory(lab.moto.url)["default/web"]["sg-rule"] == 2  # the old port's went, pruned
+    delete(lab, cluster, service("web", UID, (9090, 30080)))  # none of its listener, group, rule
     left = inventory(lab.moto.url)
     assert set(left) == {"default/api"}
     assert left["default/api"]["load-balancer"] == 1

@@ -21,6 +21,8 @@ class AwsCallShape(CallShape):
     wrapped_member: str | None = (
         None  # each listed item wraps the resources in this list ("Instances")
     )
+    # the read's items that are this kind, where a read lists two: (("IsEgress", False),)
+    selected_by: tuple[tuple[str, Any], ...] = ()
     one_field_per_call: bool = False  # ModifyVpcAttribute changes one attribute per call
     # (input member, state field it is filled from): ("AssociationId", "RouteTableAssociationId")
     identity_pairs: tuple[tuple[str, str], ...] = ()

@@ -140,6 +140,8 @@ class AwsResourceView(ResourceView):
             values.append(("natural_filter_is_list", False))
         if call.wrapped_member:
             values.append(("wrapped_member", call.wrapped_member))
+        if call.selected_by:
+            values.append(("selected_by", call.selected_by))
         return arguments(values)
 
     def listing_arguments(self) -> list[Argument] | None:

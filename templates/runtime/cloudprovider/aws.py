@@ -11,8 +11,10 @@ source ranges reach its ports, allowed into the nodes' group on the node-port ra
 tagged ``kubernetes.io/cluster/<id>=owned`` and ``kubernetes.io/service-name=<ns>/<name>``,
 and the second tag is part of ownership (:meth:`~..contract.ownership.Owner.within`): what
 one Service's calls find, change, prune or delete is only ever that Service's, never another
-Service's of the same cluster nor another cluster's. A port no longer declared loses its
-listener and target group through the executor's prune; the load balancer stays.
+Service's of the same cluster nor another cluster's, and (the marker a narrowed owner writes)
+never a cluster-wide prune's, kOps' over the same cluster id. A port no longer declared loses
+its listener, target group and ingress rule through the executor's prune; the load balancer
+stays.
 """
 
 from __future__ import annotations
@@ -179,7 +181,7 @@ class AwsLoadBalancers:
 
     def ensure_load_balancer(self, service: Service, nodes: Sequence[Node]) -> LoadBalancerStatus:
         """``EnsureLoadBalancer``: make what is missing, change what differs, and remove the
-        listeners and target groups of ports the Service no longer has."""
+        listeners, target groups and ingress rules of ports the Service no longer has."""
         tasks = self.tasks(service, nodes)
         self._run(self.context_for(service), lambda e: e.run(tasks, prune=True))
         balancer = next(t for t in tasks if isinstance(t, LoadBalancer))

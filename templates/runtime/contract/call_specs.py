@@ -23,6 +23,9 @@ class ReadSpec:
     identity: tuple[tuple[str, str], ...] = ()  # GCP: (parameter, "@scope" or state field)
     natural_filter_is_list: bool = True  # "Names" takes a list; DNSName one value
     wrapped_member: str | None = None  # AWS: each listed item wraps the resources ("Instances")
+    # the listed items that are this kind, where one read lists two (members and their values:
+    # (("IsEgress", False),) for a security group's ingress rules); () when it lists one
+    selected_by: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True)

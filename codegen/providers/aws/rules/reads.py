@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from botocore.model import Shape
 
@@ -294,3 +295,36 @@ def read_through_wrapper(ctx: AwsContext) -> None:
         if resource.list is not None and resource.list.output_member == read.output_member:
             resource.set("list", with_aws(resource.list, wrapped_member=member), source(rid))
         resource.set("shape", shape.name, source(rid))
+
+
+@rule("aws.shared-read-selector")
+def shared_read_selector(ctx: AwsContext) -> None:
+    """Kinds one operation reads (SecurityGroupIngress and SecurityGroupEgress, both from
+    DescribeSecurityGroupRules) are told apart in its items by a boolean member ``Is<Word>``
+    of the shape they share, ``Word`` a word of exactly one of their names (``IsEgress``): that
+    kind is the items where it is true, every other where it is false. Without it a listing of
+    the read cannot say which kind an item is (nor which delete call applies)."""
+    rid = "aws.shared-read-selector"
+    by_read: dict[tuple[str, str | None], list[ResourceDraft]] = {}
+    for resource in ctx.resources():
+        read = resource.read
+        if read is not None and resource.shape and not aws(read).nested_member:
+            by_read.setdefault((read.name, resource.shape), []).append(resource)
+    for (_, shape_name), sharing in sorted(by_read.items(), key=lambda kv: kv[0][0]):
+        if len(sharing) < 2 or shape_name is None:
+            continue
+        words = {r.name: set(re.findall(r"[A-Z][a-z0-9]*", r.name)) for r in sharing}
+        flags = [
+            (name, having)
+            for name, shape in members(ctx.model.shape_for(shape_name)).items()
+            if name.startswith("Is") and shape.type_name == "boolean"
+            and len(having := [r for r in sharing if name[2:] in words[r.name]]) == 1
+        ]  # fmt: skip
+        if len(flags) != 1:
+            continue
+        flag, having = flags[0]
+        for resource in sharing:
+            read = resource.read
+            assert read is not None
+            selected = ((flag, resource in having),)
+            resource.set("read", with_aws(read, selected_by=selected), source(rid))

@@ -49,6 +49,7 @@ AWS_RULES: Sequence[Rule[AwsContext]] = check_unique(
         reads.read_through_parent,
         reads.shape_from_create,
         reads.read_through_wrapper,
+        reads.shared_read_selector,
         tagging.tags_model,
         service_tags.service_level_tagging,
         # identity

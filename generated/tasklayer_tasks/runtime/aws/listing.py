@@ -116,7 +116,7 @@ def owned_states(core: AwsCalls, owner: Owner) -> list[State] | None:
     if tags is None:
         return None
     states = (core.state(i) for i in _listing(core, owner))
-    return [s for s in states if owner.owns(s.get(tags.field)) and not spec.terminal(s)]
+    return [s for s in states if owned_of_kind(core, owner, s)]
 
 
 def owned_within(core: AwsCalls, owner: Owner, within: Mapping[str, Any]) -> list[State] | None:
@@ -141,7 +141,21 @@ def owned_within(core: AwsCalls, owner: Owner, within: Mapping[str, Any]) -> lis
             spec.service, key, lambda: core.read_items(params, retry_not_found=False)
         )
     states = [{**params, **core.state(i)} for i in items]
-    return [s for s in states if owner.owns(s.get(tags.field)) and not spec.terminal(s)]
+    return [s for s in states if owned_of_kind(core, owner, s)]
+
+
+def owned_of_kind(core: AwsCalls, owner: Owner, state: State) -> bool:
+    """A listed item is the owner's, live, and of this kind (where the read lists two kinds,
+    the members that tell them apart have this kind's values: an ingress rule is not egress)."""
+    spec = core.spec
+    tags, read = spec.tags, spec.read
+    selected = read is None or all(state.get(m) == v for m, v in read.selected_by)
+    return (
+        selected
+        and tags is not None
+        and owner.owns(state.get(tags.field))
+        and not spec.terminal(state)
+    )
 
 
 def listable(core: AwsCalls) -> bool:

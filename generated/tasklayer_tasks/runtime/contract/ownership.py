@@ -7,6 +7,13 @@ cluster-api is recognised as theirs: kOps' ``KubernetesCluster`` and
 ``kubernetes.io/cluster/<cluster>=owned`` (AWS) and ``k8s-io-cluster-name`` (GCE); CAPA's
 ``sigs.k8s.io/cluster-api-provider-aws/cluster/<cluster>=owned``; CAPG's
 ``capg-cluster-<cluster>=owned``.
+
+An owner narrowed to one consumer within it (:meth:`Owner.within`: a cluster's Service) also
+writes a marker naming the keys that narrow it (:data:`NARROWED_TAG`). The cluster's own,
+un-narrowed owner does not own what carries that marker, nor does an owner narrowed by other
+keys: a cluster-wide prune never takes a Service's load balancer for its orphan, though both
+carry the cluster's tag. The marker is data, not a list of known keys: the other tags a real
+account carries (``Name``, ``KubernetesCluster``, a user's cost tags) narrow nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +30,10 @@ OWNED = "owned"
 # a per-attempt marker written by creates that carry no idempotency token: after a reply was
 # lost, the runtime looks for it before it ever creates again
 ATTEMPT_TAG = "tasklayer.dev/create-attempt"
+# written by a narrowed owner's creates (Owner.within): the keys that narrow it, space-separated
+# (ELBv2 and Route 53 tag values take no commas)
+NARROWED_TAG = "tasklayer.dev/owner-narrowed-by"
+NARROWED_LABEL = "tasklayer-owner-narrowed-by"  # the same, as a GCP label key
 
 
 @dataclass(frozen=True)
@@ -41,15 +52,26 @@ class Owner:
     """Marks ownership needs besides ``key=value`` (written too, as ``marks``): what one
     consumer within the owner holds, so that another within it is not this one's (a cluster's
     Service and its load balancer: ``kubernetes.io/service-name``). Empty: the whole owner."""
+    narrowed_by: str = NARROWED_TAG
+    """The marker key a narrowed owner writes naming the keys of ``also``
+    (:data:`NARROWED_LABEL` where marks are GCP labels)."""
 
     def owns(self, tags: Any) -> bool:
         """Whether ``tags`` (a resource's tags or labels) carry this owner's mark (and every
-        mark of ``also``)."""
+        mark of ``also``), and no marker of a narrower owner this one is not: what a narrowed
+        owner made says which keys narrow it (``narrowed_by``), and only an owner narrowed by
+        exactly those owns it. No marker (made before markers, or by another tool): judged by
+        the marks alone."""
         return (
             isinstance(tags, Mapping)
             and tags.get(self.key) == self.value
             and all(tags.get(k) == v for k, v in self.also.items())
+            and tags.get(self.narrowed_by) in (None, self._narrowing())
         )
+
+    def _narrowing(self) -> str | None:
+        """The marker's value: the keys of ``also``; None for an owner not narrowed."""
+        return narrowing(self.also, self.narrowed_by) if self.also else None
 
     def within(self, marks: Mapping[str, str]) -> Owner:
         """This owner narrowed to what also carries ``marks``: listings still ask the cloud
@@ -58,11 +80,13 @@ class Owner:
         if not marks:
             return self
         shown = ", ".join(f"{k}={v}" for k, v in sorted(marks.items()))
+        also = {**self.also, **marks}
+        marker = {self.narrowed_by: narrowing(also, self.narrowed_by)}
         return replace(
             self,
             description=f"{self.description} ({shown})",
-            marks={**self.marks, **marks},
-            also={**self.also, **marks},
+            marks={**self.marks, **marks, **marker},
+            also=also,
         )
 
     def token(self, attempt: str) -> str:
@@ -100,15 +124,23 @@ class Owner:
         """kOps' GCE convention: the label ``k8s-io-cluster-name`` set to the cluster's name as a
         label value."""
         value = gce_label_value(cluster)
+        marks = {"k8s-io-cluster-name": value}
         return cls(
-            f"cluster {cluster}", "k8s-io-cluster-name", value, {"k8s-io-cluster-name": value}
+            f"cluster {cluster}", "k8s-io-cluster-name", value, marks, narrowed_by=NARROWED_LABEL
         )
 
     @classmethod
     def capg(cls, cluster: str) -> Owner:
         """cluster-api-provider-gcp's convention: the label ``capg-cluster-<cluster>=owned``."""
         key = f"capg-cluster-{gce_label_value(cluster)}"[:63]
-        return cls(f"cluster {cluster}", key, OWNED, {key: OWNED})
+        return cls(f"cluster {cluster}", key, OWNED, {key: OWNED}, narrowed_by=NARROWED_LABEL)
+
+
+def narrowing(also: Mapping[str, str], narrowed_by: str) -> str:
+    """The value of a narrowed owner's marker: the keys that narrow it, space-separated (a GCP
+    label value, which takes lower case letters, digits, ``-`` and ``_`` only, as one)."""
+    keys = " ".join(sorted(also))
+    return keys if narrowed_by == NARROWED_TAG else gce_label_value(keys)
 
 
 def gce_label_value(text: str) -> str:

@@ -11,9 +11,10 @@ A kind that carries tags but is read only inside its parent (ELBv2 listeners, in
 balancer) is listed within each parent its declared tasks name. Never pruned: anything not
 carrying the owner's tag or label (so nothing shared and nothing of another owner), tag-less
 kinds listed inside a parent (a Route goes with its RouteTable; the local route was never
-ours), kinds that cannot be listed by tag, and kinds whose read lists another kind
-too (security group ingress and egress rules come from one ``DescribeSecurityGroupRules``:
-which delete call applies is not known from the listing).
+ours), kinds that cannot be listed by tag, and kinds whose read lists another kind too
+unless the read's spec says which items are which (``ReadSpec.selected_by``: security group
+ingress and egress rules come from one ``DescribeSecurityGroupRules``, told apart by
+``IsEgress``; without it, which delete call applies is not known from the listing).
 """
 
 from __future__ import annotations
@@ -32,10 +33,12 @@ from .translate import adopt, owner_of, pass_core, record_of
 
 
 def _alone_in_its_read(spec: ResourceSpec) -> bool:
+    """Every item its read lists is of this kind, or the read says which are (``selected_by``:
+    ingress rules beside egress ones, by ``IsEgress``)."""
     read = spec.read
     if read is None:
         return False
-    return not any(
+    return bool(read.selected_by) or not any(
         other is not spec
         and other.service == spec.service
         and other.name != spec.name

@@ -178,6 +178,7 @@ SPEC = ResourceSpec(
         natural_filter=None,
         nested_member=None,
         required=(),
+        selected_by=(("IsEgress", True),),
     ),
     updates=(),
     delete=CallSpec(

@@ -186,6 +186,7 @@ SPEC = ResourceSpec(
         natural_filter=None,
         nested_member=None,
         required=(),
+        selected_by=(("IsEgress", False),),
     ),
     updates=(),
     delete=CallSpec(
