@@ -41,13 +41,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "generated")]
 
-import kubernetes  # noqa: E402
-import yaml  # noqa: E402
+import kubernetes
+import yaml
 
-from testbed.apiserver import ApiServer  # noqa: E402
-from testbed.moto import MotoServer  # noqa: E402
-from testbed.operator_process import Operator  # noqa: E402
-from testbed.proxy import FaultProxy  # noqa: E402
+from testbed.apiserver import ApiServer
+from testbed.moto import MotoServer
+from testbed.operator_process import Operator
+from testbed.proxy import FaultProxy
 
 GROUP = "ec2.aws.tasklayer.dev"
 CRDS = ROOT / "generated" / "tasklayer_tasks" / "crds" / "aws" / "ec2"
