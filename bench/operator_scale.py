@@ -57,8 +57,9 @@ REFERS_TO_VPC = {"subnets", "securitygroups", "routetables"}
 # kopf's log line for each handler run: "[ns/name] Handler 'reconcile-vpcs' succeeded."
 HANDLER = re.compile(
     r"^\[(?P<at>[0-9-]+ [0-9:,]+)\].*?\[(?P<ns>[^/\]]+)/(?P<name>[^\]]+)\] "
-    r"Handler '(?P<id>reconcile-[a-z]+)' (?P<how>succeeded|failed)"
+    r"Handler '(?P<id>reconcile-[a-z]+)' (?P<how>succeeded|failed)(?:[^:]*: (?P<why>[^:.]+))?"
 )
+ID_PARAM = re.compile(r"Ids?\.\d+$")  # VpcId.1, GroupId.1: a Describe* naming ids
 
 
 def spec_of(plural: str, unit: int) -> tuple[str, dict[str, Any]]:
@@ -142,8 +143,8 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for {pid}")
 
 
-def handler_runs(log: Path, since: int) -> list[tuple[float, str, str, str]]:
-    """(time, plural handler id, name, succeeded|failed) for every reconcile handler run logged
+def handler_runs(log: Path, since: int) -> list[tuple[float, str, str, str, str]]:
+    """(time, handler id, name, succeeded|failed, the failure's reason or "") for every reconcile handler run logged
     after byte ``since`` of the operator's log."""
     with open(log, "rb") as f:
         f.seek(since)
@@ -153,7 +154,7 @@ def handler_runs(log: Path, since: int) -> list[tuple[float, str, str, str]]:
         m = HANDLER.match(line)
         if m and m["ns"] == NAMESPACE:
             at = datetime.strptime(m["at"], "%Y-%m-%d %H:%M:%S,%f").timestamp()
-            runs.append((at, m["id"], m["name"], m["how"]))
+            runs.append((at, m["id"], m["name"], m["how"], m["why"] or ""))
     return runs
 
 
@@ -220,7 +221,13 @@ def run(crs: int, kinds: list[str], timeout: float) -> None:
 
             def resumed() -> bool:
                 return (
-                    len({(h, n) for _, h, n, how in handler_runs(log, since) if how == "succeeded"})
+                    len(
+                        {
+                            (h, n)
+                            for _, h, n, how, _ in handler_runs(log, since)
+                            if how == "succeeded"
+                        }
+                    )
                     >= crs
                 )
 
@@ -228,6 +235,12 @@ def run(crs: int, kinds: list[str], timeout: float) -> None:
             resync_wall = time.monotonic() - restarted
             resync_runs = handler_runs(log, since)
             resync_reads, resync_writes = proxy.reads(), proxy.writes()
+            # what each read asked for: how many ids it names (0: a listing by filter)
+            ids_named = Counter(
+                sum(1 for key in r.params if ID_PARAM.search(key))
+                for r in proxy.requests
+                if r.action and not r.mutating
+            )
             resync_rss = rss_kib(operator.pid)
         finally:
             operator.stop()
@@ -245,7 +258,7 @@ def run(crs: int, kinds: list[str], timeout: float) -> None:
         (
             "converge: reconciles (handler runs)",
             f"{len(conv_runs)} "
-            f"({sum(1 for r in conv_runs if r[3] == 'failed')} requeued/failed)",
+            f"({top(Counter(r[4] for r in conv_runs if r[3] == 'failed'))} requeued)",
         ),
         (
             "converge: reconciles per second",
@@ -253,7 +266,11 @@ def run(crs: int, kinds: list[str], timeout: float) -> None:
             f"{len(conv_runs) / max(conv_span, 1e-9):.1f} over first..last run",
         ),
         ("resync: restart until every CR resumed", f"{resync_wall:.1f} s"),
-        ("resync: reconciles", f"{len(resync_runs)}"),
+        (
+            "resync: reconciles",
+            f"{len(resync_runs)} ({top(Counter(r[4] for r in resync_runs if r[3] == 'failed'))}"
+            " requeued)",
+        ),
         (
             "resync: reconciles per second",
             f"{len(resync_runs) / resync_wall:.1f} over the wall, "
@@ -261,6 +278,10 @@ def run(crs: int, kinds: list[str], timeout: float) -> None:
         ),
         ("resync: cloud reads", f"{sum(resync_reads.values())} ({top(resync_reads)})"),
         ("resync: cloud reads per CR (target <= 0.1)", f"{sum(resync_reads.values()) / crs:.2f}"),
+        (
+            "resync: cloud reads by ids named per read",
+            ", ".join(f"{n} id(s): {c} reads" for n, c in sorted(ids_named.items())),
+        ),
         (
             "resync: cloud writes (target 0)",
             f"{sum(resync_writes.values())} ({top(resync_writes)})",
