@@ -32,6 +32,7 @@ ROLES = {
     "engine": "the one lifecycle",
     "kops": "face",
     "capi": "face",
+    "cloudprovider": "face over kOps tasks",
     "aws": "adapter",
     "gcp": "adapter",
     "wiring": "binds a face to an adapter",
