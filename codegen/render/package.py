@@ -24,6 +24,7 @@ from codegen.render.capability import runtime_service
 from codegen.render.contract import FIELD_SPEC, SpecType, runtime_type
 from codegen.render.env import make_environment, render_template
 from codegen.render.names import check_resources, check_service_name
+from codegen.render.runtime_files import runtime_files
 from codegen.render.verify import check_modules
 from codegen.render.views import ResourceView
 
@@ -88,7 +89,8 @@ def render_package(
     {resource: why}); any other selection stops at the first problem."""
     env = make_environment(templates_dir)
     field_spec = runtime_type(templates_dir, FIELD_SPEC)
-    files = dict(_runtime(templates_dir))
+    held = {f"{s.service.provider}/{s.service.name}" for s in selections}
+    files = runtime_files(templates_dir, PACKAGE, held)
     # service labels carry schema text (names, versions): escaped once, as prose
     listed = safe_docstring(
         ", ".join(sources if sources is not None else [s.label for s in selections])
@@ -152,25 +154,6 @@ def _service_dropping_failures(
             if not selection.not_generated and not selection.whole_service:
                 raise failed.error from None
             dropped[failed.resource] = f"cannot render: {failed.error.reason}"
-
-
-def _runtime(templates_dir: Path) -> dict[str, str]:
-    """The runtime, and the testing helpers users' tests import (``tasklayer_tasks.testing``),
-    both copied verbatim, subpackages (a layer's folder) included."""
-    runtime = templates_dir / "runtime"
-    if not any(runtime.rglob("*.py")):
-        raise TasklayerError(
-            "the runtime sources are missing: the package would ship without its runtime",
-            file=runtime,
-        )
-    return {
-        f"{PACKAGE}/{folder}/{path.relative_to(templates_dir / folder).as_posix()}": path.read_text(
-            encoding="utf-8"
-        )
-        for folder in ("runtime", "testing")
-        for path in sorted((templates_dir / folder).rglob("*.py"))
-        if "__pycache__" not in path.parts
-    }
 
 
 def _service(env: jinja2.Environment, selection: Selection, field_spec: SpecType) -> dict[str, str]:
