@@ -16,7 +16,7 @@ from ..contract.state import State, known
 from . import change_batch as aws_change_batch
 from .calls import AwsCalls
 
-__all__ = ["carries", "find", "known", "natural_params", "nested_states"]
+__all__ = ["carries", "find", "known", "natural_params", "nested_states", "shared_read"]
 
 
 def find(
@@ -50,7 +50,7 @@ def find(
     if retry_not_found or core.snapshots is None:
         items = core.read_items(params, retry_not_found, read)
     else:
-        items = _shared_read(core, params, read)
+        items = shared_read(core, params, read)
     states = [core.state(item) for item in items]
     if by_id:
         for state in states:  # an answer about another resource is not believed
@@ -65,7 +65,7 @@ def find(
     return [s for s in states if _in_scope(core, s, desired, name) and carries(core, s, match_tags)]
 
 
-def _shared_read(core: AwsCalls, params: dict[str, Any], read: ReadSpec) -> list[dict[str, Any]]:
+def shared_read(core: AwsCalls, params: dict[str, Any], read: ReadSpec) -> list[dict[str, Any]]:
     """A find's read (by id or natural key), kept in the pass's snapshots as a listing is and
     dropped by the same writes: the executor makes it before the task runs (:func:`read_ahead`)
     and the task's find uses it. Read-backs, which must see a write just made, never come
@@ -220,7 +220,7 @@ def _in_scope(core: AwsCalls, state: State, desired: Mapping[str, Any], name: st
 def _find_nested(core: AwsCalls, desired: Mapping[str, Any], retry_not_found: bool) -> list[State]:
     """Sub-resources listed inside their parent (a Route in its RouteTable). The parent's read
     by id is the very read a find of the parent makes: kept in the pass's snapshots the same
-    way (:func:`_shared_read`), so within a pass the parent is read once for itself and its
+    way (:func:`shared_read`), so within a pass the parent is read once for itself and its
     children; a read-back (``retry_not_found``) reads afresh."""
     read = core.spec.read
     assert read is not None and read.nested_member and read.id_filter
@@ -231,7 +231,7 @@ def _find_nested(core: AwsCalls, desired: Mapping[str, Any], retry_not_found: bo
     if retry_not_found or core.snapshots is None:
         items = core.read_items(params, retry_not_found)
     else:
-        items = _shared_read(core, params, read)
+        items = shared_read(core, params, read)
     return nested_states(core, items, desired)
 
 

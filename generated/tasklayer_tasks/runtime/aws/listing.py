@@ -11,7 +11,6 @@ the listing cannot answer exactly is left to the direct read (``None``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,7 +19,7 @@ from ..contract.ownership import Owner
 from ..contract.state import State, Unread, known
 from . import model
 from .calls import AwsCalls
-from .find import carries, find, natural_params, nested_states
+from .find import carries, find, natural_params, nested_states, shared_read
 
 
 def find_listed(
@@ -135,11 +134,8 @@ def owned_within(core: AwsCalls, owner: Owner, within: Mapping[str, Any]) -> lis
     params = dict(within)
     if core.snapshots is None:
         items = core.read_items(params, retry_not_found=False)
-    else:
-        key = (read.operation, "find", json.dumps(params, sort_keys=True, default=str))
-        items = core.snapshots.items(
-            spec.service, key, lambda: core.read_items(params, retry_not_found=False)
-        )
+    else:  # the very read a find by the parent makes, shared with it for the pass
+        items = shared_read(core, params, read)
     states = [{**params, **core.state(i)} for i in items]
     return [s for s in states if owned_of_kind(core, owner, s)]
 
