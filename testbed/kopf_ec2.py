@@ -11,6 +11,7 @@ import kopf
 
 from tasklayer_tasks.aws.ec2.operator import register
 from tasklayer_tasks.runtime import Context
+from tasklayer_tasks.runtime.capi.operator import SHARED_READS
 
 
 @kopf.on.startup()
@@ -21,8 +22,11 @@ def startup(settings: kopf.OperatorSettings, **_: Any) -> None:
     settings.watching.server_timeout = 60
     # with --peering: how long a replica killed without a goodbye keeps the others paused
     settings.peering.lifetime = int(os.environ.get("TASKLAYER_PEERING_LIFETIME", "60"))
-    # a reconcile waiting on an object it names by reference looks again after a second
+    # a reconcile waiting on an object it names by reference looks again after a second;
+    # TASKLAYER_SHARED_READS: seconds listings are kept across reconciles (0: not kept)
+    shared = os.environ.get("TASKLAYER_SHARED_READS")
     register(
         Context(region="us-east-1", endpoint_url=os.environ["TASKLAYER_AWS_ENDPOINT"]),
         dependency_delay=1.0,
+        shared_reads=float(shared) if shared is not None else SHARED_READS,
     )

@@ -89,7 +89,7 @@ def find(core: AwsCalls, desired: Mapping[str, Any], retry_not_found: bool) -> l
     keys = {f: desired.get(f) for _, f in batch.start}
     if not known(parent) or not all(known(v) for v in keys.values()):
         return []
-    if core.snapshots is not None and not retry_not_found:
+    if core.snapshots is not None and core.snapshots.keeps_finds and not retry_not_found:
         items = core.snapshots.items(
             core.spec.service,
             (read.operation, parent),

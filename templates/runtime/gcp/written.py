@@ -17,9 +17,10 @@ def mark_written(
 ) -> bool:
     """Before a write of the resource these states describe (as wanted, as read, the changes):
     the pass's listings hold its item, and the items its written references name, as stale.
-    False when its own name is not known (the caller drops every listing it touches)."""
+    False when its own name is not known, or the listings are kept across passes (marks would
+    outlive every pass): the caller drops every listing it touches, once its call is done."""
     name = next((s["name"] for s in states if isinstance(s.get("name"), str)), None)
-    if snapshots is None or name is None:
+    if snapshots is None or name is None or snapshots.across_passes:
         return False
     marks: dict[str, set[tuple[str, Any]]] = {}
     _mark(marks, spec, {("name", name)})

@@ -70,7 +70,11 @@ def register(
     context: Context,
     registry: kopf.OperatorRegistry | None = None,
     dependency_delay: float = operator.DEPENDENCY_DELAY,
+    shared_reads: float | None = operator.SHARED_READS,
 ) -> None:
     """Register every logs resource's handlers with kopf (a reconcile
-    waiting on an object it names by reference is tried again after ``dependency_delay`` s)."""
-    operator.register(GROUP, VERSION, RECONCILERS, context, registry, dependency_delay)
+    waiting on an object it names by reference is tried again after ``dependency_delay`` s;
+    the cloud's listings are kept across reconciles for ``shared_reads`` s, None: not kept)."""
+    operator.register(
+        GROUP, VERSION, RECONCILERS, context, registry, dependency_delay, shared_reads
+    )

@@ -47,7 +47,7 @@ def find(
         params = natural_params(core, desired, name, match_tags, read)
     if params is None:
         return []
-    if retry_not_found or core.snapshots is None:
+    if retry_not_found or core.snapshots is None or not core.snapshots.keeps_finds:
         items = core.read_items(params, retry_not_found, read)
     else:
         items = shared_read(core, params, read)
@@ -228,7 +228,7 @@ def _find_nested(core: AwsCalls, desired: Mapping[str, Any], retry_not_found: bo
     if not known(parent_id):
         return []
     params = {read.id_filter: [parent_id] if read.id_filter_is_list else parent_id}
-    if retry_not_found or core.snapshots is None:
+    if retry_not_found or core.snapshots is None or not core.snapshots.keeps_finds:
         items = core.read_items(params, retry_not_found)
     else:
         items = shared_read(core, params, read)

@@ -44,6 +44,8 @@ def find_listed(
     spec, read = core.spec, core.spec.read
     if core.snapshots is None or not core.snapshots.listings or read is None:
         return None  # no pass's listings (a pass that keeps finds' own reads only: no listing)
+    if core.snapshots.across_passes:
+        return _listed_by_id(core, desired, owner)
     has_id = len(spec.primary) == 1 and known(desired.get(spec.primary[0]))  # given: read it
     inside_new = first_look and not has_id and _inside_made_parent(core, desired)
     if inside_new and spec.tags is not None and spec.change_batch is None:
@@ -71,6 +73,26 @@ def find_listed(
     return [s for s in hits if carries(core, s, match_tags)]
 
 
+def _listed_by_id(core: AwsCalls, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:
+    """Across passes (an operator's reconciles, :mod:`..contract.snapshot`): only a find that
+    names its resource's whole primary id is answered from the kept listing, and only with what
+    it holds; None otherwise (the caller reads directly). What the listing does not hold may
+    have been made since it was listed: only a fresh read may say nothing is there before
+    anything is created. While writes touch the kind, no listing is made for it."""
+    spec, snapshots = core.spec, core.snapshots
+    assert snapshots is not None
+    primary = {p: desired.get(p) for p in spec.primary}
+    if not primary or not all(known(v) for v in primary.values()) or not listable(core):
+        return None
+    if not snapshots.may_list(spec.service, _listing_key(core, owner)):
+        return None
+    if spec.read is not None and spec.read.nested_member:
+        return _nested(core, desired, owner) or None
+    states = owned_states(core, owner)
+    hits = [s for s in states or () if all(s.get(p) == v for p, v in primary.items())]
+    return hits or None
+
+
 def read_ahead(
     core: AwsCalls,
     desired: Mapping[str, Any],
@@ -85,6 +107,8 @@ def read_ahead(
     spec, read = core.spec, core.spec.read
     if read is None or spec.change_batch is not None or read.nested_member:
         return
+    if core.snapshots is not None and not core.snapshots.keeps_finds:
+        return  # a read made now would not be kept for the find
     if find_listed(core, desired, name, owner, match_tags, first_look) is None:
         find(core, desired, name, match_tags, retry_not_found=False)
 
@@ -132,7 +156,7 @@ def owned_within(core: AwsCalls, owner: Owner, within: Mapping[str, Any]) -> lis
     if not all(member in core.inputs(read.operation) for member in within):
         return None
     params = dict(within)
-    if core.snapshots is None:
+    if core.snapshots is None or not core.snapshots.keeps_finds:
         items = core.read_items(params, retry_not_found=False)
     else:  # the very read a find by the parent makes, shared with it for the pass
         items = shared_read(core, params, read)
@@ -202,10 +226,19 @@ def _listing(core: AwsCalls, owner: Owner) -> list[dict[str, Any]]:
         params = {read.filters_member: [{"Name": f"tag:{owner.key}", "Values": [owner.value]}]}
     if core.snapshots is None or not core.snapshots.listings:  # no pass to share it with
         return core.read_items(params, retry_not_found=False)  # (a prune outside a run)
-    key = (read.operation, owner.key, owner.value)
     return core.snapshots.items(
-        core.spec.service, key, lambda: core.read_items(params, retry_not_found=False)
+        core.spec.service,
+        _listing_key(core, owner),
+        lambda: core.read_items(params, retry_not_found=False),
     )
+
+
+def _listing_key(core: AwsCalls, owner: Owner) -> tuple[str, str, str]:
+    """The key of the kind's listing by ``owner`` in the pass's snapshots (its read operation
+    first: a kind listed inside its parent shares the parent's)."""
+    read = core.spec.read
+    assert read is not None
+    return (read.operation, owner.key, owner.value)
 
 
 def _nested(core: AwsCalls, desired: Mapping[str, Any], owner: Owner) -> list[State] | None:

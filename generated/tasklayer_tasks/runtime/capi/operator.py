@@ -13,6 +13,13 @@ A reference by name (``vpcRef: {name: net}``, :mod:`.references`) is resolved fr
 operator's watch of the referenced kind has seen (its objects' ids and Ready conditions: no
 read of the API server per reconcile); one not resolved yet is ``Ready=False`` with its reason and a
 requeue after ``dependency_delay`` seconds.
+
+kopf runs each object's handler on its own, so each reconcile is a pass of its own; the
+operator's context keeps the cloud's listings across them (``shared_reads`` seconds,
+:meth:`..contract.context.Context.share_reads`): a resync, where every object's id is in its
+status, reads each kind once by its owner rather than each object by id. Only a find naming
+its id is answered from such a listing, and only with what it holds; every write drops what it
+touches, and while writes go on finds read directly (:mod:`..contract.snapshot`).
 """
 
 from __future__ import annotations
@@ -32,6 +39,9 @@ TERMINAL_REASONS = frozenset(
 )
 DEPENDENCY_DELAY = 5.0
 """Seconds before a reconcile waiting on a referenced object (not Ready yet) is tried again."""
+SHARED_READS = 10.0
+"""Seconds a listing of a kind is kept for the operator's reconciles (and the quiet, after the
+last write touching it, before one is made again)."""
 
 
 def no_references(kind: str, name: str) -> Referent | None:
@@ -142,10 +152,13 @@ def register(
     context: Context,
     registry: kopf.OperatorRegistry | None = None,
     dependency_delay: float = DEPENDENCY_DELAY,
+    shared_reads: float | None = SHARED_READS,
 ) -> None:
     """Register create/update/resume and delete (with finalizer) handlers per plural, and an
-    index of every kind another one names by reference."""
+    index of every kind another one names by reference. The context keeps listings across
+    the reconciles for ``shared_reads`` seconds (None or 0: each reconcile reads for itself)."""
     registry = registry or kopf.get_default_registry()
+    context.share_reads(shared_reads)
     referents = Referents()
     kinds = {r.spec.name: plural for plural, r in reconcilers.items()}
     named = {k for r in reconcilers.values() for k in referenced_kinds(r.spec) if k in kinds}

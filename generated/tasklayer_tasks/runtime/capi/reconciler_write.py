@@ -237,7 +237,11 @@ def delete(reconciler: Reconciler, spec: Mapping[str, Any], status: Mapping[str,
     """Delete what this cluster owns and the spec identifies, verified just before."""
     if spec.get("shared"):
         return reconciler.result(status, False, "Deleted", "shared: left in place")
-    run = Pass(reconciler, reconciler.core_for(spec), spec, status)
+    core = reconciler.core_for(spec)
+    # reads an operator keeps across its reconciles (Context.share_reads): this delete drops
+    # what it makes stale, as every write does
+    core.snapshots = reconciler.context.snapshots
+    run = Pass(reconciler, core, spec, status)
     try:
         found = locate(run.subject, run.desired, separate_reads=False)
         outcome = engine_delete(run.subject, found)

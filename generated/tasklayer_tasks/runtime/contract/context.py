@@ -62,7 +62,8 @@ class Context:
     (:meth:`.ownership.Owner.within`): one consumer's share of the cluster (a cloud-provider's
     Service); ``dataclasses.replace(context, owner_marks=...)`` keeps the clients and counts."""
     snapshots: Snapshots | None = field(default=None, repr=False, compare=False)
-    """The read snapshots of the ``batched_reads`` blocks open on this context; None when none."""
+    """The read snapshots of the ``batched_reads`` blocks open on this context, or those kept
+    across passes (:meth:`share_reads`); None when none."""
     calls: CallCount = field(default_factory=CallCount, repr=False, compare=False)
     """Every call sent on the context's clients (an executor's report takes its share)."""
     _clients: dict[Any, Any] = field(default_factory=dict, repr=False)
@@ -73,7 +74,8 @@ class Context:
         """One pass's read snapshots (:mod:`.snapshot`), for as long as the block runs; runs
         that overlap on one context share them (every write drops what it makes stale).
         ``listings=False``: only finds' own reads are kept, no listing by owner is made (the
-        snapshots of a run already open on the context are shared as they are)."""
+        snapshots of a run already open on the context, or kept across passes by
+        :meth:`share_reads`, are shared as they are)."""
         with self._lock:
             if self.snapshots is None:
                 self.snapshots = Snapshots(listings)
@@ -85,7 +87,24 @@ class Context:
             with self._lock:
                 snapshots.users -= 1
                 if snapshots.users == 0 and self.snapshots is snapshots:
-                    self.snapshots = None
+                    if not snapshots.across_passes:  # (those of share_reads stay)
+                        self.snapshots = None
+
+    def share_reads(self, window: float | None) -> Snapshots | None:
+        """Keep reads across passes from now on, each listing at most ``window`` seconds
+        (:mod:`.snapshot`): an operator's reconciles, each a pass of its own, then share one
+        listing of each kind by its owner, so a resync reads each kind about once, not each
+        object; every write through a core on the context drops what it touches. None (or 0):
+        every pass reads for itself again. Refused while a pass's batched reads are open."""
+        with self._lock:
+            current = self.snapshots
+            if current is not None and not current.across_passes:
+                raise RuntimeError("a pass's batched reads are open on this context")
+            if not window:
+                self.snapshots = None
+            elif current is None or current.window != window:
+                self.snapshots = Snapshots(window=window)
+            return self.snapshots
 
     def scope(self) -> dict[str, str]:
         """The GCP scope this context names: project, region and zone."""

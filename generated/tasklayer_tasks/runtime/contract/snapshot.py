@@ -39,24 +39,59 @@ to see whose the attachment is) read it once a pass. Patient looks and read-back
 What the pass made: the resources its creates returned (by kind and id). A parent made in this
 pass holds nothing an earlier pass or another owner could have put there: a task's first look
 for its resource inside one needs no read (see :mod:`..aws.listing`).
+
+Across passes (``Snapshots(window=s)``, an operator's reconciles: :meth:`.context.Context.
+share_reads`): each object's reconcile is a pass of its own, and a resync runs every object's
+once, so a listing of what the owner owns is kept for all of them, at most ``window`` seconds
+after it was begun. Such a listing is not the pass's own view of the world, so it says less:
+
+* it answers only a find that names its resource's whole primary id (an object whose status
+  holds its id), and only with what it holds. Any other find reads directly, and so does one
+  whose id it does not hold: what it does not hold may have been made since it was listed (by
+  another process, or not visible yet), and only a fresh read (or the create's marker) may say
+  that nothing is there before anything is created (docs/architecture.md, the create-once
+  record);
+* it is made only once no write has touched it for ``window`` seconds (:meth:`Snapshots.
+  may_list`): while writes go on (objects converging, being deleted), each find reads its own
+  resource directly, as it would without the listing, rather than listing the whole kind again
+  after every write;
+* a find's own read is not kept (:attr:`Snapshots.keeps_finds`): every reconcile reads afresh
+  what the listing cannot answer; nothing is recorded as made by "the pass" (no parent counts as
+  new), and a write drops whole listings rather than marking items (:meth:`Snapshots.wrote`).
+
+Every write through a core on the context drops what it touches, as within a pass.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Collection, Hashable, Mapping
 from typing import Any
+
+NEVER = float("-inf")
 
 
 class Snapshots:
     """The listings of one pass, by key (its read operation first); thread-safe, each listing
-    made once at a time. ``listings``: False keeps finds' own reads only (no listing by owner)."""
+    made once at a time. ``listings``: False keeps finds' own reads only (no listing by owner).
+    ``window``: kept across passes, each listing at most this many seconds (see the module's
+    docstring), by ``clock``."""
 
-    def __init__(self, listings: bool = True) -> None:
+    def __init__(
+        self,
+        listings: bool = True,
+        window: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.listings = listings
+        self.window = window
+        self._clock = clock
         self._lock = threading.Lock()
         self._gates: dict[Hashable, threading.Lock] = {}
         self._held: dict[tuple[str, Hashable], list[Any]] = {}
+        self._begun_at: dict[tuple[str, Hashable], float] = {}  # when each held one was begun
+        self._touched_at: dict[tuple[str, Hashable], float] = {}  # the last write touching it
         self._generation: dict[tuple[str, Hashable], int] = {}
         self._started = 0  # listings begun so far: orders them against a find's arrival
         self._latest: dict[tuple[str, Hashable], tuple[int, list[Any]]] = {}
@@ -69,13 +104,13 @@ class Snapshots:
         the same list after that, until a write that touches it drops it."""
         slot = (group, key)
         with self._lock:
-            if slot in self._held:
+            if self._fresh(slot):
                 return self._held[slot]
             gate = self._gates.setdefault(slot, threading.Lock())
             arrived = self._started
         with gate:  # two tasks of one type wanting it at once: one listing
             with self._lock:
-                if slot in self._held:
+                if self._fresh(slot):
                     return self._held[slot]
                 begun, latest = self._latest.get(slot, (0, []))
                 if begun > arrived:
@@ -85,19 +120,59 @@ class Snapshots:
                 generation = self._stamp(group, key)
                 self._started += 1
                 begun = self._started
+                begun_at = self._clock()
             items = load()
             with self._lock:
                 self._latest[slot] = (begun, items)
                 if self._stamp(group, key) == generation:  # no touching write went out meanwhile
                     self._held[slot] = items
+                    self._begun_at[slot] = begun_at
             return items
+
+    @property
+    def across_passes(self) -> bool:
+        """Kept across passes (an operator's reconciles), not for one pass."""
+        return self.window is not None
+
+    @property
+    def keeps_finds(self) -> bool:
+        """A find's own read (by id or natural key) is kept: within one pass, never across
+        passes (each reconcile reads afresh what a listing cannot answer)."""
+        return self.window is None
+
+    def may_list(self, group: str, key: Hashable) -> bool:
+        """A listing under ``key`` may serve a find now: always within one pass; across passes,
+        while it is held, or once no write has touched it for ``window`` seconds (while writes
+        go on, finds read their own resources directly)."""
+        if self.window is None:
+            return True
+        with self._lock:
+            if self._fresh((group, key)):
+                return True
+            last = max(
+                self._touched_at.get((group, None), NEVER),
+                self._touched_at.get((group, _operation(key)), NEVER),
+            )
+            return self._clock() - last >= self.window
+
+    def _fresh(self, slot: tuple[str, Hashable]) -> bool:
+        """The listing in ``slot`` is held, and (across passes) begun less than ``window``
+        seconds ago; an older one is dropped here."""
+        if slot not in self._held:
+            return False
+        if self.window is not None and self._clock() - self._begun_at[slot] >= self.window:
+            del self._held[slot]
+            return False
+        return True
 
     def invalidate(self, group: str, operations: Collection[str] | None = None) -> None:
         """Something of ``group`` was (or may have been) written: the listings made by these
         read ``operations`` (all of the group's when None) are stale."""
         with self._lock:
+            now = self._clock()
             for mark in [(group, None)] if operations is None else [(group, o) for o in operations]:
                 self._generation[mark] = self._generation.get(mark, 0) + 1
+                self._touched_at[mark] = now
             for slot in [s for s in self._held if s[0] == group]:
                 if operations is None or _operation(slot[1]) in operations:
                     del self._held[slot]
@@ -105,7 +180,12 @@ class Snapshots:
     def wrote(self, group: str, items: Mapping[str, Collection[tuple[str, Any]]]) -> None:
         """A write of this pass (or one whose outcome is unknown) may have changed the items
         that these ``(member, value)`` pairs name, in the listings made by each read operation:
-        those items are not to be answered from any listing of the pass; the rest stand."""
+        those items are not to be answered from any listing of the pass; the rest stand.
+        Across passes the marks would outlive every pass: the listings these read operations
+        made are dropped whole instead (the writer drops them again once its call is done)."""
+        if self.across_passes:
+            self.invalidate(group, items.keys())
+            return
         with self._lock:
             for operation, marks in items.items():
                 self._written.setdefault((group, operation), set()).update(marks)
@@ -116,7 +196,10 @@ class Snapshots:
             return frozenset(self._written.get((group, operation), ()))
 
     def made(self, group: str, kind: str, ident: Hashable) -> None:
-        """A create of this pass returned the resource ``kind`` ``ident`` (of ``group``)."""
+        """A create of this pass returned the resource ``kind`` ``ident`` (of ``group``).
+        Across passes nothing is recorded: no parent is new to every pass that follows."""
+        if self.across_passes:
+            return
         with self._lock:
             self._made.add((group, kind, ident))
 

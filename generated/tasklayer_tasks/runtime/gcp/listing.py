@@ -37,7 +37,7 @@ def find_listed(core: GcpCalls, desired: Mapping[str, Any], owner: Owner) -> lis
         return None  # no pass's listings (or one that keeps finds' own reads only)
     if core.named_by_path():
         return None
-    items = _listing(core, desired, owner)
+    items = _listing(core, desired, owner, for_find=True)
     if items is None:
         return None
     hits = [i for i in items if _selects(core, i, desired)]
@@ -45,6 +45,8 @@ def find_listed(core: GcpCalls, desired: Mapping[str, Any], owner: Owner) -> lis
         return None  # this pass wrote it: the listing may say what it was
     if not hits and _by_label(core, owner) is not None:
         return None  # perhaps another owner's: the direct read sees it
+    if not hits and snapshots.across_passes:
+        return None  # kept across passes: perhaps made since it was listed (..contract.snapshot)
     return [core.state(i, _placed(core, desired)) for i in hits]
 
 
@@ -151,9 +153,11 @@ def _by_label(core: GcpCalls, owner: Owner) -> str | None:
 
 
 def _listing(
-    core: GcpCalls, desired: Mapping[str, Any], owner: Owner
+    core: GcpCalls, desired: Mapping[str, Any], owner: Owner, for_find: bool = False
 ) -> list[dict[str, Any]] | None:
-    """The collection's items in the core's scope: one paginated list a pass."""
+    """The collection's items in the core's scope: one paginated list a pass. ``for_find``:
+    None while writes touch the collection, for listings kept across passes
+    (:meth:`..contract.snapshot.Snapshots.may_list`: the find reads directly)."""
     listing = core.spec.listing
     params = core.params(listing.identity, desired) if listing is not None else None
     if listing is None or params is None or core.snapshots is None or not core.snapshots.listings:
@@ -163,6 +167,8 @@ def _listing(
         assert listing.natural_filter is not None
         params[listing.natural_filter] = wanted
     key = (listing.operation, tuple(sorted(params.items())))
+    if for_find and not core.snapshots.may_list(core.spec.service, key):
+        return None
     return core.snapshots.items(
         core.spec.service,
         key,
