@@ -92,3 +92,64 @@ def stored(fake: FakeGcp, collection: str) -> dict[str, dict[str, Any]]:
     """The resources of one collection, by name."""
     return {u.rsplit("/", 1)[-1]: r for u, r in fake.store.items()
             if u.rsplit("/", 2)[-2] == collection}
+
+
+class Crash(BaseException):
+    """The controller's process ends: nothing after it runs (not an error the face handles)."""
+
+
+class Reply(dict[str, Any]):
+    """An httplib2-like response."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__({"status": str(status), "content-type": "application/json"})
+        self.status, self.reason = status, "Error"
+
+
+def error(status: int, reason: str) -> tuple[Reply, bytes]:
+    body = {"error": {"code": status, "message": reason, "errors": [{"reason": reason}]}}
+    return Reply(status), json.dumps(body).encode()
+
+
+def mutating(uri: str, method: str) -> bool:
+    return method != "GET" and not uri.split("?")[0].endswith("/wait")
+
+
+def call_of(uri: str, method: str) -> str:
+    """A write as the campaign names it: its HTTP method and path."""
+    return f"{method} {uri.split('?')[0].split('googleapis.com', 1)[-1]}"
+
+
+class Wire:
+    """The fake behind a wire that faults the ``occurrence``-th write ``call`` (method and
+    path): throttled (429 ``rateLimitExceeded``) or reset before the server sees it, or carried
+    out and then answered 503 or its reply lost; or, with ``crash_after``, ends the process
+    before the write after that many."""
+
+    def __init__(self, fake: FakeGcp, call: str = "", occurrence: int = 0, kind: str = "",
+                 crash_after: int | None = None) -> None:
+        self.fake, self.call, self.occurrence, self.kind = fake, call, occurrence, kind
+        self.crash_after, self.seen, self.writes, self.fired = crash_after, 0, 0, False
+
+    def request(self, uri: str, method: str = "GET", body: Any = None, headers: Any = None,
+                **kw: Any) -> Any:
+        if mutating(uri, method):
+            if self.crash_after is not None and self.writes >= self.crash_after:
+                raise Crash(f"after {self.writes} writes")
+            self.writes += 1
+            if call_of(uri, method) == self.call and not self.fired:
+                self.seen += 1
+                if self.seen == self.occurrence:
+                    self.fired = True
+                    return self.fault(uri, method, body, headers, **kw)
+        return self.fake.request(uri, method, body, headers, **kw)
+
+    def fault(self, uri: str, method: str, body: Any, headers: Any, **kw: Any) -> Any:
+        if self.kind == "throttle":
+            return error(429, "rateLimitExceeded")
+        if self.kind == "reset":
+            raise ConnectionResetError("connection reset by peer")
+        self.fake.request(uri, method, body, headers, **kw)  # carried out
+        if self.kind == "5xx-after":
+            return error(503, "backendError")
+        raise TimeoutError("the reply was lost after the server committed")

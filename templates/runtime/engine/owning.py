@@ -1,10 +1,11 @@
 """Who owns a found resource, decided once for every face (docs/architecture.md, "ownership").
 
 The owner's tags or labels prove it (or, for an owner that records itself in a field the kind
-declares, ``ResourceSpec.owner_record``, the marks that field holds: a GCP description); a create token the reads return proves it too (made, its tag
-call not made yet); a kind that carries no tags is owned when the parent it lives in is (read
-through the parent's adapter unless the face already knows); a kind with neither is owned when
-the face's record names it, or, where the face keeps no record, when its identity matched.
+declares, ``ResourceSpec.owner_record``, the marks that field holds: a GCP description); a
+create token the reads return proves it too (made, its tag call not made yet); a kind that
+carries no tags is owned when the parent it lives in is (read through the parent's adapter
+unless the face already knows); a kind with neither is owned when the face's record names it,
+or, where the face keeps no record, when its identity matched.
 """
 
 from __future__ import annotations

@@ -21,15 +21,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ...gcp.compute import Address, Firewall, ForwardingRule, HttpHealthCheck, Instance
+from ...gcp.compute import Address, Firewall, ForwardingRule, HttpHealthCheck, Instance, TargetPool
 from ...gcp.compute import Route as RouteTask
-from ...gcp.compute import TargetPool
 from ..contract.context import Context
 from ..contract.ownership import Owner
 from ..kops.executor import Executor
 from ..kops.targets import CloudTarget
 from ..kops.task import Task
 from ..kops.translate import owner_of, pass_core
+from .face import LoadBalancers
 from .service import (
     SERVICE_TAG,
     Ingress,
@@ -41,13 +41,11 @@ from .service import (
     Service,
     default_load_balancer_name,
 )
-from .face import LoadBalancers
 
 # Google's health checkers (cloud-provider-gcp's l4LbSrcRngsFlag default) and kube-proxy's check
 CHECKERS = ("130.211.0.0/22", "35.191.0.0/16", "209.85.152.0/22", "209.85.204.0/22")
 NODES_CHECK = ("/healthz", 10256)  # GetNodesHealthCheckPath, GetNodesHealthCheckPort
-CHECK_TIMES = {"check_interval_sec": 8, "timeout_sec": 1, "healthy_threshold": 1,
-               "unhealthy_threshold": 3}  # fmt: skip
+# the check's times are upstream's gceHcCheckIntervalSeconds, ...TimeoutSeconds, ...Thresholds
 
 
 @dataclass(frozen=True)
@@ -88,20 +86,23 @@ class GcpLoadBalancers(LoadBalancers):
         c, name = self.cluster, default_load_balancer_name(service)
         path, port = NODES_CHECK
         port = service.health_check_node_port or port
-        check = HttpHealthCheck(name=name, port=port, request_path=path, **CHECK_TIMES)
+        check = HttpHealthCheck(
+            name=name, port=port, request_path=path, check_interval_sec=8, timeout_sec=1,
+            healthy_threshold=1, unhealthy_threshold=3,
+        )  # fmt: skip
         ports = [p.port for p in service.ports]
         protocol = service.ports[0].protocol if service.ports else "TCP"
         pool = TargetPool(
             name=name,
-            instances=[instance_link(n) for n in nodes],  # type: ignore[misc]
+            instances=[instance_link(n) for n in nodes],
             health_checks=[check],
             session_affinity="NONE",
         )
         address = Address(name=name)
         network = f"projects/{self.context.project}/global/networks/{c.network}"
         walls = [
-            Firewall(name=f"k8s-fw-{name}", network=network, source_ranges=list(service.source_ranges),
-                     target_tags=list(c.node_tags),
+            Firewall(name=f"k8s-fw-{name}", network=network,
+                     source_ranges=list(service.source_ranges), target_tags=list(c.node_tags),
                      allowed=[{"IPProtocol": protocol.lower(), "ports": [str(p) for p in ports]}]),
             Firewall(name=f"k8s-{name}-http-hc", network=network, source_ranges=list(CHECKERS),
                      target_tags=list(c.node_tags),
@@ -112,7 +113,7 @@ class GcpLoadBalancers(LoadBalancers):
             ip_address=address,
             ip_protocol=protocol,
             port_range=f"{min(ports, default=0)}-{max(ports, default=0)}",
-            target=pool,
+            target=pool,  # type: ignore[arg-type]
             recreate=True,
         )
         return [address, *walls, check, pool, rule]
@@ -156,12 +157,13 @@ class GcpRoutes:
     def create_route(self, route: Route, name_hint: str) -> None:
         """``CreateRoute``: the route to the instance named ``route.target_node`` (looked for
         in the cluster's zones), once; one already there as declared is done."""
-        zone = next(z for z in self.cluster.zones if _instance(self.context, route.target_node, z))
+        found = (_instance(self.context, route.target_node, z) for z in self.cluster.zones)
+        instance = next(i for i in found if i is not None)
         task = RouteTask(
             name=self.prefix + name_hint,
             dest_range=route.destination_cidr,
             network=f"projects/{self.context.project}/global/networks/{self.cluster.network}",
-            next_hop_instance=f"zones/{zone}/instances/{route.target_node}",
+            next_hop_instance=str(instance.observed["selfLink"]),  # as reads give it
             priority=1000,
         )
         self.executor(CloudTarget(self.context)).run([task])

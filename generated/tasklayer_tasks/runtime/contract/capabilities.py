@@ -6,8 +6,9 @@ summary of them an engine or a reader looks at (docs/architecture.md, "Capabilit
 The other capabilities are fields of the specs they belong to: separately read attributes
 (``FieldSpec.read_operation`` / ``read_attribute``), long-running operations
 (``ResourceSpec.operation_waiter``), fingerprints and etags sent back with a change
-(``CallSpec.fingerprints``), tag-less kinds owned through a parent (``ResourceSpec.owner_parent``), the field an owner's
-marks may be recorded in (``ResourceSpec.owner_record``).
+(``CallSpec.fingerprints``), tag-less kinds owned through a parent
+(``ResourceSpec.owner_parent``), the field an owner's marks may be recorded in
+(``ResourceSpec.owner_record``).
 """
 
 from __future__ import annotations
