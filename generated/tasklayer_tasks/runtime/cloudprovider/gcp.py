@@ -31,7 +31,6 @@ from ..kops.task import Task
 from ..kops.translate import owner_of, pass_core
 from .face import LoadBalancers
 from .service import (
-    SERVICE_TAG,
     Ingress,
     InstanceMetadata,
     LoadBalancerStatus,
@@ -218,4 +217,4 @@ class GcpInstances:
         )
 
 
-__all__ = ["SERVICE_TAG", "GcpCluster", "GcpInstances", "GcpLoadBalancers", "GcpRoutes"]
+__all__ = ["GcpCluster", "GcpInstances", "GcpLoadBalancers", "GcpRoutes"]
