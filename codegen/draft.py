@@ -113,6 +113,7 @@ class ResourceDraft:
     natural: tuple[str, ...] = ()
     parent: tuple[str, ...] = ()
     owner_parent: str | None = None
+    owner_record: str | None = None
     named_by: str | None = None
     tags: TagsModel | None = None
     waiters: builtins.list[str] = field(default_factory=builtins.list)
@@ -138,7 +139,8 @@ class ResourceDraft:
         identity_prov = {
             k: v
             for k, v in self.provenance.items()
-            if k in ("primary", "arn", "natural", "parent", "owner_parent", "named_by")
+            if k
+            in ("primary", "arn", "natural", "parent", "owner_parent", "owner_record", "named_by")
         }
         return Resource(
             name=self.name,
@@ -159,6 +161,7 @@ class ResourceDraft:
                 natural=self.natural,
                 parent=self.parent,
                 owner_parent=self.owner_parent,
+                owner_record=self.owner_record,
                 named_by=self.named_by,
                 provenance=dict(sorted(identity_prov.items())),
             ),

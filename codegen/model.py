@@ -244,6 +244,9 @@ class Identity:
     natural: tuple[str, ...] = ()  # how to find it without an id: "tag:Name" or name members
     parent: tuple[str, ...] = ()  # scope members: VpcId for a Subnet, RouteTableId for a Route
     owner_parent: str | None = None  # kinds without tags: the parent member whose owner owns it
+    # the free-text member an owner may record its marks in (GCP's description, which the
+    # Kubernetes cloud-provider writes JSON into): runtime ResourceSpec.owner_record
+    owner_record: str | None = None
     # the natural-key member that is the resource's own name (a security group's GroupName):
     # a task's name fills it when not given
     named_by: str | None = None

@@ -186,6 +186,9 @@ NEUTRAL_FACTS: dict[tuple[str, str], str] = {
     "(ImportKeyPair beside CreateKeyPair): a shape of any API",
     ("Identity", "owner_parent"): "a kind that carries no tags or labels is owned through its parent; the "
     "shared reconciler and task read it; every rendered GCP kind has labels or a name",
+    ("Identity", "owner_record"): "a free-text member an owner may record itself in (the Kubernetes "
+    "cloud-provider's JSON in a GCP description); the shared engine and listing read it as "
+    "ResourceSpec.owner_record: any API with a description-like member can set it",
     ("TagsModel", "read_operation"): "tags the resource's read does not return are read by another call, "
     "as Field.read_operation",
 }

@@ -208,6 +208,7 @@ def test_a_run_ends_when_only_a_waiting_task_and_an_early_listing_are_left() -> 
         cluster = "demo"
         calls = CallCount()
         snapshots = None
+        owner = None  # Context.owner: the task's own convention
         owner_marks: dict[str, str] = {}
 
         def batched_reads(self) -> Any:

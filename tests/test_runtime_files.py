@@ -40,3 +40,15 @@ def test_the_real_cloud_provider_face_ships_with_ec2_and_elbv2_only() -> None:
     face = "tasklayer_tasks/runtime/cloudprovider/aws.py"
     assert face in runtime_files(templates, "tasklayer_tasks", {"aws/ec2", "aws/elbv2"})
     assert face not in runtime_files(templates, "tasklayer_tasks", {"aws/ec2", "aws/s3"})
+
+
+def test_each_clouds_face_ships_with_its_own_services() -> None:
+    """The face's GCP module imports gcp/compute: it ships with that, beside AWS's or alone, and
+    with the shared modules; a package of AWS services ships AWS's module without it."""
+    templates = Path(__file__).resolve().parents[1] / "templates"
+    face = "tasklayer_tasks/runtime/cloudprovider/"
+    aws = set(runtime_files(templates, "tasklayer_tasks", {"aws/ec2", "aws/elbv2"}))
+    gcp = set(runtime_files(templates, "tasklayer_tasks", {"gcp/compute"}))
+    assert face + "aws.py" in aws and face + "gcp.py" not in aws
+    assert face + "gcp.py" in gcp and face + "aws.py" not in gcp
+    assert {face + "face.py", face + "service.py"} <= aws & gcp

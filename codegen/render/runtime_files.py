@@ -2,9 +2,10 @@
 
 Most of the runtime stands on its own; a layer built from generated tasks (the cloud-provider
 face: ``from ...aws.ec2 import RouteTable``) needs those services in the package. Which ones is
-read from its imports, not declared: a layer folder whose modules import a generated service
-the package does not hold is left out whole (a package of S3 alone ships no cloud-provider face
-rather than one that fails on import)."""
+read from its imports, not declared: a module of a layer that imports a generated service the
+package does not hold is left out (the face's ``gcp.py`` from a package of AWS services), and a
+layer none of whose service-importing modules is left is left out whole (a package of S3 alone
+ships no cloud-provider face rather than one that fails on import)."""
 
 from __future__ import annotations
 
@@ -31,16 +32,21 @@ def runtime_files(templates_dir: Path, package: str, services: set[str]) -> dict
         for path in sorted((templates_dir / folder).rglob("*.py"))
         if "__pycache__" not in path.parts
     }
-    missing = {
-        (folder, relative.parts[0])
-        for (folder, relative), text in sources.items()
-        if len(relative.parts) > 1
-        and any(s not in services for s in generated_imports(text, len(relative.parts)))
+    needs = {
+        key: set(generated_imports(text, len(key[1].parts)))
+        for key, text in sources.items()
+        if len(key[1].parts) > 1
     }
+    dropped = {key for key, wanted in needs.items() if wanted - services}
+    layers = {(folder, relative.parts[0]) for folder, relative in needs}
+    kept = {(f, r.parts[0]) for (f, r), wanted in needs.items() if wanted and (f, r) not in dropped}
+    users = {(f, r.parts[0]) for (f, r), wanted in needs.items() if wanted}
+    missing = {layer for layer in layers if layer in users and layer not in kept}
     return {
         f"{package}/{folder}/{relative.as_posix()}": text
         for (folder, relative), text in sources.items()
-        if (folder, relative.parts[0]) not in missing
+        if (folder, relative) not in dropped
+        and (len(relative.parts) == 1 or (folder, relative.parts[0]) not in missing)
     }
 
 

@@ -159,6 +159,9 @@ class GcpResourceView(ResourceView):
             (PythonIdentifier("api_version"), Code("{}", python_literal(self.service.api_version))),
             (PythonIdentifier("operation_waiter"), Code("{}", python_literal(waiter))),
         ]
+        record = self.resource.identity.owner_record
+        if record is not None:
+            extras.append((PythonIdentifier("owner_record"), Code("{}", python_literal(record))))
         args = self.listing_arguments()
         if args is not None:
             extras.append(

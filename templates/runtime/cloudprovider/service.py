@@ -42,6 +42,8 @@ class Service:
     """``spec.loadBalancerSourceRanges``: who may reach the load balancer."""
     internal: bool = False
     """An internal load balancer (the provider's "internal" annotation)."""
+    health_check_node_port: int = 0
+    """``spec.healthCheckNodePort`` (``externalTrafficPolicy: Local``); 0: kube-proxy's."""
 
     @property
     def key(self) -> str:
@@ -56,7 +58,8 @@ class Node:
     name: str
     """The Node's name."""
     provider_id: str
-    """``spec.providerID`` (``aws:///us-east-1a/i-0abc``): the instance behind the node."""
+    """``spec.providerID`` (``aws:///us-east-1a/i-0abc``, ``gce://<project>/<zone>/<name>``):
+    the instance behind the node."""
     pod_cidr: str = ""
     """``spec.podCIDR``: what a route sends to this node."""
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .calls import READ_PREFIXES, CallCount
+from .ownership import Owner
 from .retry import RetryPolicy
 from .snapshot import Snapshots
 
@@ -61,6 +62,10 @@ class Context:
     """Marks the owner of what tasks on this context create and manage must also carry
     (:meth:`.ownership.Owner.within`): one consumer's share of the cluster (a cloud-provider's
     Service); ``dataclasses.replace(context, owner_marks=...)`` keeps the clients and counts."""
+    owner: Owner | None = None
+    """The owner of what tasks on this context create, when not the cloud's kOps convention
+    for ``cluster`` (:meth:`.ownership.Owner.cloud_provider_gce`: the Kubernetes
+    cloud-provider's, recorded in descriptions); still narrowed by ``owner_marks``."""
     snapshots: Snapshots | None = field(default=None, repr=False, compare=False)
     """The read snapshots of the ``batched_reads`` blocks open on this context, or those kept
     across passes (:meth:`share_reads`); None when none."""

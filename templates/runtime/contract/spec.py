@@ -200,6 +200,11 @@ class ResourceSpec:
     """GCP: the collection's list in the resource's scope."""
     owner_parent: ParentSpec | None = None
     """Kinds without tags: owned through this parent."""
+    owner_record: str | None = None
+    """The free-text field an owner that records itself there (:attr:`..ownership.Owner.records`,
+    the Kubernetes cloud-provider's convention) writes its marks in at create and is read from:
+    compute's ``description``, for kinds without labels (a target pool, a firewall); None where
+    the kind has no such field."""
     versioning: VersionSpec | None = None
     """Changed by a new default version (a launch template)."""
     change_batch: ChangeBatchSpec | None = None
@@ -220,6 +225,7 @@ class ResourceSpec:
             long_running=self.operation_waiter is not None,
             fingerprints=tuple(sorted({p for call in calls for p in call.fingerprints})),
             owned_through_parent=self.owner_parent is not None,
+            owner_record=self.owner_record,
             child_collections=self.child_collections,
         )
 

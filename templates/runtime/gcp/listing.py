@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..contract.errors import MalformedResponseError
-from ..contract.ownership import Owner
+from ..contract.ownership import Owner, read_record, record_field
 from ..contract.state import State
 from .calls import GcpCalls
 
@@ -72,9 +72,10 @@ def _selects(core: GcpCalls, item: Mapping[str, Any], desired: Mapping[str, Any]
 
 def owned_states(core: GcpCalls, owner: Owner) -> list[State] | None:
     """Every resource of this kind in the core's scope carrying the owner's label (prune's
-    inventory); None when the kind carries no labels or cannot be listed."""
-    tags = core.spec.tags
-    if tags is None or _by_label(core, owner) is None:
+    inventory); None when the kind carries no labels or cannot be listed. An owner that records
+    itself in a field of the kind (a description) is read from the whole collection."""
+    tags, record = core.spec.tags, record_field(core.spec, owner)
+    if record is None and (tags is None or _by_label(core, owner) is None):
         return None
     listing = core.spec.listing
     if listing is not None and core.snapshots is not None:
@@ -85,6 +86,9 @@ def owned_states(core: GcpCalls, owner: Owner) -> list[State] | None:
     if items is None:
         return None
     states = [core.state(i) for i in items]
+    if record is not None:
+        return [s for s in states if owner.owns(read_record(s.get(record)))]
+    assert tags is not None
     return [s for s in states if owner.owns(s.get(tags.field))]
 
 
@@ -149,6 +153,8 @@ def _by_label(core: GcpCalls, owner: Owner) -> str | None:
     listing = core.spec.listing
     if core.spec.tags is None or listing is None or listing.natural_filter is None:
         return None
+    if record_field(core.spec, owner) is not None:
+        return None  # its owner is in a field no filter reads: the whole collection
     return f'labels.{owner.key} = "{owner.value}"'
 
 

@@ -97,13 +97,13 @@ def declared_values(task: TaskLike) -> dict[str, Any]:
 
 
 def owner_of(task: TaskLike, context: Context) -> Owner:
-    """The owner of what ``task`` creates, narrowed by the context's ``owner_marks``; a context
-    without a cluster is refused."""
+    """The owner of what ``task`` creates (the context's own, else the task's convention),
+    narrowed by the context's ``owner_marks``; a context without a cluster is refused."""
     if not context.cluster:
         raise TaskError(
             f"{task.key}: Context.cluster is not set; tasks tag what they create as the cluster's"
         )
-    owner, marks = task.owner(context), context.owner_marks
+    owner, marks = context.owner or task.owner(context), context.owner_marks
     return owner.within(marks) if marks else owner
 
 

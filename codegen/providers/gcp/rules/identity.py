@@ -95,3 +95,17 @@ def self_link(ctx: GcpContext) -> None:
             resource.set("arn", "selfLink", rid)
         elif "name" in resource.fields and "{+" in facts.get["path"]:
             resource.set("arn", "name", rid)
+
+
+@rule("gcp.description-owner-record")
+def description_owner_record(ctx: GcpContext) -> None:
+    """A resource whose create takes a free-text ``description`` can record who owns it there:
+    the Kubernetes cloud-provider writes ``{"kubernetes.io/service-name":"<ns>/<name>"}`` into
+    the description of each part of a load balancer (``makeServiceDescription``,
+    cloud-provider-gcp's gce_loadbalancer_naming.go), since target pools, HTTP health checks,
+    firewalls and routes carry no labels. Only an owner that records itself so uses it."""
+    rid = source("gcp.description-owner-record")
+    for resource, _ in ctx.resources():
+        found = resource.fields.get("description")
+        if found is not None and found.in_create and found.type.kind == "string":
+            resource.set("owner_record", "description", rid)

@@ -33,6 +33,7 @@ GCP_RULES: Sequence[Rule[GcpContext]] = check_unique(
         identity.name_within_scope,
         identity.id_parameter,
         identity.self_link,
+        identity.description_owner_record,
         # what the server owns
         classify.output_only,
         classify.standard_output,

@@ -29,12 +29,10 @@ from ...aws.ec2 import Route as RouteTask
 from ...aws.elbv2 import Listener, LoadBalancer, TargetGroup
 from ..contract.context import Context
 from ..kops.executor import Executor
-from ..kops.prune import orphans
-from ..kops.report import Report
 from ..kops.targets import CloudTarget
-from ..wiring.aws import AwsTask
+from ..kops.task import Task
+from .face import LoadBalancers
 from .service import (
-    SERVICE_TAG,
     Ingress,
     InstanceMetadata,
     LoadBalancerStatus,
@@ -42,7 +40,6 @@ from .service import (
     NodeAddress,
     Route,
     Service,
-    default_load_balancer_name,
 )
 
 NODE_PORTS = (30000, 32767)  # the API server's default --service-node-port-range
@@ -80,9 +77,8 @@ def target_group_name(
     return f"k8s-{namespace}-{name}-{hasher.hexdigest()[:10]}"
 
 
-class AwsLoadBalancers:
-    """``cloudprovider.LoadBalancer`` on AWS. ``executor`` makes the executor each call runs
-    (a test's, without pauses)."""
+class AwsLoadBalancers(LoadBalancers):
+    """``cloudprovider.LoadBalancer`` on AWS (see the module's doc)."""
 
     def __init__(
         self,
@@ -90,21 +86,10 @@ class AwsLoadBalancers:
         cluster: AwsCluster,
         executor: Callable[[CloudTarget], Executor] = Executor,
     ) -> None:
-        self.context, self.cluster, self.executor = context, cluster, executor
-        self.last_report: Report | None = None
-        """What the last call did: per task, found / created / updated / deleted; the calls."""
+        super().__init__(context, cluster.cluster_id, executor)
+        self.cluster = cluster
 
-    def context_for(self, service: Service) -> Context:
-        """The Service's share of the cluster: the same clients, owner narrowed to its tag."""
-        return replace(
-            self.context, cluster=self.cluster.cluster_id, owner_marks={SERVICE_TAG: service.key}
-        )
-
-    def get_load_balancer_name(self, service: Service) -> str:
-        """``GetLoadBalancerName``."""
-        return default_load_balancer_name(service)
-
-    def tasks(self, service: Service, nodes: Sequence[Node]) -> list[AwsTask]:
+    def tasks(self, service: Service, nodes: Sequence[Node]) -> list[Task]:
         """Every resource the Service's load balancer is made of, as generated tasks."""
         c, name = self.cluster, self.get_load_balancer_name(service)
         group = SecurityGroup(
@@ -113,7 +98,7 @@ class AwsLoadBalancers:
             vpc=c.vpc_id,
         )
         protocols = sorted({p.protocol for p in service.ports})
-        tasks: list[AwsTask] = [group]
+        tasks: list[Task] = [group]
         for protocol in protocols:  # the node-port range, from the load balancer's group only
             tasks.append(
                 SecurityGroupIngress(
@@ -167,45 +152,12 @@ class AwsLoadBalancers:
             tasks += [target, listener]
         return tasks
 
-    def _run(self, context: Context, step: Callable[[Executor], Report]) -> Report:
-        self.last_report = step(self.executor(CloudTarget(context)))
-        return self.last_report
+    def balancer(self, service: Service) -> Task:
+        return LoadBalancer(name=self.get_load_balancer_name(service))
 
-    def get_load_balancer(self, service: Service) -> tuple[LoadBalancerStatus | None, bool]:
-        """``GetLoadBalancer``: the status, and whether the Service's load balancer exists
-        (one of the same name that is not the Service's is an error naming it, never its)."""
-        balancer = LoadBalancer(name=self.get_load_balancer_name(service))
-        if balancer.find(self.context_for(service)) is None:
-            return None, False
-        return _status(balancer), True
-
-    def ensure_load_balancer(self, service: Service, nodes: Sequence[Node]) -> LoadBalancerStatus:
-        """``EnsureLoadBalancer``: make what is missing, change what differs, and remove the
-        listeners, target groups and ingress rules of ports the Service no longer has."""
-        tasks = self.tasks(service, nodes)
-        self._run(self.context_for(service), lambda e: e.run(tasks, prune=True))
-        balancer = next(t for t in tasks if isinstance(t, LoadBalancer))
-        return _status(balancer)
-
-    def update_load_balancer(self, service: Service, nodes: Sequence[Node]) -> None:
-        """``UpdateLoadBalancer`` (the nodes changed): the same convergence, which writes only
-        what differs: the targets registered and deregistered."""
-        self.ensure_load_balancer(service, nodes)
-
-    def ensure_load_balancer_deleted(self, service: Service) -> None:
-        """``EnsureLoadBalancerDeleted``: delete exactly what the Service owns (what it declares
-        now, then whatever else carries its tags), children first; gone already is done."""
-        context = self.context_for(service)
-        tasks = self.tasks(service, ())
-        self._run(context, lambda e: e.delete(tasks))
-        left = orphans(context, tasks)
-        if left:
-            self._run(context, lambda e: e.delete(left))
-
-
-def _status(balancer: LoadBalancer) -> LoadBalancerStatus:
-    dns = balancer.observed.get("DNSName")
-    return LoadBalancerStatus((Ingress(hostname=str(dns)),) if dns else ())
+    def status(self, balancer: Task) -> LoadBalancerStatus:
+        dns = balancer.observed.get("DNSName")
+        return LoadBalancerStatus((Ingress(hostname=str(dns)),) if dns else ())
 
 
 class AwsRoutes:

@@ -6,7 +6,9 @@ summary of them an engine or a reader looks at (docs/architecture.md, "Capabilit
 The other capabilities are fields of the specs they belong to: separately read attributes
 (``FieldSpec.read_operation`` / ``read_attribute``), long-running operations
 (``ResourceSpec.operation_waiter``), fingerprints and etags sent back with a change
-(``CallSpec.fingerprints``), tag-less kinds owned through a parent (``ResourceSpec.owner_parent``).
+(``CallSpec.fingerprints``), tag-less kinds owned through a parent
+(``ResourceSpec.owner_parent``), the field an owner's marks may be recorded in
+(``ResourceSpec.owner_record``).
 """
 
 from __future__ import annotations
@@ -85,4 +87,5 @@ class Capabilities:
     long_running: bool  # its writes answer operations, waited on or left pending (GCP)
     fingerprints: tuple[str, ...]  # optimistic-lock fields its changes send back (GCP)
     owned_through_parent: bool  # carries no tags: its parent's prove whose it is (a Route)
+    owner_record: str | None  # the field an owner may record its marks in (GCP's description)
     child_collections: tuple[ChildCollectionSpec, ...]  # children a parent write must keep

@@ -19,6 +19,7 @@ account carries (``Name``, ``KubernetesCluster``, a user's cost tags) narrow not
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -34,6 +35,10 @@ ATTEMPT_TAG = "tasklayer.dev/create-attempt"
 # (ELBv2 and Route 53 tag values take no commas)
 NARROWED_TAG = "tasklayer.dev/owner-narrowed-by"
 NARROWED_LABEL = "tasklayer-owner-narrowed-by"  # the same, as a GCP label key
+# an owner record (ResourceSpec.owner_record) that is plain text, not a JSON object of marks:
+# the text is this one mark's value (a node route's description, ``k8s-node-route``)
+RECORD_TEXT = "text"
+NODE_ROUTE = "k8s-node-route"  # cloud-provider-gcp's k8sNodeRouteTag, its routes' description
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,12 @@ class Owner:
     narrowed_by: str = NARROWED_TAG
     """The marker key a narrowed owner writes naming the keys of ``also``
     (:data:`NARROWED_LABEL` where marks are GCP labels)."""
+    records: bool = False
+    """On a kind whose spec names an owner record field (``ResourceSpec.owner_record``), this
+    owner's marks are written there at create, as a JSON object, and read from there instead
+    of from labels: the Kubernetes cloud-provider's ``{"kubernetes.io/service-name": ...}`` in
+    a target pool's description. False: such a kind is owned by its labels, or by its name
+    (kOps' firewalls)."""
 
     def owns(self, tags: Any) -> bool:
         """Whether ``tags`` (a resource's tags or labels) carry this owner's mark (and every
@@ -130,6 +141,22 @@ class Owner:
         )
 
     @classmethod
+    def cloud_provider_gce(cls, cluster: str) -> Owner:
+        """cloud-provider-gcp's convention for a load balancer's parts, which carry no labels:
+        JSON in their description (``makeServiceDescription``), here with the cluster's id
+        beside the Service (``kubernetes.io/cluster-id``, as its health-check firewall has it),
+        so one cluster's prune or delete never takes another's of the same Service name."""
+        key = "kubernetes.io/cluster-id"
+        return cls(f"cluster {cluster}", key, cluster, {key: cluster}, records=True)
+
+    @classmethod
+    def node_routes(cls, cluster: str) -> Owner:
+        """cloud-provider-gcp's routes: described ``k8s-node-route``, named after the cluster
+        (its ``ListRoutes`` filter: the name's prefix, the network, the description)."""
+        marks = {RECORD_TEXT: NODE_ROUTE}
+        return cls(f"cluster {cluster}'s node routes", RECORD_TEXT, NODE_ROUTE, marks, records=True)
+
+    @classmethod
     def capg(cls, cluster: str) -> Owner:
         """cluster-api-provider-gcp's convention: the label ``capg-cluster-<cluster>=owned``."""
         key = f"capg-cluster-{gce_label_value(cluster)}"[:63]
@@ -147,6 +174,34 @@ def gce_label_value(text: str) -> str:
     """A GCE label value: lower case letters, digits, ``-`` and ``_``, at most 63 characters
     (kOps' SafeClusterName turns dots into dashes the same way)."""
     return re.sub(r"[^a-z0-9_-]", "-", text.lower())[:63]
+
+
+def record_field(spec: ResourceSpec, owner: Owner) -> str | None:
+    """The field ``owner``'s marks live in on this kind, when not its tags or labels: the
+    spec's owner record, for an owner that records itself there."""
+    return spec.owner_record if owner.records else None
+
+
+def read_record(text: Any) -> dict[str, str]:
+    """The marks an owner record holds: a JSON object's members, or a plain text as the one mark
+    :data:`RECORD_TEXT`; nothing for anything else (a user's description is no one's record)."""
+    if not isinstance(text, str) or not text:
+        return {}
+    if not text.startswith("{"):
+        return {RECORD_TEXT: text}
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return {}
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+
+def written_record(marks: Mapping[str, str]) -> str:
+    """What an owner record holds for ``marks``: the text itself for a plain-text mark, else
+    a JSON object, compact and sorted, as cloud-provider-gcp writes its descriptions."""
+    if set(marks) == {RECORD_TEXT}:
+        return marks[RECORD_TEXT]
+    return json.dumps(dict(marks), separators=(",", ":"), sort_keys=True)
 
 
 def needs_marker(spec: ResourceSpec) -> bool:

@@ -1,14 +1,16 @@
 """Who owns a found resource, decided once for every face (docs/architecture.md, "ownership").
 
-The owner's tags or labels prove it; a create token the reads return proves it too (made, its tag
-call not made yet); a kind that carries no tags is owned when the parent it lives in is (read
-through the parent's adapter unless the face already knows); a kind with neither is owned when
-the face's record names it, or, where the face keeps no record, when its identity matched.
+The owner's tags or labels prove it (or, for an owner that records itself in a field the kind
+declares, ``ResourceSpec.owner_record``, the marks that field holds: a GCP description); a
+create token the reads return proves it too (made, its tag call not made yet); a kind that
+carries no tags is owned when the parent it lives in is (read through the parent's adapter
+unless the face already knows); a kind with neither is owned when the face's record names it,
+or, where the face keeps no record, when its identity matched.
 """
 
 from __future__ import annotations
 
-from ..contract.ownership import made_by_token
+from ..contract.ownership import made_by_token, read_record, record_field
 from ..contract.state import State
 from .subject import Subject
 
@@ -24,6 +26,9 @@ def owner_match(subject: Subject, has_id: bool) -> dict[str, str] | None:
 def owns(subject: Subject, state: State) -> bool:
     """The found ``state`` is the subject's owner's."""
     spec, owner = subject.spec, subject.owner
+    record = record_field(spec, owner)
+    if record is not None:  # an owner that records itself in a field (a description)
+        return owner.owns(read_record(state.get(record)))
     tags = spec.tags
     if tags is not None:
         return owner.owns(state.get(tags.field)) or made_by_token(spec, owner, state)

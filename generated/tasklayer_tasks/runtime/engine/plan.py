@@ -14,14 +14,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..contract.diff import compute_changes
-from ..contract.ownership import Owner, marks_missing
+from ..contract.ownership import Owner, marks_missing, record_field, written_record
 from ..contract.spec import FieldSpec, Mutability, ResourceSpec
 from ..contract.state import State
 
 
 def creation_state(spec: ResourceSpec, desired: State, name: str, owner: Owner) -> State:
     """What a create sends: the desired state with the Name tag (where the kind is named by it)
-    and the owner's marks."""
+    and the owner's marks (in the owner's record field, where it records itself in one)."""
+    record = record_field(spec, owner)
+    if record is not None:
+        return {**desired, record: written_record(owner.marks)}
     tags = spec.tags
     if tags is None:
         return dict(desired)

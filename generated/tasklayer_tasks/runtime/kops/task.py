@@ -115,6 +115,10 @@ class Task(Node):
     """What the task may do to its resource (:class:`~.lifecycle.Lifecycle`): by default, sync."""
     shared: bool = False
     """Use an existing resource (found by id or name) without changing or deleting it."""
+    recreate: bool = False
+    """A change only a create can make replaces the resource (deleted, ours verified, then
+    created anew) instead of being refused: for what nothing holds by id, as cloud-provider-gcp
+    replaces a forwarding rule whose ports changed."""
 
     spec: ClassVar[ResourceSpec]
     """The kind as data (set by each generated class): its fields, identity and calls."""
@@ -234,7 +238,7 @@ class Task(Node):
             check_one_form(self.spec, self.key, declared_values(self))
             return
         fixed = [f.attr for f in fixed_fields(self.spec, changes.fields)]
-        if fixed:
+        if fixed and not self.recreate:
             raise CannotChangeFieldError(self.key, fixed)
 
     def run(self, context: Context, target: Target) -> None:
@@ -303,6 +307,11 @@ def delta_run(task: Task, context: Context, target: Target) -> None:
         target.warn(f"{task.key}: differs: {'; '.join(changes.lines())}")
         return
     task.check_changes(actual, changes)
+    if actual is not None and task.recreate and fixed_fields(task.spec, changes.fields):
+        if not target.dry_run:
+            target.remove(task, task.observed)  # located and ours: the engine verifies again
+            actual, plan = None, make_plan(task.spec, None, task.desired(), task.name, owner)
+            changes = Changes(task, plan.changes)
     target.render(task, actual, changes)
     if not target.dry_run:
         raise_unless_ready(task)

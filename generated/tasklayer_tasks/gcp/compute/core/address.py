@@ -240,6 +240,7 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.regionOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.addresses.list",
         output_member="items",

@@ -222,6 +222,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="compute.globalOrganizationOperations.get",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.firewallPolicies.list",
         output_member="items",

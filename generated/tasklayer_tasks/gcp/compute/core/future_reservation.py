@@ -304,6 +304,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="compute.zoneOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.futureReservations.list",
         output_member="items",

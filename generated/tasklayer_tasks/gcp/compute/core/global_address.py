@@ -238,6 +238,7 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.globalOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.globalAddresses.list",
         output_member="items",

@@ -205,6 +205,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="compute.globalOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.globalPublicDelegatedPrefixes.list",
         output_member="items",

@@ -505,6 +505,7 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.zoneOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.instances.list",
         output_member="items",

@@ -220,6 +220,7 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.zoneOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.instantSnapshots.list",
         output_member="items",

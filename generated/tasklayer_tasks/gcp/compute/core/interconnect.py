@@ -357,6 +357,7 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.globalOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.interconnects.list",
         output_member="items",

@@ -155,6 +155,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="compute.globalOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.interconnectAttachmentGroups.list",
         output_member="items",

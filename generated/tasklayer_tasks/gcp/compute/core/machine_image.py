@@ -222,6 +222,7 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.globalOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.machineImages.list",
         output_member="items",

@@ -152,6 +152,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="compute.regionOperations.wait",
+    owner_record="description",
 )
 
 

@@ -194,6 +194,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="compute.zoneOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.networkEndpointGroups.list",
         output_member="items",

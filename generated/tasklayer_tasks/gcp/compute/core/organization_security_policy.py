@@ -249,6 +249,7 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.globalOrganizationOperations.get",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.organizationSecurityPolicies.list",
         output_member="items",

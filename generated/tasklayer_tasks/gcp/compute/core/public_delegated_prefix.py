@@ -218,6 +218,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="compute.regionOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.publicDelegatedPrefixes.list",
         output_member="items",

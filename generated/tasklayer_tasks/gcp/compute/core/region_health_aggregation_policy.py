@@ -168,6 +168,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="compute.regionOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.regionHealthAggregationPolicies.list",
         output_member="items",

@@ -164,6 +164,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="compute.regionOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.regionHealthCheckServices.list",
         output_member="items",

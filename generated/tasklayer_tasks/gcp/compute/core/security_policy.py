@@ -242,6 +242,7 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.globalOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.securityPolicies.list",
         output_member="items",

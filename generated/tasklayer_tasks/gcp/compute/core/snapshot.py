@@ -349,6 +349,7 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.globalOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.snapshots.list",
         output_member="items",

@@ -315,6 +315,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="compute.regionOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.subnetworks.list",
         output_member="items",

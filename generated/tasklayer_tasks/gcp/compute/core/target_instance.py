@@ -147,6 +147,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="compute.zoneOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.targetInstances.list",
         output_member="items",

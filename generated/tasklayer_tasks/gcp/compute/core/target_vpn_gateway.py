@@ -179,6 +179,7 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="compute.regionOperations.wait",
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.targetVpnGateways.list",
         output_member="items",

@@ -174,6 +174,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter=None,
+    owner_record="description",
     listing=ReadSpec(
         operation="compute.wireGroups.list",
         output_member="items",

@@ -728,6 +728,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="container.projects.locations.operations.get",
+    owner_record="description",
     listing=ReadSpec(
         operation="container.projects.locations.clusters.list",
         output_member="clusters",

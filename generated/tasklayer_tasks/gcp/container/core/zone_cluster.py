@@ -688,6 +688,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="container.projects.zones.operations.get",
+    owner_record="description",
     listing=ReadSpec(
         operation="container.projects.zones.clusters.list",
         output_member="clusters",

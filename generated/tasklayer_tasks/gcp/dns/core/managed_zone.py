@@ -205,6 +205,7 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter=None,
+    owner_record="description",
     listing=ReadSpec(
         operation="dns.managedZones.list",
         output_member="managedZones",

@@ -166,6 +166,7 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter="dns.operations.get",
+    owner_record="description",
     listing=ReadSpec(
         operation="dns.outboundEndpoints.list",
         output_member="outboundEndpoints",

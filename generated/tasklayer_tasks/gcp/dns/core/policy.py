@@ -137,6 +137,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter=None,
+    owner_record="description",
     listing=ReadSpec(
         operation="dns.policies.list",
         output_member="policies",

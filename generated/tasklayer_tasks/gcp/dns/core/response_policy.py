@@ -129,6 +129,7 @@ SPEC = ResourceSpec(
     ),
     api_version="v1",
     operation_waiter=None,
+    owner_record="description",
     listing=ReadSpec(
         operation="dns.responsePolicies.list",
         output_member="responsePolicies",

@@ -162,6 +162,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter=None,
+    owner_record="description",
     listing=ReadSpec(
         operation="iam.projects.locations.oauthClients.list",
         output_member="oauthClients",

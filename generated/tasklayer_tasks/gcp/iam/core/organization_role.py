@@ -131,6 +131,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter=None,
+    owner_record="description",
     listing=ReadSpec(
         operation="iam.organizations.roles.list",
         output_member="roles",

@@ -142,6 +142,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter=None,
+    owner_record="description",
     listing=ReadSpec(
         operation="iam.projects.serviceAccounts.list",
         output_member="accounts",

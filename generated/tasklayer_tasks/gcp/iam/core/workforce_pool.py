@@ -146,6 +146,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="iam.locations.workforcePools.operations.get",
+    owner_record="description",
     listing=ReadSpec(
         operation="iam.locations.workforcePools.list",
         output_member="workforcePools",

@@ -209,6 +209,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="iam.locations.workforcePools.providers.operations.get",
+    owner_record="description",
     listing=ReadSpec(
         operation="iam.locations.workforcePools.providers.list",
         output_member="workforcePoolProviders",

@@ -143,6 +143,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter=None,
+    owner_record="description",
     listing=ReadSpec(
         operation="iam.locations.workforcePools.providers.scimTenants.list",
         output_member="workforcePoolProviderScimTenants",

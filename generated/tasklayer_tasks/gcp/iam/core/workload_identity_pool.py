@@ -146,6 +146,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="iam.projects.locations.workloadIdentityPools.operations.get",
+    owner_record="description",
     listing=ReadSpec(
         operation="iam.projects.locations.workloadIdentityPools.list",
         output_member="workloadIdentityPools",

@@ -123,6 +123,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="iam.projects.locations.workloadIdentityPools.namespaces.managedIdentities.operations.get",
+    owner_record="description",
     listing=ReadSpec(
         operation="iam.projects.locations.workloadIdentityPools.namespaces.managedIdentities.list",
         output_member="workloadIdentityPoolManagedIdentities",

@@ -129,6 +129,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="iam.projects.locations.workloadIdentityPools.namespaces.operations.get",
+    owner_record="description",
     listing=ReadSpec(
         operation="iam.projects.locations.workloadIdentityPools.namespaces.list",
         output_member="workloadIdentityPoolNamespaces",

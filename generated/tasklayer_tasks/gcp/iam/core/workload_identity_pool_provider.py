@@ -189,6 +189,7 @@ SPEC = ResourceSpec(
     tags=None,
     api_version="v1",
     operation_waiter="iam.projects.locations.workloadIdentityPools.providers.operations.get",
+    owner_record="description",
     listing=ReadSpec(
         operation="iam.projects.locations.workloadIdentityPools.providers.list",
         output_member="workloadIdentityPoolProviders",
