@@ -3,7 +3,9 @@ process on loopback: built once by ``kube/build.sh`` into ``.tasklayer-cache/``,
 free port, ready when ``/readyz`` answers, stopped on exit.
 
 It serves CRDs and their custom resources only (no core API: no namespaces, events or RBAC);
-every request with the generated kubeconfig's token is allowed.
+every request with the generated kubeconfig's token is allowed. ``ApiServer(recipe="full")``
+starts kube-apiserver instead (``kube/full/main.go``: the core API — Services, Nodes,
+Namespaces, Events — and CRDs), the same way, with the same flags and kubeconfig.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ class ApiServerError(RuntimeError):
     """The server could not be built or did not become ready; the message says why."""
 
 
-def build() -> Path:
+def build(recipe: str = "") -> Path:
     """The server's binary, built by ``kube/build.sh`` unless its cache already holds it.
 
     A machine without Go fails here, loudly: the API server tests are part of the suite, and
@@ -42,7 +44,9 @@ def build() -> Path:
             "no Go toolchain on PATH: the real API server (kube/main.go) is built with Go;"
             " install the version kube/go.mod names"
         )
-    done = subprocess.run(["bash", str(BUILD)], capture_output=True, text=True)
+    done = subprocess.run(
+        ["bash", str(BUILD), *([recipe] if recipe else [])], capture_output=True, text=True
+    )
     if done.returncode != 0:
         raise ApiServerError(f"kube/build.sh failed ({done.returncode}):\n{done.stderr[-4000:]}")
     return Path(done.stdout.strip().splitlines()[-1])
@@ -51,8 +55,10 @@ def build() -> Path:
 class ApiServer:
     """Start with ``start()`` (or ``with``); ``restart()`` keeps the etcd data and the port."""
 
-    def __init__(self, binary: Path | None = None, data_dir: Path | None = None) -> None:
-        self.binary = binary
+    def __init__(
+        self, binary: Path | None = None, data_dir: Path | None = None, recipe: str = ""
+    ) -> None:
+        self.binary, self.recipe = binary, recipe
         self._own_dir = data_dir is None
         self.data_dir = data_dir or Path(tempfile.mkdtemp(prefix="tasklayer-apiserver-"))
         self.kubeconfig = self.data_dir / "kubeconfig"
@@ -68,7 +74,7 @@ class ApiServer:
 
     def start(self, timeout: float = 120.0) -> ApiServer:
         if self.binary is None:
-            self.binary = build()
+            self.binary = build(self.recipe)
         self.port = self.port or free_port()
         self.url = f"https://127.0.0.1:{self.port}"
         args = [str(self.binary), f"--data-dir={self.data_dir}", f"--port={self.port}"]
