@@ -26,7 +26,9 @@ def assemble(pages: Sequence[Path], total_chars: int) -> str:
         try:
             text = json.loads(page.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            raise TasklayerError(f"page {number} is not a saved JSON string: {exc}", file=page)
+            raise TasklayerError(
+                f"page {number} is not a saved JSON string: {exc}", file=page
+            ) from None
         if not isinstance(text, str):
             raise TasklayerError(f"page {number} is not a JSON string", file=page)
         last = number == len(pages) - 1
