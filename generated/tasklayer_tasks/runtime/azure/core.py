@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..contract.calls import CallCount
-from ..contract.errors import NotFoundError, PreconditionFailedError, TaskError
+from ..contract.errors import ConflictError, NotFoundError, PreconditionFailedError, TaskError
 from ..contract.ownership import Owner
 from ..contract.snapshot import Snapshots
 from ..contract.spec import ResourceSpec
@@ -168,14 +168,19 @@ class AzureCore:
         if path is None:
             raise TaskError(f"{self.spec.name}: its path is not known yet")
         self.answer = None
-        answer, response = self.arm.request(
-            "PUT",
-            path,
-            self.spec.api_version,
-            operation=create.operation,
-            body=create_body(self.spec, desired),
-            headers={"If-None-Match": "*"},
-        )
+        try:
+            answer, response = self.arm.request(
+                "PUT",
+                path,
+                self.spec.api_version,
+                operation=create.operation,
+                body=create_body(self.spec, desired),
+                headers={"If-None-Match": "*"},
+            )
+        except PreconditionFailedError as err:
+            # one is there already (made meanwhile, or by a try of ours whose answer was lost
+            # and azure-core resent): never overwritten; the next locate reads whose it is
+            raise ConflictError(err.operation, "AlreadyExists", err.message, err.status) from None
         made = self.arm.wait(answer, response, create.operation, "azure-async-operation")
         self._drop_snapshots()
         placed = self.placed(desired)
