@@ -1,9 +1,9 @@
-"""Azure kinds written by hand as the generator would write them, until the Azure provider renders
-(issue 26 item 5): resource group, virtual network (its ``subnets`` a child collection), subnet,
-network security group (its ``securityRules`` one) and security rule. Each spec is what the
-pinned documents say (resources 2024-03-01; network 2024-07-01 for NSG and rules, whose files
-are not pinned yet: their shapes are ARM's, as ASO's recordings show them), with the generator's
-conventions: a field's API name is its flattened member, ``read_member`` its path in ARM's JSON.
+"""Azure kinds for the tests, until the Azure provider renders (issue 26 item 5). The resource
+group and the NAT gateway are built from the pinned documents' annotation
+(:mod:`.azure_model_kinds`); the virtual network (its ``subnets`` a child collection), subnet and
+network security group (its ``securityRules`` one) are written by hand with the same conventions,
+since their documents are not pinned yet (their shapes are ARM's as ASO's recording shows them):
+a field's API name is its flattened member, ``read_member`` its path in ARM's JSON.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from tasklayer_tasks.runtime.contract.spec import (
     TagsSpec,
 )
 from tasklayer_tasks.runtime.wiring.azure import AzureTask
+
+from .azure_model_kinds import spec_from_model
 
 RO, CO, MU = Mutability.READ_ONLY, Mutability.CREATE_ONLY, Mutability.MUTABLE
 SUB = ("subscriptionId", "@subscriptionId")
@@ -91,15 +93,9 @@ def _kind(
 
 
 RG = ("resourceGroupName", "resourceGroupName")
-RESOURCE_GROUP = _kind(
-    "ResourceGroup",
-    "ResourceGroups",
-    RG_PATH,
-    "2024-03-01",
-    _envelope(),
-    (("resourceGroupName", "name"),),
-    tags=TAGS,
-)
+# the resource group is built from the pinned resources 2024-03-01 document's annotation
+RESOURCE_GROUP = spec_from_model("resources", "ResourceGroup")
+NAT_GATEWAY = spec_from_model("network", "NatGateway")
 _RG_FIELD = FieldSpec(
     "resourceGroupName",
     "resource_group_name",
@@ -191,6 +187,16 @@ class ResourceGroup(AzureTask):
     location: str | None = None
     tags: dict[str, str] | None = None
     spec: ClassVar[ResourceSpec] = RESOURCE_GROUP
+
+
+@dataclass(kw_only=True, eq=False, repr=False)
+class NatGateway(AzureTask):
+    resource_group_name: Any = None
+    location: str | None = None
+    tags: dict[str, str] | None = None
+    sku: dict[str, Any] | None = None
+    idle_timeout_in_minutes: int | None = None
+    spec: ClassVar[ResourceSpec] = NAT_GATEWAY
 
 
 @dataclass(kw_only=True, eq=False, repr=False)

@@ -264,3 +264,56 @@ def test_a_lost_create_answer_makes_one_resource_and_the_next_pass_adopts_it() -
     report = executor.run([ResourceGroup(name="g", location="westus2")])
     assert [t.action.value for t in report.tasks] == ["unchanged"]
     assert len(script.puts()) == 2 and report.writes == 0
+
+
+def test_a_nat_gateway_from_the_pinned_document_puts_its_fields_where_arm_holds_them() -> None:
+    """The NAT gateway's spec is built from the pinned natGateway.json's annotation: a create
+    sends its SKU at the top and its idle timeout under ``properties``; an update keeps what the
+    read holds but drops the members the document marks read-only (its ``subnets``: set from
+    the subnet's side, not a child collection), and carries the etag."""
+    from testbed.azure_kinds import NAT_GATEWAY
+
+    nat_id = VNET_ID.replace("virtualNetworks/asotest-vn-bxrysz", "natGateways/nat")
+    read = {
+        "id": nat_id,
+        "name": "nat",
+        "location": "westus2",
+        "etag": 'W/"1"',
+        "tags": {},
+        "sku": {"name": "Standard"},
+        "properties": {
+            "idleTimeoutInMinutes": 4,
+            "provisioningState": "Succeeded",
+            "subnets": [{"id": SUBNET_BODY["id"]}],
+            "resourceGuid": "g",
+        },
+    }
+    script = Script(
+        {
+            ("PUT", nat_id): [(201, {}, read), (200, {}, read)],
+            ("GET", nat_id): [(200, {}, read)],
+        }
+    )
+    core = _core(NAT_GATEWAY, script)
+    assert NAT_GATEWAY.api_version == "2024-07-01" and NAT_GATEWAY.child_collections == ()
+    core.create(
+        {
+            "name": "nat",
+            "resourceGroupName": "asotest-rg-wniggk",
+            "location": "westus2",
+            "sku": {"name": "Standard"},
+            "idleTimeoutInMinutes": 4,
+            "tags": {"a": "b"},
+        }
+    )
+    core.update({"id": nat_id}, {"idleTimeoutInMinutes": 10})
+    create, update = script.puts()
+    assert create == {
+        "name": "nat",
+        "location": "westus2",
+        "sku": {"name": "Standard"},
+        "tags": {"a": "b"},
+        "properties": {"idleTimeoutInMinutes": 4},
+    }
+    assert update["properties"] == {"idleTimeoutInMinutes": 10}
+    assert script.sent[-1][2] == {"If-Match": 'W/"1"'}
