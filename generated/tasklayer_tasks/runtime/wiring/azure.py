@@ -1,4 +1,5 @@
-"""Azure flavour of the kOps task: the same logic over an :class:`~..azure.core.AzureCore`.
+"""Azure flavours of the kOps task and the reconciler: the same logic over an
+:class:`~..azure.core.AzureCore`.
 
 An ARM resource is named by its ``name`` (the task's name) at its path: the context's
 subscription, the task's resource group, a parent resource (a subnet's network), which other
@@ -10,10 +11,13 @@ allows (tag names take no ``/``): ``KubernetesCluster=<cluster>`` and
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..azure.arm import Arm
 from ..azure.core import AzureCore
+from ..capi.reconciler import Reconciler
 from ..contract.adapter import Core
 from ..contract.context import Context
 from ..contract.ownership import OWNED, Owner
@@ -24,6 +28,12 @@ from ..kops.task import Task
 def azure_owner(cluster: str) -> Owner:
     key = f"kubernetes.io_cluster_{cluster}"
     return Owner(f"cluster {cluster}", key, OWNED, {"KubernetesCluster": cluster, key: OWNED})
+
+
+def capz_owner(cluster: str) -> Owner:
+    """cluster-api's Azure provider's ownership tag (ARM tag names take no ``/``)."""
+    key = f"sigs.k8s.io_cluster-api-provider-azure_cluster_{cluster}"
+    return Owner(f"cluster {cluster}", key, OWNED, {key: OWNED})
 
 
 def azure_core(context: Context, spec: ResourceSpec) -> AzureCore:
@@ -55,3 +65,19 @@ class AzureTask(Task):
     def reference_value(self) -> str | None:
         """Other tasks hold it by its name: the path parameter naming it in theirs."""
         return self.name
+
+
+@dataclass
+class AzureReconciler(Reconciler):
+    """Azure: calls through azure-core; ownership is CAPZ's tag; ARM's operations are followed
+    to their end within the pass (nothing is left pending)."""
+
+    @staticmethod
+    def owner_for(cluster: str) -> Owner:
+        return capz_owner(cluster)
+
+    def core(self) -> Core:
+        return azure_core(self.context, self.spec)
+
+    def parent_core(self, spec: Mapping[str, Any], resource: ResourceSpec) -> Core:
+        return azure_core(self.context, resource)
