@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from tasklayer_tasks.runtime.aws.core import AwsCore
+from tasklayer_tasks.runtime.azure.arm import Arm
+from tasklayer_tasks.runtime.azure.core import AzureCore
 from tasklayer_tasks.runtime.contract.adapter import Adapter
 from tasklayer_tasks.runtime.contract.spec import ResourceSpec
 from tasklayer_tasks.runtime.gcp.core import GcpCore
@@ -26,6 +28,7 @@ SPEC = ResourceSpec(
 CORES: dict[str, Any] = {
     "aws": AwsCore(SPEC, client=object()),
     "gcp": GcpCore(SPEC, client=object(), scope={"project": "p"}),
+    "azure": AzureCore(SPEC, Arm("subscription", transport=object())),
 }
 
 
@@ -84,6 +87,7 @@ def test_mypy_accepts_both_cores_as_an_adapter(tmp_path: Path) -> None:
     probe = tmp_path / "adapter_probe.py"
     probe.write_text(textwrap.dedent("""\
         from tasklayer_tasks.runtime.aws.core import AwsCore
+        from tasklayer_tasks.runtime.azure.core import AzureCore
         from tasklayer_tasks.runtime.contract.adapter import Adapter
         from tasklayer_tasks.runtime.gcp.core import GcpCore
 
@@ -93,6 +97,10 @@ def test_mypy_accepts_both_cores_as_an_adapter(tmp_path: Path) -> None:
 
 
         def gcp(core: GcpCore) -> Adapter:
+            return core
+
+
+        def azure(core: AzureCore) -> Adapter:
             return core
         """))
     wrong = tmp_path / "adapter_wrong.py"

@@ -22,10 +22,11 @@ MAY_IMPORT = {
     "contract": {"contract"},
     "aws": {"aws", "contract"},
     "gcp": {"gcp", "contract"},
+    "azure": {"azure", "contract"},
     "engine": {"engine", "contract"},
     "kops": {"kops", "engine", "contract"},
     "capi": {"capi", "engine", "contract"},
-    "wiring": {"wiring", "kops", "capi", "aws", "gcp", "engine", "contract"},
+    "wiring": {"wiring", "kops", "capi", "aws", "gcp", "azure", "engine", "contract"},
     # the cloud-provider face is built from generated tasks (above the runtime, "generated"),
     # run by the kOps executor: it sits over the kOps face, never beside it
     "cloudprovider": {"cloudprovider", "kops", "wiring", "engine", "contract", "generated"},

@@ -94,7 +94,8 @@ def test_wheel_ships_everything_the_tasks_read_and_declares_its_extras(wheel: Pa
     assert any(r.startswith("botocore") and "extra" not in r for r in requires)
     assert any(r.startswith("google-api-python-client") and 'extra == "gcp"' in r for r in requires)
     assert any(r.startswith("kopf") and 'extra == "operator"' in r for r in requires)
-    assert set(metadata.get_all("Provides-Extra")) == {"gcp", "operator"}
+    assert any(r.startswith("azure-core") and 'extra == "azure"' in r for r in requires)
+    assert set(metadata.get_all("Provides-Extra")) == {"gcp", "azure", "operator"}
 
 
 def test_wheel_carries_the_crds_its_licence_and_its_readme(wheel: Path) -> None:

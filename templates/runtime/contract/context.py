@@ -54,6 +54,14 @@ class Context:
     """An authorized http (or the testing fake) every GCP client shares, one request at a time."""
     new_http: Callable[[], Any] | None = None
     """Makes an authorized http per thread for GCP clients; preferred to ``http`` when set."""
+    subscription: str = ""
+    """The Azure subscription resources are in."""
+    azure_transport: Any = None
+    """An azure-core ``HttpTransport`` Azure calls go through (a replay of recorded ARM
+    traffic); None for azure-core's ``RequestsTransport``."""
+    azure_credential_policy: Any = None
+    """The azure-core authentication policy Azure calls carry (``BearerTokenCredentialPolicy``
+    over an azure-identity credential and ARM's scope); None where the transport needs none."""
     operation_timeout: float = 300.0
     """Seconds one call waits on a long-running operation (GCP)."""
     retry: RetryPolicy = field(default_factory=RetryPolicy)

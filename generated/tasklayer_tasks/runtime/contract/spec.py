@@ -211,6 +211,9 @@ class ResourceSpec:
     """Written in its parent's change batch (a Route 53 record set)."""
     child_collections: tuple[ChildCollectionSpec, ...] = ()
     """Children its own representation holds, which a write of it must send back (Azure)."""
+    resource_path: str | None = None
+    """Azure: the ARM resource-id template its PUT, GET, PATCH and DELETE share
+    (``/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/...``)."""
 
     def __post_init__(self) -> None:
         _KNOWN.append(self)  # each generated core module's SPEC, as it is imported
