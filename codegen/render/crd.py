@@ -48,7 +48,7 @@ def openapi(t: FieldType, unwrap: Unwrap, depth: int = 0, enums: bool = True) ->
     reads return, and clouds return values their models do not list (EC2 answers an attached
     internet gateway's state ``available``; the model says ``attached``), which an enum would
     make the server refuse, and the whole status write with it."""
-    inner = unwrap(t)
+    inner = unwrap(t) if depth == 0 else None  # as the runtime unwraps: the field's own value
     if inner is not None:
         return openapi(inner, unwrap, depth, enums)
     scalar: dict[str, dict[str, Any]] = {
@@ -190,7 +190,7 @@ def _name_is_fixed(view: ResourceView) -> bool:
 
 
 def _spec_property(f: FieldView) -> dict[str, Any]:
-    schema = _described(openapi(f.field.type, f.unwrap), f.field.documentation)
+    schema = _described(openapi(f.held_type, f.unwrap), f.field.documentation)
     if _is_fixed(f):
         schema["x-kubernetes-validations"] = _unchanged(f.crd_key)
     return schema
@@ -308,7 +308,7 @@ def status_schema(view: ResourceView) -> dict[str, Any]:
     props.update(
         {
             f.crd_key: _described(
-                openapi(f.field.type, f.unwrap, enums=False), f.field.documentation
+                openapi(f.held_type, f.unwrap, enums=False), f.field.documentation
             )
             for f in view.status_fields
         }

@@ -106,7 +106,19 @@ class FieldView:
             if self.field.type.kind == "list":
                 return Code("list[{} | str] | None", self.task_reference)
             return Code("{} | str | None", self.task_reference)
-        return Code("{} | None", python_type(self.field.type, self.unwrap))
+        return Code("{} | None", python_type(self.held_type, self.unwrap))
+
+    @cached_property
+    def held_type(self) -> FieldType:
+        """The type of the value the runtime holds: the field's own, but for a membership list
+        read as structures (an instance profile's Roles), the list of the member its add and
+        remove calls take (``RoleName``), which is what the runtime compares and sends."""
+        t, member = self.field.type, self.field.update_name
+        if self.field.update_kind == "add_remove" and member and t.kind == "list" and t.item:
+            inner = dict(t.item.members).get(member)
+            if t.item.kind == "structure" and inner is not None:
+                return FieldType(kind="list", item=inner)
+        return t
 
     @property
     def on_task(self) -> bool:
@@ -265,7 +277,7 @@ class FieldView:
         """The value as a spec/status carries it: ids rather than tasks."""
         if self.is_tags:
             return Code("dict[str, str]")
-        return python_type(self.field.type, self.unwrap)
+        return python_type(self.held_type, self.unwrap)
 
     @property
     def filter_name(self) -> str | None:

@@ -49,14 +49,17 @@ _SCALARS = {
 
 
 def python_type(t: FieldType, unwrap: Unwrap = _as_is) -> Code:
-    """The annotation for a value of ``t``; built only from constants, whatever the schema says."""
+    """The annotation for a value of ``t``; built only from constants, whatever the schema says.
+    ``unwrap`` applies to the field's own type only: the runtime unwraps a field's value
+    (``FieldSpec.value_wrapper``), never a structure inside it (a record set's ResourceRecords
+    are ``[{"Value": ...}]``)."""
     inner = unwrap(t)
     if inner is not None:
         return python_type(inner, unwrap)
     if t.kind == "list" and t.item is not None:
-        return Code("list[{}]", python_type(t.item, unwrap))
+        return Code("list[{}]", python_type(t.item))
     if t.kind == "map" and t.item is not None:
-        return Code("dict[str, {}]", python_type(t.item, unwrap))
+        return Code("dict[str, {}]", python_type(t.item))
     return _SCALARS.get(t.kind, Code("dict[str, Any]"))
 
 

@@ -52,7 +52,7 @@ class ResourceRecordSet(AwsTask):
     ttl: int | None = None
     """The resource record cache time to live (TTL), in seconds. Note the following: * If you're creating or updating an alias resource record set, omit ``TTL``. Amazon Route 53 uses the value of ``TTL`` for the alias target. * If you're associating this resource record set with a health check (if you're adding a ``HealthCheckId`` element), we recommend that you specify a ``TTL`` of 60 seconds or less so clients respond quickly to changes in health status. * All of the resource record sets in a group of weighted resource record sets must have the same value for ``TTL``. * If a group of weighted... Changed with ChangeResourceRecordSets."""
 
-    resource_records: list[str] | None = None
+    resource_records: list[dict[str, Any]] | None = None
     """Information about the resource records to act upon. .. note:: If you're creating an alias resource record set, omit ``ResourceRecords``. Changed with ChangeResourceRecordSets."""
 
     alias_target: dict[str, Any] | None = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 
-from typing import Any, ClassVar, TypedDict
+from typing import ClassVar, TypedDict
 
 from ....runtime.wiring.aws import AwsReconciler
 from ....runtime.contract.spec import ResourceSpec
@@ -33,7 +33,7 @@ class InstanceProfileSpec(TypedDict, total=False):
     path: str
     """The path to the instance profile. For more information about paths, see `IAM Identifiers <https://docs.aws.amazon.com/IAM/latest/UserGuide/Using_Identifiers.html>`__ in the *IAM User Guide*. This parameter is optional. If it is not included, it defaults to a slash (/). This parameter allows (through its `regex pattern <http://wikipedia.org/wiki/regex>`__) a string of characters consisting of either a forward slash (/) by itself or a string that must begin and end with forward slashes. In addition, it can contain any ASCII character from the ! ( ``\\u0021``) through the DEL character (... Can only be set when the resource is created."""
 
-    roles: list[dict[str, Any]]
+    roles: list[str]
     """The role associated with the instance profile. Changed with AddRoleToInstanceProfile."""
 
 
@@ -58,7 +58,7 @@ class InstanceProfileStatus(TypedDict, total=False):
     createDate: datetime.datetime
     """The date when the instance profile was created."""
 
-    roles: list[dict[str, Any]]
+    roles: list[str]
     """The role associated with the instance profile. Changed with AddRoleToInstanceProfile."""
 
 
