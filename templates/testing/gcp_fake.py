@@ -553,6 +553,7 @@ class FakeGcp:
         self, route: Route, url: str, body: dict[str, Any], replace: bool
     ) -> tuple[int, Any]:
         stored = self._get(url)
+        masked = route.unwrap(body) if (body.get("updateMask") or body.get("fieldMask")) else None
         # an update (PUT) answers references as full URLs; a patch keeps them as it was sent
         # them (computerouter#5 -> #7: the network's relative name and region "us-west1")
         body = route.unwrap(body)
@@ -576,6 +577,11 @@ class FakeGcp:
             changed["metageneration"] = str(int(changed["metageneration"]) + 1)
         self._renew_fingerprints(changed)
         self.store[url] = changed
+        if masked is not None and route.response != "Operation":
+            # a masked patch answers the resource's name and the members its mask names only
+            # (iamserviceaccount#3: displayName and name; #4's read has the rest)
+            named = {k: changed[k] for k in ("name", *masked) if k in changed}
+            return 200, copy.deepcopy(named)
         return self._done(route, url)
 
     def _action(

@@ -32,6 +32,8 @@ ANSWERED: dict[str, dict[str, Any]] = {
     "ForwardingRule": {"networkTier": "PREMIUM"},
     # zonalcomputedisk#3
     "Disk": {"physicalBlockSizeBytes": "4096"},
+    # globalcomputebackendservice#20, #30 (a member compute/v1's HttpHealthCheck does not have)
+    "HttpHealthCheck": {"proxyHeader": "NONE"},
     # globalcomputebackendservice#24, regionalcomputeforwardingruletcp#15
     "BackendService": {"affinityCookieTtlSec": 0, "description": ""},
     # zonalcomputeinstancegroupmanager#28, regionalcomputeinstancegroupmanager#20
