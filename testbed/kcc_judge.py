@@ -22,6 +22,18 @@ These rules make a stateful fake answer a log recorded against a live project:
   one placeholder (``${subnetworkID}`` for a subnet and its proxy-only subnet); where it reads
   a name the fake holds as 404 and creates it next, that is a second resource, held by the fake
   as ``<name>-2`` until the log deletes it, and answers are compared under the log's name;
+- **what the recorder rewrites** (:func:`as_recorded`): Config Connector writes a log through
+  its normaliser (``tests/e2e/normalize.go``, ``mockgcp/mockcompute/normalize.go`` at the
+  pinned commit), and the fake's answer is put through the same rules before it is compared:
+  a compute resource's ``sizeGb`` (and five other members) dropped, a ``type`` reference made
+  relative, the project's number written as the log's placeholder;
+- **exchanges the mock wrote**: some pinned logs were last written by running Config
+  Connector against its own mock (mockgcp), not GCP; an answer bearing the mock's signature
+  is sent to the fake but not compared (:func:`mock_written`): an operation with neither
+  ``operationType`` nor ``targetLink`` (mockgcp's ``newLRO``: a global operation, ``DONE`` at
+  progress 0, for a zonal or regional resource; every other of the 79 pinned operation answers
+  has both), and a 404 in Go's ``%q`` form (``disk "projects/..." not found``, the mock's
+  ``status.Errorf``; every other pinned compute 404 is "The resource '...' was not found");
 - **a read 404 the log explains**: a recorded 404 for a resource the log created and did not
   delete is not compared — when the log reads it found next, the read raced the create (``not
   yet visible``); when the log never touches it again, a client the log does not record deleted
@@ -31,6 +43,7 @@ These rules make a stateful fake answer a log recorded against a live project:
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -39,12 +52,14 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from tasklayer_tasks.testing import FakeGcp
+from tasklayer_tasks.testing.gcp_fake import PROJECT_NUMBER
 
-from .kcc_log import Exchange, concrete_exchange, parse
+from .kcc_log import Exchange, concrete_exchange, parse, placeholder_value
 from .kcc_pin import OUT as RECORDINGS
 
 ROOT = Path(__file__).resolve().parents[1]
 GCP = ROOT / "generated" / "tasklayer_tasks" / "gcp"
+PINNED = ROOT / "schemas" / "gcp"
 BASELINE = ROOT / "tests" / "gcp_recorded" / "known_differences.json"
 APIS = ("compute", "iam", "storage")
 
@@ -82,6 +97,52 @@ def is_random(member: str, body: Any) -> bool:
     if last in RANDOM or bare in RANDOM or last.endswith(("Fingerprint", "fingerprint")):
         return True
     return _is_operation(body) and member in OPERATION_RANDOM
+
+
+# members Config Connector's recorder drops from every compute resource it logs
+# (mockgcp/mockcompute/normalize.go, cleanComputeResource)
+RECORDER_DROPS = (
+    "enableConfidentialCompute",
+    "locked",
+    "multiWriter",
+    "satisfiesPzi",
+    "sizeGb",
+    "recommendedSize",
+)
+_COMPUTE_LINK = re.compile(r"^https://(?:compute|www)\.googleapis\.com/compute/(?:v1|beta)/")
+_GO_QUOTED_NOT_FOUND = re.compile(r'^\w+ "[^"]+" not found$')
+
+
+def as_recorded(value: Any, project_number: str, key: str = "") -> Any:
+    """An answer as Config Connector's recorder would have written it: the compute resource
+    members it drops (:data:`RECORDER_DROPS`) left out, a ``type`` / ``sourceDisk`` reference
+    as a relative name (tests/e2e/normalize.go, normalizeComputeSelfLink), and the project's
+    number as the log's ``${projectNumber}`` (``project-owners-<number>`` too)."""
+    if isinstance(value, str):
+        if key in ("type", "sourceDisk"):
+            value = _COMPUTE_LINK.sub("", value)
+        return value.replace(project_number, placeholder_value("projectNumber"))
+    if isinstance(value, list):
+        return [as_recorded(v, project_number, key) for v in value]
+    if isinstance(value, dict):
+        compute = str(value.get("kind", "")).startswith("compute#")
+        return {
+            k: as_recorded(v, project_number, k)
+            for k, v in value.items()
+            if not (compute and k in RECORDER_DROPS)
+        }
+    return value
+
+
+def mock_written(recorded: Exchange) -> str | None:
+    """Why a recorded answer is Config Connector's mock's, not GCP's; None when it is GCP's."""
+    body = recorded.response_body
+    if _is_operation(body) and "operationType" not in body and "targetLink" not in body:
+        return "written by Config Connector's mock: mockgcp's newLRO operation"
+    message = (body or {}).get("error", {}).get("message") if isinstance(body, dict) else None
+    if isinstance(message, str) and _GO_QUOTED_NOT_FOUND.match(message):
+        return "written by Config Connector's mock: mockgcp's not-found text"
+    return None
 
 
 def _is_operation(body: Any) -> bool:
@@ -157,8 +218,17 @@ class Judgement:
         self.differences += other.differences
 
 
+@functools.cache
+def _document(api: str) -> str:
+    return (PINNED / api / "v1" / "discovery.json").read_text()
+
+
 def documents() -> list[dict[str, Any]]:
-    return [json.loads((GCP / api / "discovery.json").read_text()) for api in APIS]
+    """The full pinned discovery documents (``schemas/gcp/<api>/v1/``, in the schema manifest),
+    not the trimmed ones shipped beside the tasks: those keep only what the generated code
+    calls, and Config Connector calls more (a health check's ``update``, an instance group's
+    ``addInstances``); what the fake answers for a method is the same over either."""
+    return [json.loads(_document(api)) for api in APIS]
 
 
 def generated_collections() -> set[str]:
@@ -355,6 +425,11 @@ class _Run:
         if not judged(method_id, self.collections):
             self.skip("not a collection we generate")
             return
+        mock = mock_written(recorded)
+        if mock is not None:
+            self.skip(mock)
+            return
+        answer = as_recorded(answer, PROJECT_NUMBER)
         diffs, members = compare(self.fixture, recorded.index, method_id, recorded, status, answer)
         self.out.exchanges += 1
         self.out.members += members

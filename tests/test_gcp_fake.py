@@ -133,3 +133,21 @@ def test_aip_creates_answer_google_longrunning_operations() -> None:
     fake.fail_next("iam.projects.locations.workloadIdentityPools.delete")
     failed = pools.delete(name=f"{parent}/workloadIdentityPools/pool").execute()
     assert failed["done"] is True and failed["error"]["code"] == 9  # FAILED_PRECONDITION
+
+
+def test_a_bucket_answers_its_access_controls_only_where_its_projection_is_full() -> None:
+    """storage's ``projection`` defaults to noAcl for get and insert and to full for patch
+    (storagebucketbasic#2, #3): the made ACL shows on the patch's answer only."""
+    _json = json
+    root = Path(__file__).resolve().parents[1] / "schemas" / "gcp" / "storage" / "v1"
+    fake = FakeGcp(_json.loads((root / "discovery.json").read_text()))
+    base = "https://storage.googleapis.com/storage/v1/b"
+    fake.request(f"{base}?project=p", "POST", body=_json.dumps({"name": "b1", "location": "us"}))
+    _, got = fake.request(f"{base}/b1")
+    read = _json.loads(got)
+    assert "acl" not in read and "owner" not in read and read["locationType"] == "multi-region"
+    _, patched = fake.request(f"{base}/b1", "PATCH", body=_json.dumps({"labels": {"a": "b"}}))
+    teams = [(a["projectTeam"]["team"], a["role"]) for a in _json.loads(patched)["acl"]]
+    assert teams == [("owners", "OWNER"), ("editors", "OWNER"), ("viewers", "READER")]
+    _, full = fake.request(f"{base}/b1?projection=full")
+    assert _json.loads(full)["owner"]["entity"].startswith("project-owners-")

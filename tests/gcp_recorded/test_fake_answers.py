@@ -51,3 +51,38 @@ def test_each_difference_has_one_cause_by_its_shape() -> None:
     assert of("compute.firewalls.get", "priority", 1000, _ABSENT).startswith("a member GCP answers")
     assert of("compute.firewalls.get", "proxyBind", _ABSENT, False).startswith("a member the fake")
     assert of("compute.healthChecks.get", "checkIntervalSec", 15, 10) == "a value that differs"
+
+
+def test_the_fake_answer_is_put_through_the_recorders_rules_before_it_is_compared() -> None:
+    from testbed.kcc_judge import as_recorded
+
+    disk = {
+        "kind": "compute#disk",
+        "sizeGb": "10",
+        "type": "https://www.googleapis.com/compute/v1/projects/p/zones/z/diskTypes/pd-standard",
+        "zone": "https://www.googleapis.com/compute/v1/projects/p/zones/z",
+    }
+    assert as_recorded(disk, "123") == {
+        "kind": "compute#disk",
+        "type": "projects/p/zones/z/diskTypes/pd-standard",
+        "zone": disk["zone"],
+    }
+    bucket = {"kind": "storage#bucket", "sizeGb": "1", "owner": {"entity": "project-owners-123"}}
+    assert as_recorded(bucket, "123")["owner"] == {"entity": "project-owners-projectnumber"}
+    assert as_recorded(bucket, "123")["sizeGb"] == "1"  # only compute resources lose it
+
+
+def test_answers_bearing_the_mocks_signature_are_not_held_against_the_fake() -> None:
+    from testbed.kcc_judge import mock_written
+    from testbed.kcc_log import Exchange
+
+    def answered(body: object, status: int = 200) -> Exchange:
+        return Exchange(0, "POST", "https://compute.googleapis.com/x", {}, None, status, "", {}, body)
+
+    new_lro = {"kind": "compute#operation", "status": "DONE", "progress": 0, "name": "op"}
+    assert mock_written(answered(new_lro)) is not None
+    assert mock_written(answered({**new_lro, "operationType": "setLabels", "targetLink": "l"})) is None
+    quoted = {"error": {"code": 404, "message": 'disk "projects/p/regions/r/disks/d" not found'}}
+    assert mock_written(answered(quoted, 404)) is not None
+    plain = {"error": {"code": 404, "message": "The resource 'projects/p/x' was not found"}}
+    assert mock_written(answered(plain, 404)) is None

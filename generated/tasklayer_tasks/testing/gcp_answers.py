@@ -38,7 +38,10 @@ from .gcp_observed import (
     AUTO_SUBNETWORK_REGIONS,
     ECHOED,
     LEFT_OUT_WHEN_FALSE,
+    MULTI_REGIONS,
     NOT_ANSWERED,
+    SCOPED_DEFAULTS,
+    WITHDRAWN_WHEN,
 )
 
 LINK_HOST = "https://www.googleapis.com/"
@@ -198,6 +201,11 @@ def server_answers(resource: dict[str, Any], sent: dict[str, Any], schema_id: st
         for i, (place, key) in enumerate(_places(resource, path)):
             if i >= len(given) or key not in given[i][0]:
                 place.pop(key, None)
+    for path, (sibling, value) in WITHDRAWN_WHEN.get(schema_id, {}).items():
+        for place, key in _places(resource, path):
+            if place.get(sibling) == value:
+                place.pop(key, None)
+    _location_type(resource, schema_id)
     for path in LEFT_OUT_WHEN_FALSE.get(schema_id, ()):
         for place, key in _places(resource, path):
             if place.get(key) is False:
@@ -242,6 +250,27 @@ def without_empty_lists(value: Any) -> bool:
         ):
             del value[key]
     return not value
+
+
+def scoped_defaults(resource: dict[str, Any], schema_id: str, scope_link: str | None) -> None:
+    """A reference Google fills in under the resource's own scope when none was sent
+    (:data:`.gcp_observed.SCOPED_DEFAULTS`), as a full URL."""
+    for member, tail in SCOPED_DEFAULTS.get(schema_id, {}).items():
+        if member not in resource and scope_link is not None:
+            resource[member] = f"{scope_link}/{tail}"
+
+
+def _location_type(resource: dict[str, Any], schema_id: str) -> None:
+    """A bucket's ``locationType`` (:data:`.gcp_observed.MULTI_REGIONS`); Google answers its
+    ``location`` in capitals, as the recording shows ``US``."""
+    location = resource.get("location")
+    if schema_id != "Bucket" or not isinstance(location, str):
+        return
+    resource["location"] = location.upper()
+    if location.upper() in MULTI_REGIONS:
+        resource.setdefault("locationType", "multi-region")
+    elif re.fullmatch(r"[a-z]+-[a-z]+\d+", location.lower()):
+        resource.setdefault("locationType", "region")
 
 
 def _gateway(resource: dict[str, Any]) -> None:

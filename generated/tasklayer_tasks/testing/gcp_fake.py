@@ -47,12 +47,14 @@ from .gcp_answers import (
     links,
     output_only,
     page_size,
+    scoped_defaults,
     server_answers,
     to_link,
     without_empty_lists,
 )
 from .gcp_names import MadeName, aliases, made_name
-from .gcp_observed import HELD_IN
+from .gcp_observed import BACKED_BY, DONE_AT_ONCE, HELD_IN, NOT_FOUND
+from .gcp_projection import bucket_access, projected
 from .gcp_routes import Route, routes
 
 SCOPE_PARAMS = ("project", "region", "zone")
@@ -69,7 +71,7 @@ OPERATION_TYPES = {
     "compute.forwardingRules.setTarget": "SetTarget",
 }
 # the project number a resource that carries one answers (storage's projectNumber)
-_PROJECT_NUMBER = 123456789012
+PROJECT_NUMBER = "123456789012"
 # who an operation says called (Google answers the caller's account)
 OPERATION_USER = "user@example.com"
 RPC_CODES = {
@@ -101,9 +103,12 @@ class _Response(dict[str, Any]):
 
 
 class FakeError(Exception):
-    def __init__(self, status: int, reason: str, message: str) -> None:
+    def __init__(
+        self, status: int, reason: str, message: str, rpc_status: str | None = None
+    ) -> None:
         super().__init__(message)
         self.status, self.reason, self.message = status, reason, message
+        self.rpc_status = rpc_status  # google.rpc's code name, where the API's body names it
 
 
 class FakeGcp:
@@ -123,6 +128,8 @@ class FakeGcp:
         self._failures: dict[str, tuple[str, str]] = {}
         self._ids: itertools.count[int] = itertools.count(1000)
         self._numbers: dict[str, str] = {}  # a resource's URL -> its id, kept after a delete
+        # a resource's URL -> members an add/remove verb keeps that it does not show
+        self._members: dict[str, dict[str, list[Any]]] = {}
         self._ips: itertools.count[int] = itertools.count(1)
         self._routes: list[Route] = [r for d in documents for r in routes(d)]
         self._lock = threading.RLock()
@@ -149,6 +156,7 @@ class FakeGcp:
                 logged.method_id = route.method_id
                 self.log.append(logged)
                 status, result = self._answer(route, url, args, query, payload)
+                result = projected(route.method, query, payload, result)
             except FakeError as err:
                 logged.status = err.status
                 error = {
@@ -160,6 +168,8 @@ class FakeGcp:
                         ],
                     }
                 }
+                if err.rpc_status is not None:
+                    error["error"]["status"] = err.rpc_status
                 return _Response(err.status), json.dumps(error).encode()
             logged.status = status
         return _Response(status), b"" if status == 204 else json.dumps(result).encode()
@@ -227,6 +237,7 @@ class FakeGcp:
             self._get(url)
             self._held(route, url, add=False)
             del self.store[url]
+            self._members.pop(url, None)
             self._aliases = {a: own for a, own in self._aliases.items() if own != url}
             collection, name = url.rsplit("/", 1)
             for manager, group in COMPANIONS.items():  # the managed group goes with its manager
@@ -268,7 +279,7 @@ class FakeGcp:
 
     def _get(self, url: str) -> dict[str, Any]:
         if url not in self.store:
-            raise FakeError(404, "notFound", f"The resource '{_relative(url)}' was not found")
+            raise _not_found(url)
         return self.store[url]
 
     def _list(self, route: Route, collection: str, query: dict[str, str]) -> dict[str, Any]:
@@ -283,6 +294,11 @@ class FakeGcp:
         size = int(query.get(sized[0]) or sized[1]) if sized else len(items) or 1
         page = items[start : start + size]
         out: dict[str, Any] = {route.list_key(): page} if page else {}
+        kind = (
+            route.document.get("schemas", {}).get(route.response or "", {}).get("properties") or {}
+        ).get("kind")
+        if kind and kind.get("default"):  # a list answers its kind (storagebucketbasic#5)
+            out["kind"] = kind["default"]
         if start + size < len(items):
             out["nextPageToken"] = str(start + size)
         return out
@@ -322,7 +338,7 @@ class FakeGcp:
             "updated": TIMESTAMP,
             "generation": made_id,
             "metageneration": "1",
-            "projectNumber": str(_PROJECT_NUMBER),
+            "projectNumber": PROJECT_NUMBER,
         }
         resource.update({k: v for k, v in made_by_server.items() if k in props})
         if route.name_prefix is not None and "name" not in resource:
@@ -333,7 +349,9 @@ class FakeGcp:
             resource.setdefault("kind", props["kind"].get("default", ""))
         fill_defaults(resource, schema, route.document)
         server_answers(resource, body, str(schema.get("id")))
+        bucket_access(resource, props, PROJECT_NUMBER)
         output_only(resource, schema, self._scope_link(route, url))
+        scoped_defaults(resource, str(schema.get("id")), self._scope_link(route, url))
         self._addresses(route, resource, props, url)
         self._renew_fingerprints(resource, schema)
         self.store[url] = resource
@@ -535,6 +553,7 @@ class FakeGcp:
         self, route: Route, url: str, body: dict[str, Any], replace: bool
     ) -> tuple[int, Any]:
         stored = self._get(url)
+        masked = route.unwrap(body) if (body.get("updateMask") or body.get("fieldMask")) else None
         # an update (PUT) answers references as full URLs; a patch keeps them as it was sent
         # them (computerouter#5 -> #7: the network's relative name and region "us-west1")
         body = route.unwrap(body)
@@ -550,11 +569,19 @@ class FakeGcp:
         schema = route.resource_schema()
         fill_defaults(changed, schema, route.document)
         server_answers(changed, sent, str(schema.get("id")))
+        if replace:  # the scope is Google's URL whatever a PUT sent (regionalcomputehealthcheck#4
+            # sends ``projects/p/global/regions/us-central1``, #6 reads the region's URL)
+            output_only(changed, schema, self._scope_link(route, url))
         without_empty_lists(changed)
         if str(changed.get("metageneration", "")).isdigit():  # storage counts metadata changes
             changed["metageneration"] = str(int(changed["metageneration"]) + 1)
         self._renew_fingerprints(changed)
         self.store[url] = changed
+        if masked is not None and route.response != "Operation":
+            # a masked patch answers the resource's name and the members its mask names only
+            # (iamserviceaccount#3: displayName and name; #4's read has the rest)
+            named = {k: changed[k] for k in ("name", *masked) if k in changed}
+            return 200, copy.deepcopy(named)
         return self._done(route, url)
 
     def _action(
@@ -565,12 +592,20 @@ class FakeGcp:
         # ".../disks/d/setLabels", or a custom verb (AIP): ".../clusters/c:setAddons"
         item = url.rsplit(":", 1)[0] if ":" in url.rsplit("/", 1)[-1] else url.rsplit("/", 1)[0]
         stored = self._get(item)
+        if route.verb.startswith("list") and route.response != "Operation":
+            return 200, self._members_listed(route, item)  # listInstances: a read sent as POST
         self._check_fingerprints(stored, body)
+        own = self._schema_of(route, item).get("properties") or {}
         for key, value in links(body, route.document, _project(url)).items():
             if key.endswith(("fingerprint", "Fingerprint")):
                 continue
             if route.verb.startswith(("add", "remove")) and isinstance(value, list):
-                _add_remove(stored, key, value, add=route.verb.startswith("add"))
+                # members the resource does not show (an instance group's instances) are kept
+                # beside it, and counted in its output-only ``size``
+                held = stored if key in own or not own else self._members.setdefault(item, {})
+                _add_remove(held, key, value, add=route.verb.startswith("add"))
+                if held is not stored and "size" in own:
+                    stored["size"] = len(held[key])
             else:
                 stored[key] = copy.deepcopy(value)
             manager = self._companion_of(item) if key == "namedPorts" else None
@@ -583,6 +618,36 @@ class FakeGcp:
             stored[target] = int(value) if value.isdigit() else value
         self._renew_fingerprints(stored)
         return self._done(route, item)
+
+    def _schema_of(self, route: Route, url: str) -> dict[str, Any]:
+        schemas = route.document.get("schemas", {})
+        return dict(schemas.get(self._schemas.get(url, ""), {}))
+
+    def _members_listed(self, route: Route, item: str) -> dict[str, Any]:
+        """``listInstances``: each member kept beside the resource, as the response's item
+        schema names it — the member's link, its own members (``status``) and the resource's
+        (``namedPorts``) where the item has them."""
+        schemas = route.document.get("schemas", {})
+        response = schemas.get(route.response or "", {}).get("properties") or {}
+        item_ref = ((response.get("items") or {}).get("items") or {}).get("$ref", "")
+        fields = schemas.get(item_ref, {}).get("properties") or {}
+        stored, out = self.store[item], []
+        for key, urls in self._members.get(item, {}).items():
+            for link in urls:
+                member = self.store.get(self._key(route, link), {})
+                entry = {k: stored[k] for k in fields if k in stored and k not in ("kind", "id")}
+                entry.update({k: member[k] for k in fields if k in member and k != "kind"})
+                entry.pop("name", None)
+                entry.pop("selfLink", None)
+                singular = key.removesuffix("s")
+                entry[singular if singular in fields else key] = link
+                out.append(entry)
+        answer: dict[str, Any] = {"id": str(next(self._ids))}
+        if "kind" in response:
+            answer["kind"] = response["kind"].get("default", "")
+        if out:
+            answer["items"] = out
+        return answer
 
     # -- operations --------------------------------------------------------------------------------
 
@@ -609,7 +674,7 @@ class FakeGcp:
         base = scope.group(1) if scope else target.rsplit("/", 1)[0]
         where = "" if re.search(r"/(zones|regions|locations)/[^/]+$", base) else "/global"
         url = f"{base}{where}/operations/{name}"
-        polls = 0 if error else self.operation_polls
+        polls = 0 if error or route.method_id in DONE_AT_ONCE else self.operation_polls
         operation: dict[str, Any] = {
             "kind": "compute#operation",
             "id": str(next(self._ids)),
@@ -671,7 +736,9 @@ class FakeGcp:
         if url in self._targets:
             return self._longrunning_now(url)
         if self._polls[url] == 0:
-            self._operations[url].update(status="DONE", progress=100, endTime=TIMESTAMP)
+            done = self._operations[url]
+            done.update(status="DONE", progress=100, endTime=TIMESTAMP)
+            done["targetLink"] = _backed(str(done.get("targetLink", "")))
         return copy.deepcopy(self._operations[url])
 
     def calls(self, mutating_only: bool = False) -> list[str]:
@@ -701,6 +768,28 @@ def _check_request_id(value: str) -> None:
         raise FakeError(400, "invalid", f"Invalid value for field 'requestId': '{value}'") from None
     if parsed.int == 0:
         raise FakeError(400, "invalid", "The zero UUID is not a valid requestId")
+
+
+def _not_found(url: str) -> FakeError:
+    """Google's 404 for a missing resource: compute's text naming it, where the API has its own
+    text (:data:`.gcp_observed.NOT_FOUND`) that one, and a legacy kind named as the collection
+    that keeps it (:data:`.gcp_observed.BACKED_BY`)."""
+    parts = urlsplit(url)
+    api = parts.netloc.split(".", 1)[0]
+    segments = parts.path.rstrip("/").split("/")
+    collection = segments[-2] if len(segments) > 1 else ""
+    if (api, collection) in NOT_FOUND:
+        message, status = NOT_FOUND[(api, collection)]
+        return FakeError(404, "notFound", message, status)
+    named = _relative(_backed(url))
+    return FakeError(404, "notFound", f"The resource '{named}' was not found")
+
+
+def _backed(url: str) -> str:
+    """The URL in the collection that keeps a legacy kind's resources."""
+    for legacy, keeper in BACKED_BY.items():
+        url = re.sub(f"/{legacy}/([^/]+)$", f"/{keeper}/\\1", url)
+    return url
 
 
 def _relative(url: str) -> str:

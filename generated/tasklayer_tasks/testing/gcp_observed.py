@@ -32,6 +32,8 @@ ANSWERED: dict[str, dict[str, Any]] = {
     "ForwardingRule": {"networkTier": "PREMIUM"},
     # zonalcomputedisk#3
     "Disk": {"physicalBlockSizeBytes": "4096"},
+    # globalcomputebackendservice#20, #30 (a member compute/v1's HttpHealthCheck does not have)
+    "HttpHealthCheck": {"proxyHeader": "NONE"},
     # globalcomputebackendservice#24, regionalcomputeforwardingruletcp#15
     "BackendService": {"affinityCookieTtlSec": 0, "description": ""},
     # zonalcomputeinstancegroupmanager#28, regionalcomputeinstancegroupmanager#20
@@ -115,3 +117,41 @@ AUTO_SUBNETWORK_REGIONS = (
     "northamerica-northeast2 northamerica-south1 southamerica-east1 southamerica-west1 "
     "us-central1 us-east1 us-east4 us-east5 us-south1 us-west1 us-west2 us-west3 us-west4"
 ).split()
+
+# a bucket's project teams and their roles, in the order Google answers them, for its ``acl``
+# and its ``defaultObjectAcl`` alike (storagebucketbasic#3)
+BUCKET_TEAM_ROLES = (("owners", "OWNER"), ("editors", "OWNER"), ("viewers", "READER"))
+
+# a bucket's ``locationType`` by its ``location`` (storagebucketbasic#1: ``US`` is a
+# ``multi-region``; EU and ASIA are the other multi-regions of Google's "Bucket locations"; a
+# region's name is a ``region``)
+MULTI_REGIONS = ("US", "EU", "ASIA")
+
+# by schema id: a member Google leaves out once a sibling holds a value (storagebucketbasic#3
+# patches softDeletePolicy.retentionDurationSeconds to "0", soft delete off: #3 and #4 answer no
+# effectiveTime)
+WITHDRAWN_WHEN: dict[str, dict[str, tuple[str, str]]] = {
+    "Bucket": {"softDeletePolicy.effectiveTime": ("retentionDurationSeconds", "0")}
+}
+
+# methods whose operation Google answers DONE at once, with its endTime
+# (regionalcomputeforwardingruletcp#28, #30: setLabels, progress 100)
+DONE_AT_ONCE = ("compute.forwardingRules.setLabels", "compute.globalForwardingRules.setLabels")
+
+# a legacy collection and the one Google keeps its resources in: a read of a missing one says
+# not found in that one, and its operation, once DONE, targets it there
+# (globalcomputebackendservice#17, #19, #32: httpHealthChecks as healthChecks)
+BACKED_BY = {"httpHealthChecks": "healthChecks"}
+
+# by (API, collection): Google's not-found message where it is not compute's "The resource
+# '<name>' was not found", and the google.rpc status the error body names, if it names one
+# (storagebucketbasic#0, iamserviceaccount#0)
+NOT_FOUND: dict[tuple[str, str], tuple[str, str | None]] = {
+    ("storage", "b"): ("The specified bucket does not exist.", None),
+    ("iam", "serviceAccounts"): ("Unknown service account", "NOT_FOUND"),
+}
+
+# by schema id: a reference Google fills in under the resource's zone or region when none was
+# sent (zonalcomputedisk#1 sends no type, #3 reads pd-standard; the recorder writes a ``type``
+# as a relative name, tests/e2e/normalize.go, so the form is the discovery document's URL)
+SCOPED_DEFAULTS: dict[str, dict[str, str]] = {"Disk": {"type": "diskTypes/pd-standard"}}
