@@ -67,6 +67,7 @@ RUNTIME_TASK_NAMES = frozenset(
         "owned",
         "owner",
         "placement",
+        "recreate",
         "reference_to",
         "reference_value",
         "resource_id",
